@@ -1,0 +1,6 @@
+from importlib.metadata import PackageNotFoundError, version
+
+try:
+    __version__ = version("leadtui")
+except PackageNotFoundError:  # running from a source tree that was not installed
+    __version__ = "0.0.0"

@@ -1,0 +1,3 @@
+from leadtui.cli import main
+
+raise SystemExit(main())

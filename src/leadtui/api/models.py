@@ -1,0 +1,227 @@
+"""Request and record models: one schema, one set of limits, shared by client, UI and sandbox.
+
+Request models are strict (unknown members and nulls rejected) and carry every bound in the
+spec's Limits table. Record models are tolerant: the spec shows few of their fields, so only
+what it states is required and everything else is kept as extra.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Final, Generic, Literal, TypeVar
+
+from pydantic import (
+    AfterValidator,
+    AnyUrl,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    TypeAdapter,
+    model_validator,
+)
+
+# --- The spec's Limits table -------------------------------------------------------------
+
+PAGE_LIMIT_MIN: Final = 1
+PAGE_LIMIT_MAX: Final = 100
+PAGE_LIMIT_DEFAULT: Final = 25
+ADDITIONAL_RESULTS_MIN: Final = 1
+ADDITIONAL_RESULTS_MAX: Final = 50_000
+IDEMPOTENCY_KEY_MIN: Final = 1
+IDEMPOTENCY_KEY_MAX: Final = 128
+SEARCH_SECTION_MIN: Final = 1
+SEARCH_SECTION_MAX: Final = 100
+SEARCH_ITEM_NAME_MAX: Final = 160
+SEARCH_ITEM_QUERY_NAMES_MAX: Final = 30
+SEARCH_ITEM_LOCALISATION_IDS_MAX: Final = 200
+USAGE_WINDOW_DAYS: Final = 30
+
+PageLimit = Annotated[int, Field(ge=PAGE_LIMIT_MIN, le=PAGE_LIMIT_MAX)]
+IdempotencyKey = Annotated[
+    str, StringConstraints(min_length=IDEMPOTENCY_KEY_MIN, max_length=IDEMPOTENCY_KEY_MAX)
+]
+
+_uri_adapter: TypeAdapter[AnyUrl] = TypeAdapter(AnyUrl)
+
+
+def _check_uri(value: str) -> str:
+    _uri_adapter.validate_python(value)
+    return value
+
+
+Uri = Annotated[str, AfterValidator(_check_uri)]
+
+
+class RequestModel(BaseModel):
+    """Strict request body: no unknown members, no nulls, no type coercion."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _reject_nulls(cls, data: Any) -> Any:
+        # Optional members may be omitted, but the schema has no nullable member.
+        if isinstance(data, dict):
+            for key, value in data.items():
+                if value is None:
+                    raise ValueError(f"{key}: must not be null (omit it instead)")
+        return data
+
+    def to_body(self) -> dict[str, Any]:
+        """The JSON body to send: optional members that were not given are left out."""
+        return self.model_dump(mode="json", exclude_none=True)
+
+
+class SearchItem(RequestModel):
+    name: Annotated[str, Field(max_length=SEARCH_ITEM_NAME_MAX)]
+    queryNames: Annotated[list[str], Field(max_length=SEARCH_ITEM_QUERY_NAMES_MAX)] | None = None
+    localisationType: str | None = None
+    localisationIdentifiers: (
+        Annotated[list[str], Field(max_length=SEARCH_ITEM_LOCALISATION_IDS_MAX)] | None
+    ) = None
+
+
+SearchSection = Annotated[
+    list[SearchItem], Field(min_length=SEARCH_SECTION_MIN, max_length=SEARCH_SECTION_MAX)
+]
+
+
+class SearchRequest(RequestModel):
+    activities: SearchSection
+    countries: SearchSection
+    localisations: SearchSection
+    result_filter: dict[str, Any] | None = None
+
+
+class ExportRequest(RequestModel):
+    """Body of `POST /searches/{searchId}/exports` (unlock)."""
+
+    additional_results: Annotated[int, Field(ge=ADDITIONAL_RESULTS_MIN, le=ADDITIONAL_RESULTS_MAX)]
+
+
+class ExtractionRequest(RequestModel):
+    categories: list[str]
+    countries: list[str]
+    localisations: list[str]
+    urls: list[Uri] | None = None
+    enrichment_sources: list[str]
+    serp_config: dict[str, Any] | None = None
+
+
+class ExtractionDraft(RequestModel):
+    """Body of draft creation and draft update (our choice): a partial ExtractionRequest."""
+
+    categories: list[str] | None = None
+    countries: list[str] | None = None
+    localisations: list[str] | None = None
+    urls: list[Uri] | None = None
+    enrichment_sources: list[str] | None = None
+    serp_config: dict[str, Any] | None = None
+
+
+class ExtractionAction(RequestModel):
+    """Body of `PATCH /extractions/{id}` (our choice)."""
+
+    action: Literal["pause", "resume"]
+
+
+class CustomDownloadRequest(RequestModel):
+    """Body of `POST /exports/{id}/custom-download` (our choice)."""
+
+    columns: Annotated[list[str], Field(min_length=1)]
+    format: Literal["csv", "json"] = "csv"
+
+
+# --- Records -----------------------------------------------------------------------------
+
+
+class Record(BaseModel):
+    """A server record: only what the spec states is required, everything else kept."""
+
+    model_config = ConfigDict(extra="allow")
+
+    def extra(self, name: str, default: Any = None) -> Any:
+        """A field the spec does not show, read tolerantly."""
+        return (self.model_extra or {}).get(name, default)
+
+
+class Subscription(Record):
+    status: str
+
+
+class Account(Record):
+    id: str | None = None
+    name: str | None = None
+
+
+class Identity(Record):
+    """`GET /me` → `data`."""
+
+    credits: int
+    subscription: Subscription
+    scopes: list[str] = Field(default_factory=list)
+    account: Account | None = None
+
+    @property
+    def active(self) -> bool:
+        return self.subscription.status == "active"
+
+
+class UsageDay(Record):
+    date: str
+    requests: int = 0
+    credits_used: int = 0
+
+
+class UsageTotals(Record):
+    requests: int = 0
+    credits_used: int = 0
+
+
+class Usage(Record):
+    """`GET /usage` → `data`: 30-day totals, a daily series, credits and access status."""
+
+    window_days: int = USAGE_WINDOW_DAYS
+    totals: UsageTotals = Field(default_factory=UsageTotals)
+    daily: list[UsageDay] = Field(default_factory=list)
+    credits: int | None = None
+    access: dict[str, Any] | None = None
+
+
+class Search(Record):
+    searchId: str
+    result_count: int | None = None
+    unlocked_count: int | None = None
+    price_per_result: int | None = None
+    created_at: str | None = None
+
+
+class Lead(Record):
+    """A lead record; the spec shows none of its fields."""
+
+
+class Export(Record):
+    exportId: str
+    status: str
+    searchId: str | None = None
+    additional_results: int | None = None
+    progress: float | None = None
+    created_at: str | None = None
+    updated_at: str | None = None
+
+
+class Extraction(Record):
+    extractionId: str
+    status: str | None = None
+    created_at: str | None = None
+    updated_at: str | None = None
+
+
+T = TypeVar("T")
+
+
+class Page(BaseModel, Generic[T]):
+    """One page of a cursor-paginated list; `next_cursor` is None on the last page."""
+
+    items: list[T]
+    next_cursor: str | None = None
