@@ -15,6 +15,7 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    PrivateAttr,
     StringConstraints,
     TypeAdapter,
     model_validator,
@@ -140,9 +141,23 @@ class Record(BaseModel):
 
     model_config = ConfigDict(extra="allow")
 
+    # Set by the client from the response, never parsed from the body.
+    _idempotency_key: str | None = PrivateAttr(default=None)
+    _poll_after: float | None = PrivateAttr(default=None)
+
     def extra(self, name: str, default: Any = None) -> Any:
         """A field the spec does not show, read tolerantly."""
         return (self.model_extra or {}).get(name, default)
+
+    @property
+    def idempotency_key(self) -> str | None:
+        """The Idempotency-Key the call that returned this record carried, if any."""
+        return self._idempotency_key
+
+    @property
+    def poll_after(self) -> float | None:
+        """Seconds the server asked us to wait before polling again (`Retry-After`)."""
+        return self._poll_after
 
 
 class Subscription(Record):
@@ -225,3 +240,10 @@ class Page(BaseModel, Generic[T]):
 
     items: list[T]
     next_cursor: str | None = None
+
+    _poll_after: float | None = PrivateAttr(default=None)
+
+    @property
+    def poll_after(self) -> float | None:
+        """Seconds the server asked us to wait before polling again (`Retry-After`)."""
+        return self._poll_after
