@@ -1,0 +1,116 @@
+"""`LeadClient`: the typed async client for the whole Lead Data API."""
+
+from __future__ import annotations
+
+import os
+from types import TracebackType
+from typing import Any
+
+import httpx
+from pydantic import SecretStr
+
+from leadtui import __version__
+from leadtui.api.errors import ConfigurationError
+from leadtui.api.exports import Exports
+from leadtui.api.extractions import Extractions
+from leadtui.api.keys import mask_key
+from leadtui.api.models import Identity, Usage
+from leadtui.api.parsing import parse_document, parse_record
+from leadtui.api.searches import Searches
+from leadtui.api.transport import RetryPolicy, Sleep, Transport
+from leadtui.api.urls import validate_base_url
+
+BASE_URL_ENV = "LEADTUI_BASE_URL"
+API_KEY_ENV = "LEADTUI_API_KEY"
+USER_AGENT = f"leadtui/{__version__}"
+
+
+class LeadClient:
+    """One long-lived connection pool to the service; use `async with` or call `aclose()`.
+
+    `base_url` is the spec's `{base_url}` without `/api/v1`. Missing arguments come from
+    LEADTUI_BASE_URL and LEADTUI_API_KEY. The key is never shown: see `key_masked`.
+    """
+
+    def __init__(
+        self,
+        base_url: str | None = None,
+        api_key: str | SecretStr | None = None,
+        *,
+        timeout: float = 10.0,
+        max_retries: int = 3,
+        transport: httpx.AsyncBaseTransport | None = None,
+        sleep: Sleep | None = None,
+    ) -> None:
+        url = base_url if base_url is not None else os.environ.get(BASE_URL_ENV)
+        if not url:
+            raise ConfigurationError(
+                f"No server URL: pass base_url or set {BASE_URL_ENV} (e.g. https://api.example.com)."
+            )
+        key = api_key if api_key is not None else os.environ.get(API_KEY_ENV)
+        secret = key if isinstance(key, SecretStr) else SecretStr(key or "")
+        if not secret.get_secret_value().strip():
+            raise ConfigurationError(
+                f"No API key: pass api_key or set {API_KEY_ENV}. "
+                "Keys are created on the account page of the Lead Data service."
+            )
+        if max_retries < 0:
+            raise ConfigurationError("max_retries must be 0 or more.")
+        self._base_url = validate_base_url(url)
+        self._key = secret
+        self._transport = Transport(
+            self._base_url,
+            secret,
+            timeout=timeout,
+            policy=RetryPolicy(max_retries=max_retries),
+            user_agent=USER_AGENT,
+            transport=transport,
+            sleep=sleep,
+        )
+        self.searches = Searches(self._transport)
+        self.exports = Exports(self._transport)
+        self.extractions = Extractions(self._transport)
+
+    @property
+    def base_url(self) -> str:
+        """The normalised `{base_url}`, without `/api/v1`."""
+        return self._base_url
+
+    @property
+    def key_masked(self) -> str:
+        """The API key as it may be shown, e.g. `sk_d…full`."""
+        return mask_key(self._key.get_secret_value())
+
+    def __repr__(self) -> str:
+        return f"LeadClient(base_url={self._base_url!r}, key={self.key_masked!r})"
+
+    async def __aenter__(self) -> LeadClient:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.aclose()
+
+    async def aclose(self) -> None:
+        """Close the connection pool."""
+        await self._transport.aclose()
+
+    async def discovery(self) -> dict[str, Any]:
+        """The discovery document (`GET /`, no auth)."""
+        return parse_document(await self._transport.request("GET", "/", auth=False))
+
+    async def openapi(self) -> dict[str, Any]:
+        """The OpenAPI 3.1 document (`GET /openapi.json`, no auth)."""
+        return parse_document(await self._transport.request("GET", "/openapi.json", auth=False))
+
+    async def me(self) -> Identity:
+        """The account behind the key: credits, subscription, scopes."""
+        return parse_record(await self._transport.request("GET", "/me"), Identity)
+
+    async def usage(self) -> Usage:
+        """30-day usage, credits and access status."""
+        return parse_record(await self._transport.request("GET", "/usage"), Usage)

@@ -1,0 +1,88 @@
+"""Streaming an archive to disk: `NAME.part`, fsync, atomic rename; nothing half-written stays."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+import httpx
+
+from leadtui.api.errors import ConnectionFailed, RequestTimeout
+
+OnProgress = Callable[[int, int | None], None]
+
+CHUNK_BYTES = 64 * 1024
+
+
+def part_path(path: Path) -> Path:
+    return path.with_name(path.name + ".part")
+
+
+def _total(response: httpx.Response) -> int | None:
+    value = response.headers.get("Content-Length")
+    try:
+        return int(value) if value is not None else None
+    except ValueError:
+        return None
+
+
+def _fsync_dir(directory: Path) -> None:
+    # Makes the rename itself durable; not every platform can open a directory.
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def _replace(part: Path, path: Path) -> None:
+    os.replace(part, path)
+    _fsync_dir(path.parent)
+
+
+async def save_stream(
+    response: httpx.Response, path: Path, on_progress: OnProgress | None = None
+) -> Path:
+    """Write the unread body of `response` to `path`, atomically, in constant memory."""
+    part = part_path(path)
+    total = _total(response)
+    try:
+        with part.open("wb") as handle:
+            if on_progress is not None:
+                on_progress(0, total)
+            try:
+                async for chunk in response.aiter_bytes(CHUNK_BYTES):
+                    handle.write(chunk)
+                    if on_progress is not None:
+                        # Counted on the wire, like Content-Length.
+                        on_progress(response.num_bytes_downloaded, total)
+            except httpx.TimeoutException:
+                raise RequestTimeout(
+                    f"The download stopped arriving after {response.num_bytes_downloaded} bytes."
+                ) from None
+            except httpx.TransportError as exc:
+                raise ConnectionFailed(
+                    f"The connection broke after {response.num_bytes_downloaded} bytes "
+                    f"({type(exc).__name__})."
+                ) from None
+            if total is not None and response.num_bytes_downloaded != total:
+                raise ConnectionFailed(
+                    f"The download ended after {response.num_bytes_downloaded} of {total} bytes."
+                )
+            handle.flush()
+            await asyncio.to_thread(os.fsync, handle.fileno())
+        await asyncio.to_thread(_replace, part, path)
+    except BaseException:
+        # Cancelled or failed: leave neither a partial file nor a stale `.part`.
+        with contextlib.suppress(OSError):
+            part.unlink()
+        raise
+    return path

@@ -1,0 +1,123 @@
+"""Response bodies to models, straight from bytes; anything unreadable becomes `bad_response`."""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Annotated, Any, Generic, TypeVar
+
+import httpx
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+from leadtui.api.errors import bad_response
+from leadtui.api.models import Page, Record
+from leadtui.api.transport import poll_hint, request_id_of
+
+R = TypeVar("R", bound=Record)
+T = TypeVar("T")
+
+
+class _Wrapped(BaseModel, Generic[T]):
+    """A single object under `data`, as `GET /me` (and the sandbox, everywhere) returns it."""
+
+    model_config = ConfigDict(extra="ignore")
+    data: T
+
+
+class _CursorHolder(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+    next_cursor: str | None = None
+
+
+class _WirePage(BaseModel, Generic[T]):
+    """A page as it arrives; `next_cursor` at the top, or under `meta` or `pagination`."""
+
+    model_config = ConfigDict(extra="ignore")
+    data: list[T] = Field(validation_alias=AliasChoices("data", "items"))
+    next_cursor: str | None = None
+    meta: _CursorHolder | None = None
+    pagination: _CursorHolder | None = None
+
+    def cursor(self) -> str | None:
+        for holder in (self, self.meta, self.pagination):
+            if holder is not None and holder.next_cursor:
+                return holder.next_cursor
+        return None
+
+
+@cache
+def _record_adapter(model: type[Record]) -> TypeAdapter[Any]:
+    # Wrapped first: a bare record never has a `data` member holding the record itself.
+    wrapped_or_bare: Any = Annotated[
+        _Wrapped[model] | model,  # type: ignore[valid-type]
+        Field(union_mode="left_to_right"),
+    ]
+    return TypeAdapter(wrapped_or_bare)
+
+
+@cache
+def _page_adapter(model: type[Record]) -> TypeAdapter[Any]:
+    return TypeAdapter(_WirePage[model])  # type: ignore[valid-type]
+
+
+def _where(loc: tuple[int | str, ...]) -> str:
+    # Drop the union arm tags (`_Wrapped[Search]`, `Search`): they name our classes, not fields.
+    parts = [str(p) for p in loc if not (isinstance(p, str) and p[:1].isupper())]
+    parts = [p for p in parts if not p.startswith("_Wrapped[")]
+    return ".".join(parts) or "body"
+
+
+def _describe(exc: ValidationError) -> str:
+    first = exc.errors(include_url=False, include_input=False)[:3]
+    where = "; ".join(f"{_where(e['loc'])}: {e['msg']}" for e in first)
+    return f"{exc.error_count()} problem(s): {where}"
+
+
+def parse_record(
+    response: httpx.Response, model: type[R], *, idempotency_key: str | None = None
+) -> R:
+    """One record, wrapped in `data` or not, with the poll hint and key attached."""
+    try:
+        parsed = _record_adapter(model).validate_json(response.content)
+    except ValidationError as exc:
+        raise bad_response(
+            response.status_code,
+            f"expected a {model.__name__} record; {_describe(exc)}",
+            request_id_of(response),
+            idempotency_key=idempotency_key,
+        ) from None
+    record: R = parsed.data if isinstance(parsed, _Wrapped) else parsed
+    record._poll_after = poll_hint(response)
+    record._idempotency_key = idempotency_key
+    return record
+
+
+def parse_page(response: httpx.Response, model: type[R]) -> Page[R]:
+    """One page of records, validated in a single pass over the bytes."""
+    try:
+        wire = _page_adapter(model).validate_json(response.content)
+    except ValidationError as exc:
+        raise bad_response(
+            response.status_code,
+            f"expected a page of {model.__name__} records; {_describe(exc)}",
+            request_id_of(response),
+        ) from None
+    # Items are already validated: build the page without a second pass over them.
+    page = Page[model].model_construct(items=wire.data, next_cursor=wire.cursor())  # type: ignore[valid-type]
+    page._poll_after = poll_hint(response)
+    return page
+
+
+def parse_document(response: httpx.Response) -> dict[str, Any]:
+    """A free-form JSON object (discovery, OpenAPI)."""
+    try:
+        doc = _document_adapter.validate_json(response.content)
+    except ValidationError as exc:
+        raise bad_response(
+            response.status_code,
+            f"expected a JSON object; {_describe(exc)}",
+            request_id_of(response),
+        ) from None
+    return doc
+
+
+_document_adapter: TypeAdapter[dict[str, Any]] = TypeAdapter(dict[str, Any])

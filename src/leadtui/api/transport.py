@@ -1,0 +1,248 @@
+"""HTTP transport: Bearer auth, timeouts, retries with backoff, typed errors.
+
+The one place that talks to httpx. Every failure leaves here as a LeadError.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from typing import Any, Final
+
+import httpx
+from pydantic import SecretStr
+
+from leadtui.api.contract import API_PREFIX, IDEMPOTENCY_HEADER, REQUEST_ID_HEADER
+from leadtui.api.errors import (
+    ApiError,
+    ConnectionFailed,
+    LeadError,
+    RequestTimeout,
+    error_from_response,
+    parse_retry_after,
+)
+
+log = logging.getLogger("leadtui.api")
+
+Sleep = Callable[[float], Awaitable[None]]
+
+RETRY_STATUSES: Final = frozenset({429, 502, 503, 504})
+# Methods that may be replayed without a key: reading twice changes nothing.
+_SAFE_METHODS: Final = frozenset({"GET", "HEAD", "OPTIONS"})
+
+
+@dataclass(frozen=True)
+class RetryPolicy:
+    """How hard to try. `max_retries` counts retries, so attempts = max_retries + 1."""
+
+    max_retries: int = 3
+    backoff_base: float = 0.5
+    backoff_cap: float = 8.0
+    # A longer Retry-After is raised to the caller (with `.retry_after`) rather than slept.
+    max_retry_after: float = 60.0
+
+    def backoff(self, retry_number: int) -> float:
+        """Full jitter: uniform in [0, min(cap, base * 2^n)]."""
+        ceiling = min(self.backoff_cap, self.backoff_base * (2**retry_number))
+        return random.uniform(0.0, ceiling)
+
+
+def _request_id(response: httpx.Response) -> str | None:
+    value: str | None = response.headers.get(REQUEST_ID_HEADER)
+    return value
+
+
+class Transport:
+    """Sends requests under `{base_url}/api/v1` and turns failures into typed errors."""
+
+    def __init__(
+        self,
+        base_url: str,
+        api_key: SecretStr,
+        *,
+        timeout: float,
+        policy: RetryPolicy,
+        user_agent: str,
+        transport: httpx.AsyncBaseTransport | None = None,
+        sleep: Sleep | None = None,
+    ) -> None:
+        self._api_key = api_key
+        self._policy = policy
+        self._sleep: Sleep = sleep or asyncio.sleep
+        self._http = httpx.AsyncClient(
+            base_url=base_url + API_PREFIX,
+            timeout=httpx.Timeout(timeout),
+            headers={"User-Agent": user_agent, "Accept": "application/json"},
+            transport=transport,
+            follow_redirects=False,
+        )
+
+    def __repr__(self) -> str:
+        return f"Transport(base_url={str(self._http.base_url)!r})"
+
+    async def aclose(self) -> None:
+        await self._http.aclose()
+
+    def _headers(self, *, auth: bool, idempotency_key: str | None) -> dict[str, str]:
+        headers: dict[str, str] = {}
+        if auth:
+            # The only place the secret is unwrapped.
+            headers["Authorization"] = f"Bearer {self._api_key.get_secret_value()}"
+        if idempotency_key is not None:
+            headers[IDEMPOTENCY_HEADER] = idempotency_key
+        return headers
+
+    async def request(
+        self,
+        method: str,
+        path: str,
+        *,
+        params: Mapping[str, Any] | None = None,
+        json: Any = None,
+        idempotency_key: str | None = None,
+        auth: bool = True,
+    ) -> httpx.Response:
+        """Send with retries; return a 2xx response with its body read, or raise."""
+        async with self._send(
+            method,
+            path,
+            params=params,
+            json=json,
+            idempotency_key=idempotency_key,
+            auth=auth,
+            stream=False,
+        ) as response:
+            return response
+
+    @asynccontextmanager
+    async def stream(
+        self,
+        method: str,
+        path: str,
+        *,
+        json: Any = None,
+        idempotency_key: str | None = None,
+    ) -> AsyncIterator[httpx.Response]:
+        """Like `request`, but the 2xx body is left unread for the caller to stream."""
+        async with self._send(
+            method, path, json=json, idempotency_key=idempotency_key, auth=True, stream=True
+        ) as response:
+            yield response
+
+    @asynccontextmanager
+    async def _send(
+        self,
+        method: str,
+        path: str,
+        *,
+        params: Mapping[str, Any] | None = None,
+        json: Any = None,
+        idempotency_key: str | None,
+        auth: bool,
+        stream: bool,
+    ) -> AsyncIterator[httpx.Response]:
+        # A write is replayed only when the server can recognise the replay by its key.
+        retryable = method in _SAFE_METHODS or idempotency_key is not None
+        request = self._http.build_request(
+            method,
+            path,
+            params=params,
+            json=json,
+            headers=self._headers(auth=auth, idempotency_key=idempotency_key),
+        )
+        retry_number = 0
+        while True:
+            failure, response = await self._attempt(request, idempotency_key, stream=stream)
+            if response is not None:
+                try:
+                    yield response
+                finally:
+                    await response.aclose()
+                return
+            assert failure is not None
+            delay = self._retry_delay(failure, retry_number, retryable=retryable)
+            if delay is None:
+                raise failure
+            retry_number += 1
+            log.debug(
+                "retrying %s %s in %.2fs (retry %d of %d)",
+                method,
+                request.url.path,
+                delay,
+                retry_number,
+                self._policy.max_retries,
+            )
+            await self._sleep(delay)
+
+    async def _attempt(
+        self, request: httpx.Request, idempotency_key: str | None, *, stream: bool
+    ) -> tuple[LeadError | None, httpx.Response | None]:
+        """One try: a usable response, or the error it amounts to (nothing raised here)."""
+        method, path = request.method, request.url.path
+        try:
+            response = await self._http.send(request, stream=True)
+        except httpx.TimeoutException:
+            log.debug("%s %s -> timeout", method, path)
+            return RequestTimeout(
+                f"The server did not answer {method} {path} in time.",
+                idempotency_key=idempotency_key,
+            ), None
+        except httpx.TransportError as exc:
+            log.debug("%s %s -> %s", method, path, type(exc).__name__)
+            return ConnectionFailed(
+                f"Could not reach the server for {method} {path} ({type(exc).__name__}).",
+                idempotency_key=idempotency_key,
+            ), None
+        log.debug(
+            "%s %s -> %d request_id=%s", method, path, response.status_code, _request_id(response)
+        )
+        try:
+            if response.is_success and stream:
+                return None, response
+            body = await response.aread()
+        except httpx.TimeoutException:
+            await response.aclose()
+            return RequestTimeout(
+                f"The answer to {method} {path} stopped arriving.",
+                idempotency_key=idempotency_key,
+            ), None
+        except httpx.TransportError as exc:
+            await response.aclose()
+            return ConnectionFailed(
+                f"The connection broke while reading {method} {path} ({type(exc).__name__}).",
+                idempotency_key=idempotency_key,
+            ), None
+        if response.is_success:
+            return None, response
+        await response.aclose()
+        return error_from_response(
+            response.status_code, body, response.headers, idempotency_key=idempotency_key
+        ), None
+
+    def _retry_delay(
+        self, failure: LeadError, retry_number: int, *, retryable: bool
+    ) -> float | None:
+        """Seconds to wait before the next attempt, or None to give up and raise."""
+        if not retryable or retry_number >= self._policy.max_retries:
+            return None
+        if isinstance(failure, ApiError):
+            if failure.status not in RETRY_STATUSES:
+                return None
+            if failure.retry_after is not None:
+                if failure.retry_after > self._policy.max_retry_after:
+                    return None
+                return failure.retry_after
+        return self._policy.backoff(retry_number)
+
+
+def poll_hint(response: httpx.Response) -> float | None:
+    """The `Retry-After` a successful answer carried: when to look again."""
+    return parse_retry_after(response.headers.get("Retry-After"))
+
+
+def request_id_of(response: httpx.Response) -> str | None:
+    return _request_id(response)

@@ -1,0 +1,59 @@
+"""The base URL of the service: keys travel over TLS, except to this machine."""
+
+from __future__ import annotations
+
+import ipaddress
+from urllib.parse import urlsplit, urlunsplit
+
+from leadtui.api.contract import API_PREFIX
+from leadtui.api.errors import ConfigurationError
+
+_LOOPBACK_NAMES = frozenset({"localhost"})
+
+
+def _is_loopback(host: str) -> bool:
+    if host in _LOOPBACK_NAMES:
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def validate_base_url(url: str) -> str:
+    """Check and normalise the spec's `{base_url}` (without `/api/v1`, no trailing slash).
+
+    Raises ConfigurationError, with a message meant for the user, for anything that is not
+    an https URL, or an http URL to this machine (127.0.0.1, localhost, [::1]).
+    """
+    text = url.strip()
+    if not text:
+        raise ConfigurationError("The server URL is empty.")
+    try:
+        parts = urlsplit(text)
+        host = (parts.hostname or "").lower()
+        port = parts.port
+    except ValueError as exc:
+        raise ConfigurationError(f"The server URL is not valid: {exc}.") from None
+    scheme = parts.scheme.lower()
+    if scheme not in ("http", "https") or not host:
+        raise ConfigurationError(
+            "The server URL must start with https:// and name a host, e.g. https://api.example.com."
+        )
+    if parts.username is not None or parts.password is not None:
+        raise ConfigurationError("The server URL must not contain a user name or password.")
+    if parts.query or parts.fragment:
+        raise ConfigurationError("The server URL must not contain a query or a fragment.")
+    if scheme == "http" and not _is_loopback(host):
+        raise ConfigurationError(
+            f"Refusing plain http:// to {host}: the API key must travel over TLS. "
+            "Use https:// (http:// is allowed only for 127.0.0.1, localhost and [::1])."
+        )
+    path = parts.path.rstrip("/")
+    # People paste the full API root; the client adds the prefix itself.
+    if path.endswith(API_PREFIX):
+        path = path[: -len(API_PREFIX)]
+    netloc = f"[{host}]" if ":" in host else host
+    if port is not None:
+        netloc = f"{netloc}:{port}"
+    return urlunsplit((scheme, netloc, path, "", ""))
