@@ -197,11 +197,15 @@ class Transport:
                 f"Could not reach the server for {method} {path} ({type(exc).__name__}).",
                 idempotency_key=idempotency_key,
             ), None
-        log.debug(
-            "%s %s -> %d request_id=%s", method, path, response.status_code, _request_id(response)
-        )
         try:
             if response.is_success and stream:
+                log.debug(
+                    "%s %s -> %d request_id=%s (streaming)",
+                    method,
+                    path,
+                    response.status_code,
+                    _request_id(response),
+                )
                 return None, response
             body = await response.aread()
         except httpx.TimeoutException:
@@ -217,11 +221,27 @@ class Transport:
                 idempotency_key=idempotency_key,
             ), None
         if response.is_success:
+            log.debug(
+                "%s %s -> %d request_id=%s",
+                method,
+                path,
+                response.status_code,
+                _request_id(response),
+            )
             return None, response
         await response.aclose()
-        return error_from_response(
+        error = error_from_response(
             response.status_code, body, response.headers, idempotency_key=idempotency_key
-        ), None
+        )
+        log.debug(
+            "%s %s -> %d request_id=%s code=%s",
+            method,
+            path,
+            error.status,
+            error.request_id,
+            error.code,
+        )
+        return error, None
 
     def _retry_delay(
         self, failure: LeadError, retry_number: int, *, retryable: bool
