@@ -1,0 +1,223 @@
+"""`leadtui login`, `leadtui logout` and `leadtui auth status`: plain text, never a traceback.
+
+Exit codes: 0 done; 1 the key check failed (key rejected, server unreachable or erroring);
+2 bad input or settings; 3 no place to store the key; 4 not signed in; 130 cancelled.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import getpass
+import os
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TextIO
+
+import httpx
+from pydantic import SecretStr
+
+from leadtui.api import (
+    ApiError,
+    ConfigurationError,
+    Forbidden,
+    Identity,
+    LeadClient,
+    LeadError,
+    mask_key,
+    validate_base_url,
+)
+from leadtui.settings.config import (
+    PROFILE_ENV,
+    SettingsFileError,
+    load_settings,
+    resolve_profile_name,
+    save_settings,
+)
+from leadtui.settings.credentials import API_KEY_ENV, BASE_URL_ENV, resolve_credentials
+from leadtui.settings.secrets import KeySource, KeyStore, KeyStoreError, NoKeyringAvailable
+
+EXIT_OK = 0
+EXIT_CHECK_FAILED = 1
+EXIT_USAGE = 2
+EXIT_NO_STORAGE = 3
+EXIT_NOT_SIGNED_IN = 4
+EXIT_CANCELLED = 130
+
+
+@dataclass
+class _Io:
+    out: TextIO
+    err: TextIO
+    ask: Callable[[str], str]
+
+    def say(self, text: str) -> None:
+        print(text, file=self.out)
+
+    def warn(self, text: str) -> None:
+        print(text, file=self.err)
+
+
+def run(
+    ns: argparse.Namespace,
+    *,
+    transport: httpx.AsyncBaseTransport | None = None,
+    keystore: KeyStore | None = None,
+    out: TextIO | None = None,
+    err: TextIO | None = None,
+    ask: Callable[[str], str] = input,
+) -> int:
+    """Run one auth command. `transport` lets tests route the key check to an in-process server.
+
+    The key itself is read with `getpass.getpass` (hidden as it is typed).
+    """
+    io = _Io(out or sys.stdout, err or sys.stderr, ask)
+    store = keystore or KeyStore()
+    try:
+        if ns.command == "login":
+            return _login(ns, io, store, transport)
+        if ns.command == "logout":
+            return _logout(ns, io, store)
+        return _status(ns, io, store, transport)
+    except (KeyboardInterrupt, EOFError):
+        io.warn("\nCancelled; nothing was changed.")
+        return EXIT_CANCELLED
+    except SettingsFileError as exc:
+        io.warn(str(exc))
+        return EXIT_USAGE
+    except KeyStoreError as exc:
+        io.warn(str(exc))
+        return EXIT_NO_STORAGE
+
+
+def _login(
+    ns: argparse.Namespace, io: _Io, store: KeyStore, transport: httpx.AsyncBaseTransport | None
+) -> int:
+    profile = resolve_profile_name(ns.profile)
+    settings = load_settings()
+    raw_url = (
+        ns.base_url
+        or os.environ.get(BASE_URL_ENV)
+        or settings.profile(profile).base_url
+        or io.ask("Server URL (e.g. https://api.example.com): ")
+    )
+    try:
+        base_url = validate_base_url(raw_url)
+    except ConfigurationError as exc:
+        io.warn(f"{exc.message} Nothing was saved.")
+        return EXIT_USAGE
+    key = SecretStr(getpass.getpass(f"API key for profile '{profile}' (hidden): ").strip())
+    if not key.get_secret_value():
+        io.warn("No key entered; nothing was saved.")
+        return EXIT_USAGE
+
+    io.say(f"Checking the key {mask_key(key.get_secret_value())} with {base_url} …")
+    try:
+        identity = asyncio.run(_check(base_url, key, transport))
+    except Forbidden as exc:
+        # The server knows the key; access is limited for now. It is worth keeping.
+        identity = None
+        io.warn(f"The key is valid, but access is limited: {_describe_error(exc)}")
+    except LeadError as exc:
+        io.warn(f"The key check failed: {_describe_error(exc)}\nNothing was saved.")
+        return EXIT_CHECK_FAILED
+
+    try:
+        store.store(profile, key)
+        where = "the OS keyring"
+    except KeyStoreError as exc:
+        if not ns.insecure_storage:
+            io.warn(f"{exc}\nNothing was saved.")
+            return EXIT_NO_STORAGE
+        if not isinstance(exc, NoKeyringAvailable):
+            io.warn(str(exc))
+        path = store.store_insecure(profile, key, warn=io.warn)
+        where = f"{path} (unencrypted, mode 0600)"
+
+    save_settings(settings.with_profile(profile, base_url=base_url))
+    io.say(f"Signed in: profile '{profile}' at {base_url}; key stored in {where}.")
+    if identity is not None:
+        io.say(_describe_identity(identity))
+    if os.environ.get(API_KEY_ENV):
+        io.say(f"Note: {API_KEY_ENV} is set here and takes precedence over the saved key.")
+    return EXIT_OK
+
+
+def _logout(ns: argparse.Namespace, io: _Io, store: KeyStore) -> int:
+    profile = resolve_profile_name(ns.profile)
+    removed = store.delete(profile)
+    if removed:
+        places = " and ".join(_place(source) for source in removed)
+        io.say(f"Signed out: the key of profile '{profile}' was removed from {places}.")
+    else:
+        io.say(f"No saved key for profile '{profile}'; nothing to remove.")
+    if os.environ.get(API_KEY_ENV):
+        io.say(f"Note: {API_KEY_ENV} is still set in this environment and provides a key.")
+    return EXIT_OK
+
+
+def _status(
+    ns: argparse.Namespace, io: _Io, store: KeyStore, transport: httpx.AsyncBaseTransport | None
+) -> int:
+    settings = load_settings()
+    creds = resolve_credentials(settings, ns.profile, keystore=store)
+    origin = (
+        "--profile" if ns.profile else PROFILE_ENV if os.environ.get(PROFILE_ENV) else "default"
+    )
+    io.say(f"Profile: {creds.profile} (from {origin})")
+    if creds.base_url:
+        io.say(f"Server:  {creds.base_url} (from {creds.base_url_source})")
+    else:
+        io.say("Server:  not set")
+    if creds.key is not None and creds.key_source is not None:
+        io.say(f"Key:     {creds.key_masked} (from {_place(creds.key_source)})")
+    else:
+        io.say("Key:     none saved")
+    if creds.needs_sign_in or creds.key is None or creds.base_url is None:
+        io.say(
+            f"Not signed in. Run `leadtui login` (add --profile NAME for another profile), "
+            f"or set {API_KEY_ENV} and {BASE_URL_ENV}."
+        )
+        return EXIT_NOT_SIGNED_IN
+    try:
+        identity = asyncio.run(_check(creds.base_url, creds.key, transport))
+    except ConfigurationError as exc:
+        io.say(f"Check:   not possible: {exc.message}")
+        return EXIT_USAGE
+    except LeadError as exc:
+        io.say(f"Check:   FAILED: {_describe_error(exc)}")
+        return EXIT_CHECK_FAILED
+    io.say(f"Check:   OK. {_describe_identity(identity)}")
+    return EXIT_OK
+
+
+async def _check(
+    base_url: str, key: SecretStr, transport: httpx.AsyncBaseTransport | None
+) -> Identity:
+    async with LeadClient(base_url, key, transport=transport) as client:
+        return await client.me()
+
+
+def _place(source: KeySource) -> str:
+    return {
+        KeySource.ENVIRONMENT: f"the environment ({API_KEY_ENV})",
+        KeySource.KEYRING: "the OS keyring",
+        KeySource.INSECURE_FILE: "the insecure key file",
+    }[source]
+
+
+def _describe_identity(identity: Identity) -> str:
+    account = identity.account.name if identity.account and identity.account.name else None
+    who = f"Account {account}: " if account else "Account: "
+    return (
+        f"{who}{identity.credits} credits, subscription {identity.subscription.status}, "
+        f"{len(identity.scopes)} scopes."
+    )
+
+
+def _describe_error(exc: LeadError) -> str:
+    if isinstance(exc, ApiError):
+        rid = f", request id {exc.request_id}" if exc.request_id else ""
+        return f"{exc.title} ({exc.status} {exc.code}{rid}): {exc.message}"
+    return f"{exc.title}: {exc.message}"
