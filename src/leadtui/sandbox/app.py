@@ -1,0 +1,39 @@
+"""`create_app`: the sandbox as a FastAPI app, ready without lifespan events (ASGITransport)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import FastAPI
+
+from leadtui.api.contract import API_PREFIX, API_VERSION
+from leadtui.sandbox import control
+from leadtui.sandbox.config import SandboxConfig
+from leadtui.sandbox.problems import install_handlers
+from leadtui.sandbox.routes import account, discovery, exports, extractions, searches
+from leadtui.sandbox.state import SandboxState
+from leadtui.sandbox.traffic import TrafficLayer
+
+
+def create_app(config: SandboxConfig | None = None) -> FastAPI:
+    """A fresh sandbox; its state is `app.state.sandbox` (a `SandboxState`)."""
+    state = SandboxState.create(config or SandboxConfig())
+    app = FastAPI(
+        title=discovery.TITLE,
+        version=API_VERSION,
+        openapi_url=f"{API_PREFIX}/openapi.json",
+        docs_url=f"{API_PREFIX}/docs",
+        redoc_url=None,
+    )
+    app.state.sandbox = state
+    install_handlers(app)
+    for module in (discovery, account, searches, exports, extractions):
+        app.include_router(module.router)
+    app.include_router(control.router)
+
+    def openapi() -> dict[str, Any]:
+        return discovery.build_openapi(app)
+
+    app.openapi = openapi  # type: ignore[method-assign]
+    app.add_middleware(TrafficLayer, state=state)
+    return app

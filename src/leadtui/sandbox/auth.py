@@ -1,0 +1,116 @@
+"""Bearer keys, account status and scopes, in the order the spec's statuses imply:
+401 for the key itself, then 403 for the account, then 403 for a missing scope."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+from fastapi import Request
+
+from leadtui.api.contract import ErrorCode, Scope
+from leadtui.sandbox.accounts import KEYS_BY_SECRET, DemoKey
+from leadtui.sandbox.clock import day_of
+from leadtui.sandbox.problems import ApiProblem, ErrorBody
+from leadtui.sandbox.state import SandboxState, sandbox_of
+
+_STATUS_TEXT = {
+    400: "Invalid input (the message names the field).",
+    401: "Missing, malformed, expired or revoked key.",
+    403: "Inactive subscription, suspended data access, or insufficient scope.",
+    404: "Not found, or not owned by the authenticated account.",
+    409: "Conflict with the current state (see error.code).",
+}
+
+
+@dataclass(frozen=True)
+class Principal:
+    """Who is calling: the key (never its secret in output) and its account."""
+
+    key: DemoKey
+    account_id: str
+
+    @property
+    def scopes(self) -> frozenset[Scope]:
+        return self.key.scopes
+
+
+def _unauthorized(message: str) -> ApiProblem:
+    return ApiProblem(
+        401, ErrorCode.UNAUTHORIZED, message, {"WWW-Authenticate": 'Bearer realm="api"'}
+    )
+
+
+def authenticate(request: Request, state: SandboxState) -> Principal:
+    header = request.headers.get("authorization")
+    if header is None:
+        raise _unauthorized("Send the key as 'Authorization: Bearer <API_KEY>'.")
+    scheme, _, secret = header.partition(" ")
+    if scheme.lower() != "bearer" or not secret.strip():
+        raise _unauthorized("The Authorization header is malformed; use 'Bearer <API_KEY>'.")
+    key = KEYS_BY_SECRET.get(secret.strip())
+    if key is None:
+        raise _unauthorized("The key is not valid.")
+    if key.state == "revoked":
+        raise _unauthorized("The key has been revoked.")
+    if key.state == "expired":
+        raise _unauthorized("The key has expired.")
+    with state.store.reading() as conn:
+        account = conn.execute(
+            "SELECT subscription_status, access_status FROM accounts WHERE id = ?",
+            (key.account_id,),
+        ).fetchone()
+    if account is None:
+        raise _unauthorized("The key's account no longer exists.")
+    if account["subscription_status"] != "active":
+        raise ApiProblem(
+            403, ErrorCode.SUBSCRIPTION_INACTIVE, "The account's subscription is not active."
+        )
+    if account["access_status"] != "active":
+        raise ApiProblem(
+            403, ErrorCode.DATA_ACCESS_SUSPENDED, "Data access is suspended for this account."
+        )
+    return Principal(key=key, account_id=key.account_id)
+
+
+def require(scope: Scope) -> Callable[[Request], Awaitable[Principal]]:
+    """A dependency: the caller, if its key carries `scope`; the request is counted in /usage."""
+
+    async def dependency(request: Request) -> Principal:
+        state = sandbox_of(request)
+        principal = authenticate(request, state)
+        if scope not in principal.scopes:
+            raise ApiProblem(
+                403,
+                ErrorCode.INSUFFICIENT_SCOPE,
+                f"This operation needs the scope '{scope}', which the key does not have.",
+            )
+        with state.store.transaction() as conn:
+            conn.execute(
+                "INSERT INTO usage (account_id, day, requests) VALUES (?, ?, 1) "
+                "ON CONFLICT(account_id, day) DO UPDATE SET requests = requests + 1",
+                (principal.account_id, day_of(state.now())),
+            )
+        return principal
+
+    return dependency
+
+
+def op(scope: Scope | None, *statuses: int, summary: str | None = None) -> dict[str, Any]:
+    """Route keyword arguments documenting the scope and error statuses in OpenAPI."""
+    codes = set(statuses)
+    extra: dict[str, Any] = {}
+    if scope is None:
+        extra["security"] = []
+    else:
+        codes |= {401, 403}
+        extra["security"] = [{"bearerAuth": [str(scope)]}]
+        extra["x-required-scope"] = str(scope)
+    responses: dict[int | str, dict[str, Any]] = {
+        code: {"model": ErrorBody, "description": _STATUS_TEXT[code]} for code in sorted(codes)
+    }
+    kwargs: dict[str, Any] = {"openapi_extra": extra, "responses": responses}
+    if summary is not None:
+        kwargs["summary"] = summary
+    return kwargs

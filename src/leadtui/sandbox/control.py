@@ -1,0 +1,142 @@
+"""`/_sandbox/...`: levers for tests and demos, outside /api/v1 and never in the real API."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from fastapi import APIRouter, Request
+from pydantic import BaseModel, ConfigDict, Field
+
+from leadtui.api.contract import ErrorCode, ExportStatus, ExtractionStatus
+from leadtui.sandbox.accounts import DEMO_KEYS
+from leadtui.sandbox.clock import iso
+from leadtui.sandbox.jobs import export_view, extraction_run_seconds
+from leadtui.sandbox.problems import ApiProblem, not_found
+from leadtui.sandbox.records import extraction_json
+from leadtui.sandbox.state import sandbox_of
+
+router = APIRouter(prefix="/_sandbox", include_in_schema=False)
+
+
+class AccountChange(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    credits: int | None = Field(default=None, ge=0)
+    subscription_status: Literal["active", "inactive"] | None = None
+    access_status: Literal["active", "suspended"] | None = None
+    extraction_quota: int | None = Field(default=None, ge=0)
+
+
+class ClockChange(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    advance: float | None = None  # seconds to move forward
+    freeze: bool | None = None  # True: stop time where it is; False: let it run again
+
+
+@router.post("/reset")
+async def reset(request: Request) -> dict[str, Any]:
+    sandbox_of(request).reset()
+    return {"data": {"reset": True}}
+
+
+@router.get("/requests")
+async def requests_log(request: Request) -> dict[str, Any]:
+    state = sandbox_of(request)
+    with state.lock:
+        records = [record.as_json() for record in state.requests]
+    return {"data": records}
+
+
+@router.get("/keys")
+async def keys() -> dict[str, Any]:
+    return {
+        "data": [
+            {
+                "key": k.secret,
+                "account_id": k.account_id,
+                "label": k.label,
+                "state": k.state,
+                "scopes": sorted(str(s) for s in k.scopes),
+            }
+            for k in DEMO_KEYS
+        ]
+    }
+
+
+@router.patch("/accounts/{account_id}")
+async def change_account(request: Request, account_id: str, body: AccountChange) -> dict[str, Any]:
+    state = sandbox_of(request)
+    changes = body.model_dump(exclude_none=True)
+    with state.store.transaction() as conn:
+        if conn.execute("SELECT 1 FROM accounts WHERE id = ?", (account_id,)).fetchone() is None:
+            raise not_found(f"Account '{account_id}'")
+        for column, value in changes.items():
+            conn.execute(
+                f"UPDATE accounts SET {column} = ? WHERE id = ?",  # noqa: S608 - model fields
+                (value, account_id),
+            )
+        row = conn.execute("SELECT * FROM accounts WHERE id = ?", (account_id,)).fetchone()
+    return {"data": dict(row)}
+
+
+@router.get("/clock")
+async def get_clock(request: Request) -> dict[str, Any]:
+    now = sandbox_of(request).now()
+    return {"data": {"now": now, "iso": iso(now)}}
+
+
+@router.post("/clock")
+async def change_clock(request: Request, body: ClockChange) -> dict[str, Any]:
+    clock = sandbox_of(request).clock
+    if body.freeze is True:
+        clock.freeze()
+    elif body.freeze is False:
+        clock.unfreeze()
+    if body.advance:
+        clock.advance(body.advance)
+    now = clock.now()
+    return {"data": {"now": now, "iso": iso(now)}}
+
+
+@router.post("/exports/{export_id}/fail")
+async def fail_export(request: Request, export_id: str) -> dict[str, Any]:
+    """A queued or processing export becomes failed (to exercise retry)."""
+    state = sandbox_of(request)
+    with state.store.transaction() as conn:
+        row = conn.execute("SELECT * FROM exports WHERE id = ?", (export_id,)).fetchone()
+        if row is None:
+            raise not_found(f"Export '{export_id}'")
+        now = state.now()
+        status = export_view(row, now, state.config.job_seconds).status
+        if status not in (ExportStatus.QUEUED, ExportStatus.PROCESSING):
+            raise ApiProblem(
+                409, ErrorCode.INVALID_TRANSITION, f"Export '{export_id}' is {status}."
+            )
+        conn.execute("UPDATE exports SET failed_at = ? WHERE id = ?", (now, export_id))
+    return {"data": {"exportId": export_id, "status": ExportStatus.FAILED}}
+
+
+@router.post("/extractions/{extraction_id}/fail")
+async def fail_extraction(request: Request, extraction_id: str) -> dict[str, Any]:
+    """A queued, running or paused extraction becomes failed."""
+    state = sandbox_of(request)
+    with state.store.transaction() as conn:
+        row = conn.execute("SELECT * FROM extractions WHERE id = ?", (extraction_id,)).fetchone()
+        if row is None:
+            raise not_found(f"Extraction '{extraction_id}'")
+        now = state.now()
+        record, _ = extraction_json(row, now, state.config.job_seconds)
+        moving = (ExtractionStatus.QUEUED, ExtractionStatus.RUNNING, ExtractionStatus.PAUSED)
+        if record["status"] not in moving:
+            raise ApiProblem(
+                409,
+                ErrorCode.INVALID_TRANSITION,
+                f"Extraction '{extraction_id}' is {record['status']}.",
+            )
+        conn.execute(
+            "UPDATE extractions SET state = 'failed', run_seconds = ?, resumed_at = NULL,"
+            " updated_at = ? WHERE id = ?",
+            (extraction_run_seconds(row, now), now, extraction_id),
+        )
+    return {"data": {"extractionId": extraction_id, "status": ExtractionStatus.FAILED}}

@@ -1,0 +1,109 @@
+"""Job progress computed lazily from timestamps on read, so an injected clock decides it.
+
+Exports: queued for the first fifth of `job_seconds`, then processing, then ready.
+Extractions run for `EXTRACTION_RUNS` job lengths; pauses stop their run clock.
+"""
+
+from __future__ import annotations
+
+import math
+import sqlite3
+from dataclasses import dataclass
+from typing import Final
+
+from leadtui.api.contract import ExportStatus, ExtractionStatus
+
+QUEUED_FRACTION: Final = 0.2
+EXTRACTION_RUNS: Final = 3.0
+# Seconds suggested to pollers; capped so a long job is still checked now and then.
+MAX_POLL_HINT: Final = 5
+
+
+@dataclass(frozen=True)
+class JobView:
+    status: str
+    progress: float
+    updated_at: float
+    seconds_to_change: float | None  # None once settled
+
+
+def _hint(seconds: float) -> str:
+    return str(max(1, min(MAX_POLL_HINT, math.ceil(seconds))))
+
+
+def poll_hint(view: JobView) -> dict[str, str]:
+    """`Retry-After` for reads of a job still moving; nothing for a settled one."""
+    if view.seconds_to_change is None:
+        return {}
+    return {"Retry-After": _hint(view.seconds_to_change)}
+
+
+def export_view(row: sqlite3.Row, now: float, job_seconds: float) -> JobView:
+    started = float(row["started_at"])
+    queue_s = job_seconds * QUEUED_FRACTION
+    if row["failed_at"] is not None:
+        failed = float(row["failed_at"])
+        return JobView(
+            ExportStatus.FAILED, _fraction(failed - started, queue_s, job_seconds), failed, None
+        )
+    elapsed = now - started
+    if elapsed < queue_s:
+        return JobView(ExportStatus.QUEUED, 0.0, started, queue_s - elapsed)
+    if elapsed < job_seconds:
+        progress = _fraction(elapsed, queue_s, job_seconds)
+        return JobView(ExportStatus.PROCESSING, progress, started + queue_s, job_seconds - elapsed)
+    return JobView(ExportStatus.READY, 1.0, started + job_seconds, None)
+
+
+def _fraction(elapsed: float, queue_s: float, total: float) -> float:
+    if total <= queue_s:
+        return 1.0
+    return round(min(1.0, max(0.0, (elapsed - queue_s) / (total - queue_s))), 4)
+
+
+@dataclass(frozen=True)
+class ExtractionView:
+    job: JobView
+    run_seconds: float
+    results_available: int
+    results_state: str | None  # "live", "archived" or None for a draft
+
+
+def extraction_run_seconds(row: sqlite3.Row, now: float) -> float:
+    run = float(row["run_seconds"])
+    if row["state"] == "active" and row["resumed_at"] is not None:
+        run += max(0.0, now - float(row["resumed_at"]))
+    return run
+
+
+def extraction_view(
+    row: sqlite3.Row, now: float, job_seconds: float, target_results: int
+) -> ExtractionView:
+    stored = str(row["state"])
+    updated = float(row["updated_at"])
+    if stored == ExtractionStatus.DRAFT:
+        return ExtractionView(JobView(ExtractionStatus.DRAFT, 0.0, updated, None), 0.0, 0, None)
+    run = extraction_run_seconds(row, now)
+    queue_s = job_seconds * QUEUED_FRACTION
+    total = job_seconds * EXTRACTION_RUNS
+    progress = _fraction(run, queue_s, total)
+    found = math.floor(target_results * progress)
+    if stored == "active":
+        resumed = float(row["resumed_at"])
+        if run < queue_s:
+            job = JobView(ExtractionStatus.QUEUED, 0.0, updated, queue_s - run)
+        elif run < total:
+            since = max(updated, resumed + max(0.0, queue_s - float(row["run_seconds"])))
+            job = JobView(ExtractionStatus.RUNNING, progress, since, total - run)
+        else:
+            done_at = resumed + (total - float(row["run_seconds"]))
+            job = JobView(ExtractionStatus.COMPLETED, 1.0, max(updated, done_at), None)
+    else:
+        # paused, stopped or failed: frozen where they were
+        job = JobView(stored, progress, updated, None)
+    live = job.status in (
+        ExtractionStatus.QUEUED,
+        ExtractionStatus.RUNNING,
+        ExtractionStatus.PAUSED,
+    )
+    return ExtractionView(job, run, found, "live" if live else "archived")

@@ -1,0 +1,65 @@
+"""Opaque, tamper-evident cursors and the page body `{"data": [...], "next_cursor": ...}`.
+
+A cursor holds the position after the last item shown (keyset, not offset), signed and bound
+to its list, so a walk never repeats or skips an item while new ones are created.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+import hmac
+import json
+from typing import Annotated, Any
+
+from fastapi import Query
+
+from leadtui.api.models import PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX, PAGE_LIMIT_MIN
+from leadtui.sandbox.problems import invalid
+
+# A fixed secret: cursors stay valid across a restart with --db, which a client may expect.
+_SECRET = b"leadtui-sandbox-cursor-v1"
+
+CursorParam = Annotated[
+    str | None, Query(description="Opaque cursor from a previous page's `next_cursor`.")
+]
+LimitParam = Annotated[
+    int,
+    Query(
+        ge=PAGE_LIMIT_MIN,
+        le=PAGE_LIMIT_MAX,
+        description=f"Page size, {PAGE_LIMIT_MIN} to {PAGE_LIMIT_MAX}.",
+    ),
+]
+DEFAULT_LIMIT = PAGE_LIMIT_DEFAULT
+
+
+def _sign(payload: bytes) -> str:
+    return hmac.new(_SECRET, payload, hashlib.sha256).hexdigest()[:16]
+
+
+def encode_cursor(list_name: str, position: int) -> str:
+    payload = json.dumps([list_name, position], separators=(",", ":")).encode()
+    token = base64.urlsafe_b64encode(payload).decode().rstrip("=")
+    return f"{token}.{_sign(payload)}"
+
+
+def decode_cursor(cursor: str | None, list_name: str) -> int | None:
+    """The position a cursor stands for; 400 for one this list never issued."""
+    if cursor is None:
+        return None
+    try:
+        token, signature = cursor.rsplit(".", 1)
+        payload = base64.urlsafe_b64decode(token + "=" * (-len(token) % 4))
+        name, position = json.loads(payload)
+    except (ValueError, TypeError, binascii.Error):
+        raise invalid("cursor: is not a cursor issued by this server.") from None
+    valid = hmac.compare_digest(signature, _sign(payload))
+    if not valid or name != list_name or not isinstance(position, int):
+        raise invalid("cursor: is not a cursor issued for this list.")
+    return position
+
+
+def page(items: list[dict[str, Any]], next_cursor: str | None, **extra: Any) -> dict[str, Any]:
+    return {"data": items, "next_cursor": next_cursor, **extra}

@@ -1,0 +1,132 @@
+"""Every failure as the spec's error body `{"error": {"code", "message", "request_id"}}`."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from leadtui.api.contract import REQUEST_ID_HEADER, ErrorCode
+
+
+class ErrorDetail(BaseModel):
+    code: str
+    message: str
+    request_id: str
+
+
+class ErrorBody(BaseModel):
+    """The error object of every non-2xx answer; branch on `error.code`."""
+
+    error: ErrorDetail
+
+
+class ApiProblem(Exception):
+    """Raised by handlers; turned into the error body by `install_handlers`."""
+
+    def __init__(
+        self,
+        status: int,
+        code: ErrorCode,
+        message: str,
+        headers: Mapping[str, str] | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+        self.headers = dict(headers or {})
+
+
+def not_found(what: str) -> ApiProblem:
+    return ApiProblem(404, ErrorCode.NOT_FOUND, f"{what} was not found in this account.")
+
+
+def invalid(message: str) -> ApiProblem:
+    return ApiProblem(400, ErrorCode.INVALID_REQUEST, message)
+
+
+def new_request_id() -> str:
+    return f"req_{uuid.uuid4().hex[:24]}"
+
+
+def request_id_of(request: Request) -> str:
+    rid = getattr(request.state, "request_id", None)
+    if not isinstance(rid, str):
+        rid = new_request_id()
+        request.state.request_id = rid
+    return rid
+
+
+def error_response(
+    status: int,
+    code: str,
+    message: str,
+    request_id: str,
+    headers: Mapping[str, str] | None = None,
+) -> JSONResponse:
+    body = {"error": {"code": code, "message": message, "request_id": request_id}}
+    all_headers = {REQUEST_ID_HEADER: request_id, **(headers or {})}
+    return JSONResponse(body, status_code=status, headers=all_headers)
+
+
+def describe_validation(errors: Sequence[Any]) -> str:
+    """'activities.0.name: String should have at most 160 characters' — the field first."""
+    parts = []
+    for err in errors[:5]:
+        loc = [str(p) for p in err.get("loc", ())]
+        if loc and loc[0] in ("body", "query", "header", "path"):
+            where, loc = loc[0], loc[1:]
+            if err.get("type") == "json_invalid":
+                parts.append("body: is not valid JSON")
+                continue
+            if where != "body":
+                loc = [where, *loc]
+        field = ".".join(loc) or "body"
+        message = str(err.get("msg", "is invalid"))
+        if err.get("type") == "extra_forbidden":
+            message = "is not an allowed member"
+        parts.append(f"{field}: {message}")
+    return "; ".join(parts) or "The request is invalid."
+
+
+def install_handlers(app: FastAPI) -> None:
+    async def on_problem(request: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, ApiProblem)
+        return error_response(
+            exc.status, exc.code, exc.message, request_id_of(request), exc.headers
+        )
+
+    async def on_validation(request: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, RequestValidationError)
+        message = describe_validation(exc.errors())
+        return error_response(400, ErrorCode.INVALID_REQUEST, message, request_id_of(request))
+
+    async def on_http(request: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, StarletteHTTPException)
+        if exc.status_code == 404:
+            code, message = ErrorCode.NOT_FOUND, "No such operation."
+        elif exc.status_code == 405:
+            code, message = ErrorCode.INVALID_REQUEST, "This method is not allowed here."
+        else:
+            code, message = ErrorCode.INTERNAL_ERROR, str(exc.detail)
+        return error_response(exc.status_code, code, message, request_id_of(request))
+
+    async def on_crash(request: Request, exc: Exception) -> JSONResponse:
+        return error_response(
+            500,
+            ErrorCode.INTERNAL_ERROR,
+            "The sandbox failed unexpectedly.",
+            request_id_of(request),
+        )
+
+    app.add_exception_handler(ApiProblem, on_problem)
+    app.add_exception_handler(RequestValidationError, on_validation)
+    app.add_exception_handler(StarletteHTTPException, on_http)
+    app.add_exception_handler(Exception, on_crash)

@@ -1,0 +1,1 @@
+"""The /api/v1 operations, one module per resource."""

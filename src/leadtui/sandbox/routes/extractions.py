@@ -1,0 +1,304 @@
+"""Custom extractions: drafts (free), create/launch (one launch from the account's quota),
+pause/resume, stop, and results that grow while running (live, then archived)."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Request
+from fastapi.responses import JSONResponse
+from pydantic import ValidationError
+
+from leadtui.api.contract import API_PREFIX, ErrorCode, ExtractionStatus, Scope
+from leadtui.api.models import ExtractionAction, ExtractionDraft, ExtractionRequest
+from leadtui.sandbox.auth import Principal, op, require
+from leadtui.sandbox.idempotency import IdempotencyKeyHeader, fingerprint, remember, replay
+from leadtui.sandbox.jobs import extraction_run_seconds, poll_hint
+from leadtui.sandbox.leads import generate
+from leadtui.sandbox.pagination import (
+    DEFAULT_LIMIT,
+    CursorParam,
+    LimitParam,
+    decode_cursor,
+    encode_cursor,
+    page,
+)
+from leadtui.sandbox.problems import ApiProblem, describe_validation, invalid, not_found
+from leadtui.sandbox.records import EXTRACTION_LAUNCH_COST, extraction_json, extraction_source
+from leadtui.sandbox.state import SandboxState, sandbox_of
+from leadtui.sandbox.store import make_id, next_seq
+
+router = APIRouter(prefix=API_PREFIX, tags=["extractions"])
+
+Reader = Annotated[Principal, Depends(require(Scope.EXTRACTIONS_READ))]
+Writer = Annotated[Principal, Depends(require(Scope.EXTRACTIONS_WRITE))]
+
+
+def _record(state: SandboxState, row: sqlite3.Row) -> tuple[dict[str, Any], dict[str, str]]:
+    record, view = extraction_json(row, state.now(), state.config.job_seconds)
+    return record, poll_hint(view.job)
+
+
+def _load(conn: sqlite3.Connection, who: Principal, extraction_id: str) -> sqlite3.Row:
+    row: sqlite3.Row | None = conn.execute(
+        "SELECT * FROM extractions WHERE id = ? AND account_id = ?",
+        (extraction_id, who.account_id),
+    ).fetchone()
+    if row is None:
+        raise not_found(f"Extraction '{extraction_id}'")
+    return row
+
+
+def _consume_launch(conn: sqlite3.Connection, who: Principal) -> None:
+    quota, used = conn.execute(
+        "SELECT extraction_quota, launches_used FROM accounts WHERE id = ?", (who.account_id,)
+    ).fetchone()
+    if used + EXTRACTION_LAUNCH_COST > quota:
+        raise ApiProblem(
+            409,
+            ErrorCode.EXTRACTION_UNAVAILABLE,
+            f"The account's extraction quota is used up ({used} of {quota} launches).",
+        )
+    conn.execute(
+        "UPDATE accounts SET launches_used = launches_used + ? WHERE id = ?",
+        (EXTRACTION_LAUNCH_COST, who.account_id),
+    )
+
+
+def _insert(
+    conn: sqlite3.Connection, who: Principal, body: dict[str, Any], now: float, launched: bool
+) -> sqlite3.Row:
+    seq = next_seq(conn, "extraction")
+    conn.execute(
+        "INSERT INTO extractions (seq, id, account_id, request_json, state, created_at,"
+        " updated_at, launched_at, resumed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (
+            seq,
+            make_id("ext", seq),
+            who.account_id,
+            json.dumps(body),
+            "active" if launched else ExtractionStatus.DRAFT,
+            now,
+            now,
+            now if launched else None,
+            now if launched else None,
+        ),
+    )
+    row: sqlite3.Row = conn.execute("SELECT * FROM extractions WHERE seq = ?", (seq,)).fetchone()
+    return row
+
+
+@router.post(
+    "/extractions/drafts",
+    status_code=201,
+    **op(Scope.EXTRACTIONS_WRITE, 400, summary="Create a draft (no launch consumed)"),
+)
+async def create_draft(request: Request, who: Writer, body: ExtractionDraft) -> JSONResponse:
+    state = sandbox_of(request)
+    with state.store.transaction() as conn:
+        row = _insert(conn, who, body.to_body(), state.now(), launched=False)
+    record, _ = _record(state, row)
+    return JSONResponse({"data": record}, status_code=201)
+
+
+@router.get("/extractions", **op(Scope.EXTRACTIONS_READ, 400, summary="List extractions"))
+async def list_extractions(
+    request: Request, who: Reader, cursor: CursorParam = None, limit: LimitParam = DEFAULT_LIMIT
+) -> dict[str, Any]:
+    state = sandbox_of(request)
+    list_name = f"extractions:{who.account_id}"
+    before = decode_cursor(cursor, list_name)
+    with state.store.reading() as conn:
+        rows = conn.execute(
+            "SELECT * FROM extractions WHERE account_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?",
+            (who.account_id, before if before is not None else 2**62, limit + 1),
+        ).fetchall()
+    more = len(rows) > limit
+    rows = rows[:limit]
+    items = [_record(state, row)[0] for row in rows]
+    return page(items, encode_cursor(list_name, int(rows[-1]["seq"])) if more else None)
+
+
+@router.post(
+    "/extractions",
+    status_code=201,
+    **op(Scope.EXTRACTIONS_WRITE, 400, 409, summary="Create and launch (one launch of quota)"),
+)
+async def create_extraction(
+    request: Request, who: Writer, body: ExtractionRequest, idempotency_key: IdempotencyKeyHeader
+) -> JSONResponse:
+    state = sandbox_of(request)
+    fp = fingerprint("POST", request.url.path, body.to_body())
+    with state.store.transaction() as conn:
+        prior = replay(conn, who.account_id, idempotency_key, fp)
+        if prior is not None:
+            return prior
+        _consume_launch(conn, who)
+        now = state.now()
+        row = _insert(conn, who, body.to_body(), now, launched=True)
+        record, hint = _record(state, row)
+        remember(conn, who.account_id, idempotency_key, fp, 201, {"data": record}, now)
+    return JSONResponse({"data": record}, status_code=201, headers=hint)
+
+
+@router.patch(
+    "/extractions/{extractionId}/draft",
+    **op(Scope.EXTRACTIONS_WRITE, 400, 404, 409, summary="Update a draft"),
+)
+async def update_draft(
+    request: Request, who: Writer, extractionId: str, body: ExtractionDraft
+) -> JSONResponse:
+    state = sandbox_of(request)
+    with state.store.transaction() as conn:
+        row = _load(conn, who, extractionId)
+        if row["state"] != ExtractionStatus.DRAFT:
+            raise ApiProblem(
+                409, ErrorCode.DRAFT_NOT_EDITABLE, f"Extraction '{extractionId}' is not a draft."
+            )
+        merged = {**json.loads(row["request_json"]), **body.to_body()}
+        conn.execute(
+            "UPDATE extractions SET request_json = ?, updated_at = ? WHERE id = ?",
+            (json.dumps(merged), state.now(), extractionId),
+        )
+        row = _load(conn, who, extractionId)
+    return JSONResponse({"data": _record(state, row)[0]})
+
+
+@router.post(
+    "/extractions/{extractionId}/launch",
+    status_code=201,
+    **op(Scope.EXTRACTIONS_WRITE, 400, 404, 409, summary="Launch a draft (one launch of quota)"),
+)
+async def launch(
+    request: Request, who: Writer, extractionId: str, idempotency_key: IdempotencyKeyHeader
+) -> JSONResponse:
+    state = sandbox_of(request)
+    fp = fingerprint("POST", request.url.path, None)
+    with state.store.transaction() as conn:
+        prior = replay(conn, who.account_id, idempotency_key, fp)
+        if prior is not None:
+            return prior
+        row = _load(conn, who, extractionId)
+        if row["state"] != ExtractionStatus.DRAFT:
+            raise ApiProblem(
+                409, ErrorCode.INVALID_TRANSITION, f"Extraction '{extractionId}' is not a draft."
+            )
+        try:
+            ExtractionRequest.model_validate(json.loads(row["request_json"]))
+        except ValidationError as exc:
+            raise invalid(f"The draft is incomplete: {describe_validation(exc.errors())}") from None
+        _consume_launch(conn, who)
+        now = state.now()
+        conn.execute(
+            "UPDATE extractions SET state = 'active', launched_at = ?, resumed_at = ?,"
+            " updated_at = ? WHERE id = ?",
+            (now, now, now, extractionId),
+        )
+        row = _load(conn, who, extractionId)
+        record, hint = _record(state, row)
+        remember(conn, who.account_id, idempotency_key, fp, 201, {"data": record}, now)
+    return JSONResponse({"data": record}, status_code=201, headers=hint)
+
+
+@router.get(
+    "/extractions/{extractionId}", **op(Scope.EXTRACTIONS_READ, 404, summary="Extraction status")
+)
+async def get_extraction(request: Request, who: Reader, extractionId: str) -> JSONResponse:
+    state = sandbox_of(request)
+    with state.store.reading() as conn:
+        row = _load(conn, who, extractionId)
+    record, hint = _record(state, row)
+    return JSONResponse({"data": record}, headers=hint)
+
+
+def _transition(
+    request: Request, who: Principal, extraction_id: str, key: str, body: Any, target: str
+) -> JSONResponse:
+    """Pause, resume or stop, replay-safe under the Idempotency-Key."""
+    state = sandbox_of(request)
+    fp = fingerprint(request.method, request.url.path, body)
+    with state.store.transaction() as conn:
+        prior = replay(conn, who.account_id, key, fp)
+        if prior is not None:
+            return prior
+        row = _load(conn, who, extraction_id)
+        current, _ = _record(state, row)
+        allowed = {
+            "paused": {ExtractionStatus.QUEUED, ExtractionStatus.RUNNING},
+            "active": {ExtractionStatus.PAUSED},
+            "stopped": {ExtractionStatus.QUEUED, ExtractionStatus.RUNNING, ExtractionStatus.PAUSED},
+        }[target]
+        if current["status"] not in allowed:
+            verb = {"paused": "pause", "active": "resume", "stopped": "stop"}[target]
+            raise ApiProblem(
+                409,
+                ErrorCode.INVALID_TRANSITION,
+                f"Cannot {verb} extraction '{extraction_id}' while it is {current['status']}.",
+            )
+        now = state.now()
+        run = extraction_run_seconds(row, now)
+        conn.execute(
+            "UPDATE extractions SET state = ?, run_seconds = ?, resumed_at = ?, updated_at = ?"
+            " WHERE id = ?",
+            (target, run, now if target == "active" else None, now, extraction_id),
+        )
+        row = _load(conn, who, extraction_id)
+        record, hint = _record(state, row)
+        remember(conn, who.account_id, key, fp, 200, {"data": record}, now)
+    return JSONResponse({"data": record}, headers=hint)
+
+
+@router.patch(
+    "/extractions/{extractionId}",
+    **op(Scope.EXTRACTIONS_WRITE, 400, 404, 409, summary="Pause or resume"),
+)
+async def pause_or_resume(
+    request: Request,
+    who: Writer,
+    extractionId: str,
+    body: ExtractionAction,
+    idempotency_key: IdempotencyKeyHeader,
+) -> JSONResponse:
+    target = "paused" if body.action == "pause" else "active"
+    return _transition(request, who, extractionId, idempotency_key, body.to_body(), target)
+
+
+@router.post(
+    "/extractions/{extractionId}/stop",
+    **op(Scope.EXTRACTIONS_WRITE, 400, 404, 409, summary="Stop (results are archived)"),
+)
+async def stop(
+    request: Request, who: Writer, extractionId: str, idempotency_key: IdempotencyKeyHeader
+) -> JSONResponse:
+    return _transition(request, who, extractionId, idempotency_key, None, "stopped")
+
+
+@router.get(
+    "/extractions/{extractionId}/results",
+    **op(Scope.EXTRACTIONS_READ, 400, 404, summary="Live or archived results"),
+)
+async def extraction_results(
+    request: Request,
+    who: Reader,
+    extractionId: str,
+    cursor: CursorParam = None,
+    limit: LimitParam = DEFAULT_LIMIT,
+) -> dict[str, Any]:
+    state = sandbox_of(request)
+    list_name = f"extraction-results:{extractionId}"
+    start = decode_cursor(cursor, list_name) or 0
+    with state.store.reading() as conn:
+        row = _load(conn, who, extractionId)
+    record, _ = _record(state, row)
+    available = int(record["result_count"])
+    stop_at = min(available, start + limit)
+    source = extraction_source(extractionId, json.loads(row["request_json"]))
+    leads = generate(source, start, stop_at) if stop_at > start else []
+    more = stop_at < available
+    return page(
+        leads,
+        encode_cursor(list_name, stop_at) if more else None,
+        results_state=record["results_state"],
+    )

@@ -1,0 +1,81 @@
+"""One sandbox instance: config, clock, store and the log of API requests it received."""
+
+from __future__ import annotations
+
+import random
+import threading
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any
+
+from fastapi import Request
+
+from leadtui.sandbox.clock import SandboxClock
+from leadtui.sandbox.config import SandboxConfig
+from leadtui.sandbox.store import Store
+
+_LOG_LIMIT = 10_000
+
+
+@dataclass
+class RequestRecord:
+    time: str
+    method: str
+    path: str
+    status: int | None
+    idempotency_key: str | None
+    request_id: str
+    fault: str | None = None
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "time": self.time,
+            "method": self.method,
+            "path": self.path,
+            "status": self.status,
+            "idempotency_key": self.idempotency_key,
+            "request_id": self.request_id,
+            "fault": self.fault,
+        }
+
+
+@dataclass
+class SandboxState:
+    config: SandboxConfig
+    clock: SandboxClock
+    store: Store
+    fault_rng: random.Random
+    # Set by EmbeddedSandbox and the CLI: a "cut" fault then closes a real socket instead of
+    # raising a transport error into an in-process httpx client.
+    served_over_socket: bool = False
+    requests: deque[RequestRecord] = field(default_factory=lambda: deque(maxlen=_LOG_LIMIT))
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    @classmethod
+    def create(cls, config: SandboxConfig) -> SandboxState:
+        return cls(
+            config=config,
+            clock=SandboxClock(config.clock),
+            store=Store(config.db_path),
+            fault_rng=random.Random(config.fault_seed),
+        )
+
+    def now(self) -> float:
+        return self.clock.now()
+
+    def log(self, record: RequestRecord) -> None:
+        with self.lock:
+            self.requests.append(record)
+
+    def reset(self) -> None:
+        self.store.reset()
+        self.clock.reset()
+        with self.lock:
+            self.requests.clear()
+            self.fault_rng = random.Random(self.config.fault_seed)
+
+
+def sandbox_of(request: Request) -> SandboxState:
+    state = request.app.state.sandbox
+    assert isinstance(state, SandboxState)
+    return state

@@ -1,0 +1,122 @@
+"""The sandbox's SQLite state: one connection, one lock, one transaction per mutation.
+
+Every credit-spending change (debit, job row, idempotency record) happens inside
+`transaction()`, so concurrent requests with one key see exactly one of them commit first.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from leadtui.sandbox.accounts import DEMO_ACCOUNTS
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS accounts (
+    id TEXT PRIMARY KEY, name TEXT NOT NULL, credits INTEGER NOT NULL,
+    subscription_status TEXT NOT NULL, access_status TEXT NOT NULL,
+    extraction_quota INTEGER NOT NULL, launches_used INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS searches (
+    seq INTEGER PRIMARY KEY, id TEXT UNIQUE NOT NULL, account_id TEXT NOT NULL,
+    request_json TEXT NOT NULL, result_count INTEGER NOT NULL,
+    unlocked_count INTEGER NOT NULL DEFAULT 0, created_at REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS exports (
+    seq INTEGER PRIMARY KEY, id TEXT UNIQUE NOT NULL, account_id TEXT NOT NULL,
+    search_id TEXT NOT NULL, first_index INTEGER NOT NULL, additional_results INTEGER NOT NULL,
+    credits_debited INTEGER NOT NULL, created_at REAL NOT NULL, started_at REAL NOT NULL,
+    failed_at REAL, retries INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS extractions (
+    seq INTEGER PRIMARY KEY, id TEXT UNIQUE NOT NULL, account_id TEXT NOT NULL,
+    request_json TEXT NOT NULL, state TEXT NOT NULL, created_at REAL NOT NULL,
+    updated_at REAL NOT NULL, launched_at REAL, resumed_at REAL,
+    run_seconds REAL NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS idempotency (
+    account_id TEXT NOT NULL, key TEXT NOT NULL, fingerprint TEXT NOT NULL,
+    status INTEGER NOT NULL, body TEXT NOT NULL, created_at REAL NOT NULL,
+    PRIMARY KEY (account_id, key)
+);
+CREATE TABLE IF NOT EXISTS usage (
+    account_id TEXT NOT NULL, day TEXT NOT NULL, requests INTEGER NOT NULL DEFAULT 0,
+    credits_used INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (account_id, day)
+);
+"""
+
+_STATE_TABLES = ("accounts", "searches", "exports", "extractions", "idempotency", "usage")
+
+
+class Store:
+    """SQLite in memory (fresh, seeded state) or in a WAL file that survives restarts."""
+
+    def __init__(self, db_path: Path | None) -> None:
+        target = str(db_path) if db_path is not None else ":memory:"
+        self._conn = sqlite3.connect(target, check_same_thread=False, isolation_level=None)
+        self._conn.row_factory = sqlite3.Row
+        self._lock = threading.RLock()
+        if db_path is not None:
+            self._conn.execute("PRAGMA journal_mode=WAL")
+            self._conn.execute("PRAGMA synchronous=NORMAL")
+        self._conn.executescript(_SCHEMA)
+        with self.transaction() as conn:
+            if conn.execute("SELECT COUNT(*) FROM accounts").fetchone()[0] == 0:
+                _seed(conn)
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """One serialised write transaction; rolled back if the block raises."""
+        with self._lock:
+            self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._conn
+            except BaseException:
+                self._conn.execute("ROLLBACK")
+                raise
+            self._conn.execute("COMMIT")
+
+    @contextmanager
+    def reading(self) -> Iterator[sqlite3.Connection]:
+        with self._lock:
+            yield self._conn
+
+    def reset(self) -> None:
+        """Back to the seeded state; id counters are kept so no id is ever handed out twice."""
+        with self.transaction() as conn:
+            for table in _STATE_TABLES:
+                conn.execute(f"DELETE FROM {table}")  # noqa: S608 - fixed table names
+            _seed(conn)
+
+    def close(self) -> None:
+        with self._lock:
+            self._conn.close()
+
+
+def next_seq(conn: sqlite3.Connection, name: str) -> int:
+    """The next number of a persistent sequence (call inside a transaction)."""
+    row = conn.execute(
+        "INSERT INTO counters (name, value) VALUES (?, 1) "
+        "ON CONFLICT(name) DO UPDATE SET value = value + 1 RETURNING value",
+        (name,),
+    ).fetchone()
+    return int(row[0])
+
+
+def make_id(prefix: str, seq: int) -> str:
+    return f"{prefix}_{seq:06d}"
+
+
+def _seed(conn: sqlite3.Connection) -> None:
+    conn.executemany(
+        "INSERT INTO accounts (id, name, credits, subscription_status, access_status,"
+        " extraction_quota) VALUES (?, ?, ?, ?, ?, ?)",
+        [
+            (a.id, a.name, a.credits, a.subscription_status, a.access_status, a.extraction_quota)
+            for a in DEMO_ACCOUNTS
+        ],
+    )

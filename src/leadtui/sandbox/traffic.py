@@ -1,0 +1,152 @@
+"""The ASGI layer around /api/v1: request ids, the request log, latency and fault injection.
+
+A fault strikes with probability `fault_rate`: half before handling (503, `Retry-After` 0 or
+1, nothing done), half after the handler committed (a 502 replaces the answer, or the
+connection is cut) — the case only idempotency keys make safe.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import MutableMapping
+from typing import Any
+
+import httpx
+from fastapi.responses import JSONResponse
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from leadtui.api.contract import API_PREFIX, IDEMPOTENCY_HEADER, REQUEST_ID_HEADER, ErrorCode
+from leadtui.sandbox.clock import iso
+from leadtui.sandbox.problems import new_request_id
+from leadtui.sandbox.state import RequestRecord, SandboxState
+
+_IDEMPOTENCY = IDEMPOTENCY_HEADER.lower().encode()
+
+
+class TrafficLayer:
+    """Wraps the FastAPI app; `state` is the sandbox instance the app serves."""
+
+    def __init__(self, app: ASGIApp, state: SandboxState) -> None:
+        self.app = app
+        self.state = state
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        request_id = new_request_id()
+        scope.setdefault("state", {})["request_id"] = request_id
+        rid_header = (REQUEST_ID_HEADER.lower().encode(), request_id.encode())
+        path: str = scope["path"]
+        if not path.startswith(API_PREFIX):
+            await self.app(scope, receive, _with_header(send, rid_header))
+            return
+
+        record = RequestRecord(
+            time=iso(self.state.now()),
+            method=scope["method"],
+            path=path,
+            status=None,
+            idempotency_key=_header(scope, _IDEMPOTENCY),
+            request_id=request_id,
+        )
+        try:
+            await self._serve(scope, receive, send, record, rid_header)
+        finally:
+            self.state.log(record)
+
+    async def _serve(
+        self,
+        scope: Scope,
+        receive: Receive,
+        send: Send,
+        record: RequestRecord,
+        rid_header: tuple[bytes, bytes],
+    ) -> None:
+        config = self.state.config
+        if config.latency_ms > 0:
+            await asyncio.sleep(config.latency_ms / 1000)
+        fault = self._draw_fault()
+        if fault == "503":
+            record.fault, record.status = "503", 503
+            retry_after = "0" if self.state.fault_rng.random() < 0.5 else "1"
+            await _send_error(send, 503, record.request_id, {"Retry-After": retry_after})
+            return
+        if fault is None:
+
+            async def counting_send(message: Message) -> None:
+                if message["type"] == "http.response.start":
+                    record.status = int(message["status"])
+                await send(message)
+
+            await self.app(scope, receive, _with_header(counting_send, rid_header))
+            return
+
+        # After the handler: run it to completion (it commits), then spoil the answer.
+        messages: list[Message] = []
+
+        async def keep(message: Message) -> None:
+            messages.append(message)
+
+        await self.app(scope, receive, keep)
+        record.fault = fault
+        if fault == "502":
+            record.status = 502
+            await _send_error(send, 502, record.request_id, {})
+            return
+        await self._cut(send, messages)
+
+    def _draw_fault(self) -> str | None:
+        rate = self.state.config.fault_rate
+        if rate <= 0:
+            return None
+        rng = self.state.fault_rng
+        if rng.random() >= rate:
+            return None
+        if rng.random() < 0.5:
+            return "503"
+        return "502" if rng.random() < 0.5 else "cut"
+
+    async def _cut(self, send: Send, messages: list[Message]) -> None:
+        start = next((m for m in messages if m["type"] == "http.response.start"), None)
+        body = b"".join(m.get("body", b"") for m in messages if m["type"] == "http.response.body")
+        if start is not None:
+            await send(start)
+            await send(
+                {"type": "http.response.body", "body": body[: len(body) // 2], "more_body": True}
+            )
+        if self.state.served_over_socket:
+            # Returning with the body incomplete makes uvicorn close the connection.
+            return
+        # In process (httpx.ASGITransport) the app's exception reaches the client as is.
+        raise httpx.RemoteProtocolError("sandbox fault: connection cut after the handler ran")
+
+
+def _header(scope: Scope, name: bytes) -> str | None:
+    for key, value in scope.get("headers", ()):
+        if key == name:
+            return bytes(value).decode("latin-1")
+    return None
+
+
+def _with_header(send: Send, header: tuple[bytes, bytes]) -> Send:
+    async def wrapped(message: MutableMapping[str, Any]) -> None:
+        if message["type"] == "http.response.start":
+            message["headers"] = [*message.get("headers", []), header]
+        await send(message)
+
+    return wrapped
+
+
+async def _send_error(send: Send, status: int, request_id: str, headers: dict[str, str]) -> None:
+    message = f"The sandbox injected a transient {status}; retry the request."
+    response = JSONResponse(
+        {"error": {"code": ErrorCode.INTERNAL_ERROR, "message": message, "request_id": request_id}},
+        status_code=status,
+        headers={REQUEST_ID_HEADER: request_id, **headers},
+    )
+    await response({"type": "http"}, _no_receive, send)
+
+
+async def _no_receive() -> Message:
+    return {"type": "http.disconnect"}
