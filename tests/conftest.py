@@ -6,9 +6,11 @@ XDG dirs point under tmp_path, the keyring is in memory, and no LEADTUI_* variab
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
+from typing import Any
 
+import httpx
 import keyring
 import pytest
 
@@ -32,3 +34,45 @@ def isolated_machine(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterato
         yield memory
     finally:
         keyring.set_keyring(previous)
+
+
+# --- Sandbox fixtures (the sandbox is our server; see src/leadtui/sandbox) ----------------
+
+
+class FakeClock:
+    """A clock tests move by hand, so job progress needs no sleeping."""
+
+    def __init__(self, start: float = 1_767_225_600.0) -> None:  # 2026-01-01T00:00:00Z
+        self.now = start
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+@pytest.fixture
+def sandbox_clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture
+def sandbox_config(sandbox_clock: FakeClock) -> Any:
+    from leadtui.sandbox.config import SandboxConfig
+
+    return SandboxConfig(job_seconds=0.3, clock=sandbox_clock)
+
+
+@pytest.fixture
+def sandbox_app(sandbox_config: Any) -> Any:
+    from leadtui.sandbox.app import create_app
+
+    return create_app(sandbox_config)
+
+
+@pytest.fixture
+async def sandbox_http(sandbox_app: Any) -> AsyncIterator[httpx.AsyncClient]:
+    transport = httpx.ASGITransport(app=sandbox_app)
+    async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as client:
+        yield client

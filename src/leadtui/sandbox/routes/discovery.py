@@ -7,7 +7,6 @@ from typing import Any
 from fastapi import APIRouter, FastAPI, Request
 from fastapi.openapi.utils import get_openapi
 from fastapi.responses import JSONResponse
-from fastapi.routing import APIRoute
 
 from leadtui.api.contract import API_PREFIX, API_VERSION, IDEMPOTENCY_HEADER
 from leadtui.sandbox.accounts import DEMO_ACCOUNTS
@@ -20,18 +19,16 @@ router = APIRouter(prefix=API_PREFIX, tags=["discovery"])
 
 
 def _operations(app: FastAPI) -> list[dict[str, Any]]:
+    """Every documented operation, read from the OpenAPI document (one source of truth)."""
     links = []
-    for route in app.routes:
-        if not isinstance(route, APIRoute) or not route.include_in_schema:
-            continue
-        extra = route.openapi_extra or {}
-        for method in sorted(route.methods or ()):
+    for path, methods in app.openapi()["paths"].items():
+        for method, operation in methods.items():
             links.append(
                 {
-                    "method": method,
-                    "path": route.path,
-                    "summary": route.summary,
-                    "scope": extra.get("x-required-scope"),
+                    "method": method.upper(),
+                    "path": path,
+                    "summary": operation.get("summary"),
+                    "scope": operation.get("x-required-scope"),
                 }
             )
     return links
@@ -79,6 +76,17 @@ def build_openapi(app: FastAPI) -> dict[str, Any]:
         "answers with the `Error` schema; branch on `error.code`.",
         routes=app.routes,
     )
+    paths = schema["paths"]
+    paths[f"{API_PREFIX}/openapi.json"] = {
+        "get": {
+            "summary": "This OpenAPI 3.1 document",
+            "operationId": "openapi",
+            "security": [],
+            "responses": {"200": {"description": "The OpenAPI 3.1.0 document."}},
+        }
+    }
+    retry = paths[f"{API_PREFIX}/exports/{{exportId}}/retry"]["post"]["responses"]
+    retry["200"] = {"description": "The export was not failed; it is returned unchanged."}
     components = schema.setdefault("components", {})
     components.setdefault("securitySchemes", {})["bearerAuth"] = {
         "type": "http",
