@@ -1,0 +1,263 @@
+"""`LeadApp`, the frame every screen lives in, and `make_app`, the factory tests share with main."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any, ClassVar
+
+from textual import events, work
+from textual.app import App
+from textual.binding import Binding, BindingType
+from textual.reactive import reactive
+from textual.screen import Screen
+
+from leadtui.api.client import LeadClient
+from leadtui.api.contract import Scope
+from leadtui.api.errors import ConfigurationError, LeadError, Unauthorized
+from leadtui.api.models import Identity
+from leadtui.settings.secrets import KeyStoreError
+from leadtui.ui.commands import LeadCommands, PaletteCommand
+from leadtui.ui.errors import ErrorReport, describe, missing_scope
+from leadtui.ui.screens.account import AccountScreen
+from leadtui.ui.screens.base import LeadScreen
+from leadtui.ui.screens.help import HelpScreen
+from leadtui.ui.screens.jobs import JobsScreen
+from leadtui.ui.screens.search_builder import NewSearchScreen
+from leadtui.ui.screens.searches import SearchesScreen
+from leadtui.ui.screens.sign_in import SignedIn, SignInScreen
+from leadtui.ui.services import AppServices
+
+THEMES = {"dark": "textual-dark", "light": "textual-light"}
+# Screens in tab order; each is an app mode with its own screen stack.
+SCREENS: tuple[type[LeadScreen], ...] = (AccountScreen, SearchesScreen, NewSearchScreen, JobsScreen)
+
+
+class LeadApp(App[int]):
+    """The app frame: modes per screen, header badge, help, palette, sign-in, errors."""
+
+    CSS_PATH = Path(__file__).with_name("leadtui.tcss")
+    TITLE = "leadtui"
+    MODES: ClassVar[dict[str, Any]] = {screen.MODE: screen for screen in SCREENS}
+    COMMANDS: ClassVar[set[Any]] = {LeadCommands}
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("a", "open('account')", "Account", id="screens.account", show=False),
+        Binding("s", "open('searches')", "Searches", id="screens.searches", show=False),
+        Binding("n", "open('new_search')", "New search", id="screens.new_search", show=False),
+        Binding("j", "open('jobs')", "Jobs", id="screens.jobs", show=False),
+        Binding("i", "sign_in", "Sign in again", id="app.sign_in"),
+        Binding("question_mark,f1", "help", "Help", id="app.help", key_display="?"),
+        Binding("ctrl+t", "toggle_theme", "Theme", id="app.toggle_theme", show=False),
+        Binding("ctrl+q", "quit", "Quit", id="app.quit", priority=True),
+    ]
+
+    # The signed-in account; None until GET /me answered. Watched by the header and screens.
+    identity: reactive[Identity | None] = reactive(None, init=False)
+    # The credits badge. Set it after a spend, or `await app.refresh_identity()`.
+    credits: reactive[int | None] = reactive(None, init=False)
+    # The server rejected the key (401): `i` signs in again.
+    key_rejected: reactive[bool] = reactive(False, init=False)
+    # Bumped on every sign-in (a new client): screens watch it to load their data again.
+    session: reactive[int] = reactive(0, init=False)
+
+    def __init__(self, services: AppServices) -> None:
+        super().__init__()
+        self.services = services
+        self.last_error: ErrorReport | None = None
+        self.theme = THEMES.get(services.settings.theme, THEMES["dark"])
+        if services.settings.keymap:
+            self.set_keymap(services.settings.keymap)
+
+    @property
+    def client(self) -> LeadClient:
+        if self.services.client is None:
+            raise ConfigurationError("Not signed in.")
+        return self.services.client
+
+    # --- start-up and sign-in -----------------------------------------------------------
+
+    def on_mount(self) -> None:
+        if self.services.client is not None:
+            self.switch_mode("account")
+        elif self.services.load_credentials is not None:
+            self.switch_mode("account")  # paint first; the keyring is read in a thread
+            self.load_saved_key()
+        else:
+            self.push_screen(SignInScreen(self.services), self._signed_in)
+
+    @work(thread=True, exclusive=True, group="load-key")
+    def load_saved_key(self) -> None:
+        assert self.services.load_credentials is not None
+        try:
+            credentials = self.services.load_credentials()
+        except KeyStoreError as error:
+            self.call_from_thread(self.action_sign_in, str(error))
+            return
+        self.call_from_thread(self._credentials_loaded, credentials)
+
+    def _credentials_loaded(self, credentials: Any) -> None:
+        if credentials.needs_sign_in:
+            self.action_sign_in("")
+            return
+        try:
+            client = self.services.connect(credentials.base_url, credentials.key.get_secret_value())
+        except LeadError as error:
+            self.action_sign_in(describe(error).text)
+            return
+        self._use_client(client, credentials.key_source or "")
+
+    def _use_client(self, client: LeadClient, source: str) -> None:
+        old, self.services.client = self.services.client, client
+        self.services.base_url = client.base_url
+        self.services.key_masked = client.key_masked
+        self.services.key_source = source
+        self.key_rejected = False
+        self.session += 1
+        if old is not None and old is not client:
+            self.run_worker(old.aclose(), group="close-client")
+
+    def _signed_in(self, result: SignedIn | None) -> None:
+        if result is None:
+            if self.services.client is None:
+                self.exit(1, message="Not signed in.")
+            return
+        self._use_client(result.client, result.stored)
+        self.identity = result.identity
+        self.credits = result.identity.credits
+        if result.stored == "keyring":
+            self.save_profile(result.client.base_url)
+        if self.current_mode == "_default":
+            self.switch_mode("account")
+
+    @work(thread=True, group="save-settings")
+    def save_profile(self, base_url: str) -> None:
+        services = self.services
+        services.settings = services.settings.with_profile(services.profile, base_url=base_url)
+        services.save_settings(services.settings)
+
+    def action_sign_in(self, reason: str = "") -> None:
+        if not isinstance(self.screen, SignInScreen):
+            self.push_screen(SignInScreen(self.services, reason), self._signed_in)
+
+    # --- the account, for every screen --------------------------------------------------
+
+    async def refresh_identity(self) -> Identity:
+        """GET /me and update the header badge. Raises the client's typed errors."""
+        try:
+            identity = await self.client.me()
+        except Unauthorized:
+            self.key_rejected = True
+            raise
+        self.identity = identity
+        self.credits = identity.credits
+        self.key_rejected = False
+        return identity
+
+    def has_scope(self, scope: Scope) -> bool:
+        """True when the key holds `scope` (or the scopes are not known yet)."""
+        return self.identity is None or scope.value in self.identity.scopes
+
+    def note_error(self, report: ErrorReport) -> None:
+        self.last_error = report
+        if report.sign_in:
+            self.key_rejected = True
+
+    def notify_error(self, error: BaseException | ErrorReport) -> None:
+        """A toast for errors that have no place on the screen (after an action)."""
+        report = error if isinstance(error, ErrorReport) else describe(error)
+        self.note_error(report)
+        text = f"{report.text}\n{report.meta}" if report.meta else report.text
+        self.notify(text, title=report.title, severity="error", timeout=8, markup=False)
+
+    # --- navigation, help, theme --------------------------------------------------------
+
+    def nav_entries(self) -> list[tuple[str, str, str]]:
+        """(mode, key as shown, label) of each screen, honouring the user's keymap."""
+        keymap = self.services.settings.keymap
+        return [
+            (s.MODE, keymap.get(f"screens.{s.MODE}", s.MODE[0]).split(",")[0], s.LABEL)
+            for s in SCREENS
+        ]
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        signing_in = isinstance(self.screen, SignInScreen) or self.services.client is None
+        if action in ("open", "help"):
+            return not signing_in
+        if action == "sign_in":
+            return self.key_rejected and not signing_in
+        return True
+
+    def watch_key_rejected(self) -> None:
+        self.refresh_bindings()
+
+    def action_open(self, mode: str) -> None:
+        self.switch_mode(mode)
+
+    def action_help(self) -> None:
+        screen = self.screen
+        if not isinstance(screen, HelpScreen):
+            title = getattr(screen, "LABEL", "") or "leadtui"
+            self.push_screen(HelpScreen(screen, title))
+
+    def action_toggle_theme(self) -> None:
+        light = self.theme == THEMES["dark"]
+        self.theme = THEMES["light" if light else "dark"]
+        self.services.settings.theme = "light" if light else "dark"
+        self.run_worker(
+            asyncio.to_thread(self.services.save_settings, self.services.settings),
+            group="save-settings",
+        )
+
+    @work(exclusive=True, group="sign-out")
+    async def action_sign_out(self) -> None:
+        keystore, profile = self.services.keystore, self.services.profile
+        if keystore is not None:
+            try:
+                await asyncio.to_thread(keystore.delete, profile)
+            except KeyStoreError as error:
+                self.notify(str(error), title="Sign out", severity="warning")
+        self.identity = None
+        self.credits = None
+        self.push_screen(SignInScreen(self.services, "Signed out."), self._signed_in)
+
+    def palette_commands(self, screen: Screen[Any]) -> list[PaletteCommand]:
+        """The palette: screens, app and account actions, then the screen's own commands."""
+        commands = [
+            PaletteCommand(f"screens: {s.LABEL}", f"Open {s.LABEL}", self._opener(s.MODE))
+            for s in SCREENS
+        ]
+        commands += [
+            PaletteCommand("app: keys and help", "The current screen's keys", self.action_help),
+            PaletteCommand(
+                "app: toggle theme", "Dark or light (remembered)", self.action_toggle_theme
+            ),
+            PaletteCommand("app: quit", "Leave leadtui", self.exit),
+            PaletteCommand("account: sign in with another key", "", self.action_sign_in),
+            PaletteCommand("account: sign out", "Forget the saved key", self.action_sign_out),
+        ]
+        if isinstance(screen, LeadScreen):
+            commands += screen.palette_commands()
+        return commands
+
+    def _opener(self, mode: str) -> Any:
+        return lambda: self.action_open(mode)
+
+    # --- keys the scopes forbid ---------------------------------------------------------
+
+    def on_key(self, event: events.Key) -> None:
+        # A greyed-out (scope-gated) key reaches here unhandled: say why instead of nothing.
+        active = self.screen.active_bindings.get(event.key)
+        gates = getattr(active.node, "ACTION_SCOPES", {}) if active else {}
+        if active is not None and not active.enabled and active.binding.action in gates:
+            scope, doing = gates[active.binding.action]
+            report = missing_scope(scope, doing)
+            self.notify(report.text, title=report.title, severity="warning", markup=False)
+
+    async def on_unmount(self) -> None:
+        if self.services.client is not None:
+            await self.services.client.aclose()
+
+
+def make_app(services: AppServices) -> LeadApp:
+    """Build the app. Used by `launch.run` and by every UI test and snapshot."""
+    return LeadApp(services)

@@ -1,0 +1,143 @@
+"""Sign-in: a server URL and a masked key, checked with GET /me before anything is saved."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from typing import ClassVar
+
+from pydantic import SecretStr
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Button, Footer, Input, Label, Static
+
+from leadtui.api.client import LeadClient
+from leadtui.api.errors import LeadError, Unauthorized
+from leadtui.api.models import Identity
+from leadtui.settings.secrets import KeyStoreError, NoKeyringAvailable
+from leadtui.ui.errors import describe
+from leadtui.ui.services import AppServices
+
+
+@dataclass(frozen=True)
+class SignedIn:
+    """The result of the sign-in screen: a checked client and where its key went."""
+
+    client: LeadClient
+    identity: Identity
+    stored: str  # "keyring", or "this session only"
+
+
+class SignInScreen(Screen[SignedIn | None]):
+    """Typed by its result: `SignedIn`, or None when the user gives up (escape)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", "Cancel", id="sign_in.cancel"),
+    ]
+
+    def __init__(self, services: AppServices, reason: str = "") -> None:
+        super().__init__()
+        self._services = services
+        self._reason = reason
+        # A checked client whose key could not be saved: usable for this session only.
+        self._unsaved: tuple[LeadClient, Identity] | None = None
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="sign-in-box") as box:
+            box.border_title = "Sign in to the Lead Data API"
+            if self._reason:
+                yield Static(self._reason, id="sign-in-reason")
+            yield Label("Server URL (without /api/v1)")
+            yield Input(
+                self._services.base_url,
+                placeholder="https://api.example.com",
+                id="base-url",
+            )
+            yield Label("API key (created on the service's account page)")
+            yield Input(password=True, placeholder="sk_…", id="api-key")
+            yield Static(id="sign-in-status")
+            with Horizontal(id="sign-in-buttons"):
+                yield Button("Check and save", variant="primary", id="sign-in")
+                yield Button("Use for this session only", id="session-only")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#session-only").display = False
+        field = "#api-key" if self._services.base_url else "#base-url"
+        self.query_one(field, Input).focus()
+
+    @on(Input.Submitted, "#base-url")
+    def _url_entered(self) -> None:
+        self.query_one("#api-key", Input).focus()
+
+    @on(Input.Submitted, "#api-key")
+    @on(Button.Pressed, "#sign-in")
+    def _submit(self) -> None:
+        url = self.query_one("#base-url", Input).value.strip()
+        key = self.query_one("#api-key", Input).value.strip()
+        if not url or not key:
+            self._say("Enter the server URL and the API key.", error=True)
+            return
+        self.check_and_save(url, key)
+
+    @on(Button.Pressed, "#session-only")
+    def _session_only(self) -> None:
+        if self._unsaved is not None:
+            client, identity = self._unsaved
+            self.dismiss(SignedIn(client, identity, "this session only"))
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+    def _say(self, text: str, *, error: bool = False) -> None:
+        status = self.query_one("#sign-in-status", Static)
+        status.update(text)
+        status.set_class(error, "-error")
+
+    @work(exclusive=True, group="sign-in")
+    async def check_and_save(self, url: str, key: str) -> None:
+        """GET /me with the key; only a key that works is saved (keyring off the UI thread)."""
+        self.query_one("#session-only").display = False
+        self._say("Checking the key…")
+        try:
+            client = self._services.connect(url, key)
+        except LeadError as error:
+            self._say(describe(error).text, error=True)
+            return
+        try:
+            identity = await client.me()
+        except LeadError as error:
+            await client.aclose()
+            report = describe(error)
+            text = (
+                "This key was rejected: it is missing, expired or revoked."
+                if isinstance(error, Unauthorized)
+                else f"{report.title}: {report.text}"
+            )
+            self._say(f"{text}\n{report.meta}".strip(), error=True)
+            return
+        keystore = self._services.keystore
+        if keystore is None:
+            self.dismiss(SignedIn(client, identity, "this session only"))
+            return
+        self._say("Key accepted. Saving it in the OS keyring…")
+        profile = self._services.profile
+        try:
+            await asyncio.to_thread(keystore.store, profile, SecretStr(key))
+        except NoKeyringAvailable as error:
+            self._keep_unsaved(client, identity, str(error))
+            return
+        except KeyStoreError as error:
+            self._keep_unsaved(client, identity, f"The key could not be saved: {error}")
+            return
+        self.dismiss(SignedIn(client, identity, "keyring"))
+
+    def _keep_unsaved(self, client: LeadClient, identity: Identity, why: str) -> None:
+        self._unsaved = (client, identity)
+        self._say(f"The key works, but was not saved. {why}", error=True)
+        button = self.query_one("#session-only", Button)
+        button.display = True
+        button.focus()

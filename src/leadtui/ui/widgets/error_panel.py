@@ -1,0 +1,110 @@
+"""The inline error box every screen has: title, text, code and request id, retry countdown."""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.timer import Timer
+from textual.widgets import Static
+
+from leadtui.ui.errors import ErrorReport
+
+RetryFn = Callable[[], object]
+
+
+class ErrorPanel(Vertical):
+    """Hidden until `show`; a transient failure retries by itself after a countdown."""
+
+    DEFAULT_CSS = """
+    ErrorPanel {
+        display: none;
+        height: auto;
+        margin: 0 1;
+        padding: 0 1;
+        border: round $error;
+        border-title-color: $error;
+        border-title-style: bold;
+    }
+    ErrorPanel.-visible { display: block; }
+    ErrorPanel.-notice { border: round $warning; border-title-color: $warning; }
+    ErrorPanel #error-meta { color: $text-muted; }
+    ErrorPanel #error-retry { color: $text-warning; }
+    """
+
+    def __init__(self, *, id: str | None = "error-panel") -> None:
+        super().__init__(id=id)
+        self.report: ErrorReport | None = None
+        self.delays: tuple[float, ...] = (2.0, 5.0, 10.0, 30.0)
+        self._retry: RetryFn | None = None
+        self._failures = 0
+        self._deadline = 0.0
+        self._timer: Timer | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="error-text")
+        # Selectable: in tmux without OSC 52 passthrough, `c` cannot reach the clipboard.
+        yield Static(id="error-meta")
+        yield Static(id="error-retry")
+
+    @property
+    def request_id(self) -> str | None:
+        return self.report.request_id if self.report else None
+
+    @property
+    def retrying(self) -> bool:
+        return self._timer is not None
+
+    def show(self, report: ErrorReport, *, retry: RetryFn | None = None) -> None:
+        """Show `report`; if it is transient and `retry` is given, call it after a countdown."""
+        self.report = report
+        self.border_title = report.title
+        self.set_class(report.code == "insufficient_scope" and report.status is None, "-notice")
+        self.query_one("#error-text", Static).update(report.text)
+        meta = report.meta
+        if report.request_id:
+            meta += " — press c to copy the request id"
+        self.query_one("#error-meta", Static).update(meta)
+        self.query_one("#error-meta", Static).display = bool(meta)
+        self._stop_timer()
+        self._retry = retry if report.transient else None
+        if self._retry is not None:
+            delay = report.retry_after or self.delays[min(self._failures, len(self.delays) - 1)]
+            self._failures += 1
+            self._deadline = time.monotonic() + delay
+            self._timer = self.set_interval(0.25, self._tick)
+        self._draw_countdown()
+        self.add_class("-visible")
+
+    def clear(self) -> None:
+        """Hide the panel and forget the failure count (the last attempt succeeded)."""
+        self._stop_timer()
+        self.report = None
+        self._retry = None
+        self._failures = 0
+        self.remove_class("-visible")
+
+    def _stop_timer(self) -> None:
+        if self._timer is not None:
+            self._timer.stop()
+            self._timer = None
+
+    def _seconds_left(self) -> int:
+        return max(0, math.ceil(self._deadline - time.monotonic()))
+
+    def _draw_countdown(self) -> None:
+        line = self.query_one("#error-retry", Static)
+        line.display = self._retry is not None
+        if self._retry is not None:
+            left = self._seconds_left()
+            line.update(f"Retrying in {left}s…" if left else "Retrying now…")
+
+    def _tick(self) -> None:
+        self._draw_countdown()
+        if self._retry is not None and time.monotonic() >= self._deadline:
+            retry = self._retry
+            self._stop_timer()
+            retry()

@@ -1,0 +1,82 @@
+"""The one-line header: app and account name, the screens with their keys, the credits badge."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, cast
+
+from textual.app import ComposeResult
+from textual.containers import Horizontal
+from textual.content import Content
+from textual.markup import escape
+from textual.widgets import Static
+
+if TYPE_CHECKING:
+    from leadtui.api.models import Identity
+    from leadtui.ui.app import LeadApp
+
+# Below this many credits the badge is drawn as a warning (and says "low").
+LOW_CREDITS = 50
+
+
+def credits_text(credits: int | None) -> str:
+    """The badge's words; also what the start-up bench waits for on screen."""
+    if credits is None:
+        return "credits …"
+    low = " (low)" if credits < LOW_CREDITS else ""
+    return f"◆ {credits:,} credits{low}"
+
+
+class AppHeader(Horizontal):
+    """Composed by every `LeadScreen`; follows the app's `identity` and `credits` reactives."""
+
+    DEFAULT_CSS = """
+    AppHeader {
+        dock: top;
+        height: 1;
+        background: $panel;
+        color: $foreground;
+    }
+    AppHeader #brand { width: 1fr; padding: 0 1; text-wrap: nowrap; text-overflow: ellipsis; }
+    AppHeader #tabs { width: auto; }
+    AppHeader #credits { width: auto; padding: 0 1; background: $primary-muted; text-style: bold; }
+    AppHeader #credits.-low { background: $warning-muted; }
+    AppHeader #credits.-unknown { background: $panel; text-style: none; }
+    """
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="brand")
+        yield Static(id="tabs")
+        yield Static(credits_text(None), id="credits", classes="-unknown")
+
+    @property
+    def lead_app(self) -> LeadApp:
+        return cast("LeadApp", self.app)
+
+    def on_mount(self) -> None:
+        self.watch(self.app, "identity", self._identity_changed)
+        self.watch(self.app, "credits", self._credits_changed)
+        self._draw_tabs()
+
+    def _identity_changed(self, identity: Identity | None) -> None:
+        name = identity.account.name if identity and identity.account else None
+        brand = "leadtui" + (f" · {name}" if name else "")
+        if self.lead_app.services.demo:
+            brand += " (demo)"
+        self.query_one("#brand", Static).update(brand)
+
+    def _credits_changed(self, credits: int | None) -> None:
+        badge = self.query_one("#credits", Static)
+        badge.update(credits_text(credits))
+        badge.set_class(credits is None, "-unknown")
+        badge.set_class(credits is not None and credits < LOW_CREDITS, "-low")
+
+    def _draw_tabs(self) -> None:
+        current = getattr(self.screen, "MODE", "")
+        markup = []
+        for mode, key, label in self.lead_app.nav_entries():
+            tab = f" [b]{escape(key)}[/b] {label} "
+            # The current screen is drawn reversed: still readable under NO_COLOR.
+            markup.append(
+                f"[reverse]{tab}[/]" if mode == current else f"[@click=app.open('{mode}')]{tab}[/]"
+            )
+        self.query_one("#tabs", Static).update(Content.from_markup("".join(markup)))
