@@ -14,8 +14,6 @@ from leadtui.api.errors import ConnectionFailed, RequestTimeout
 
 OnProgress = Callable[[int, int | None], None]
 
-CHUNK_BYTES = 64 * 1024
-
 
 def part_path(path: Path) -> Path:
     return path.with_name(path.name + ".part")
@@ -54,29 +52,33 @@ async def save_stream(
     """Write the unread body of `response` to `path`, atomically, in constant memory."""
     part = part_path(path)
     total = _total(response)
+    # Content-Length counts bytes on the wire; they differ from bytes written only when encoded.
+    encoded = response.headers.get("Content-Encoding", "identity").lower() != "identity"
+    written = 0
+
+    def done() -> int:
+        return response.num_bytes_downloaded if encoded else written
+
     try:
         with part.open("wb") as handle:
             if on_progress is not None:
                 on_progress(0, total)
             try:
-                async for chunk in response.aiter_bytes(CHUNK_BYTES):
+                async for chunk in response.aiter_bytes():
                     handle.write(chunk)
+                    written += len(chunk)
                     if on_progress is not None:
-                        # Counted on the wire, like Content-Length.
-                        on_progress(response.num_bytes_downloaded, total)
+                        on_progress(done(), total)
             except httpx.TimeoutException:
                 raise RequestTimeout(
-                    f"The download stopped arriving after {response.num_bytes_downloaded} bytes."
+                    f"The download stopped arriving after {done()} bytes."
                 ) from None
             except httpx.TransportError as exc:
                 raise ConnectionFailed(
-                    f"The connection broke after {response.num_bytes_downloaded} bytes "
-                    f"({type(exc).__name__})."
+                    f"The connection broke after {done()} bytes ({type(exc).__name__})."
                 ) from None
-            if total is not None and response.num_bytes_downloaded != total:
-                raise ConnectionFailed(
-                    f"The download ended after {response.num_bytes_downloaded} of {total} bytes."
-                )
+            if total is not None and done() != total:
+                raise ConnectionFailed(f"The download ended after {done()} of {total} bytes.")
             handle.flush()
             await asyncio.to_thread(os.fsync, handle.fileno())
         await asyncio.to_thread(_replace, part, path)
