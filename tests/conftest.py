@@ -76,3 +76,26 @@ async def sandbox_http(sandbox_app: Any) -> AsyncIterator[httpx.AsyncClient]:
     transport = httpx.ASGITransport(app=sandbox_app)
     async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as client:
         yield client
+
+
+@pytest.fixture
+async def make_client(sandbox_app: Any) -> AsyncIterator[Any]:
+    """`make_client("sk_demo_low")` → a LeadClient over ASGI to this test's sandbox."""
+    from leadtui.api import LeadClient
+
+    made: list[LeadClient] = []
+
+    def make(key: str = "sk_demo_full", **kwargs: Any) -> LeadClient:
+        transport = httpx.ASGITransport(app=sandbox_app)
+        made.append(LeadClient("http://127.0.0.1", key, transport=transport, **kwargs))
+        return made[-1]
+
+    yield make
+    for lead_client in made:
+        await lead_client.aclose()
+
+
+@pytest.fixture
+def client(make_client: Any) -> Any:
+    """A LeadClient with `sk_demo_full` (all scopes, 10,000 credits) on the sandbox."""
+    return make_client("sk_demo_full")
