@@ -1,0 +1,75 @@
+"""Which server and key the app uses: environment, then the saved profile, else sign in."""
+
+from __future__ import annotations
+
+import keyring
+import pytest
+from keyring.backends import fail
+from pydantic import SecretStr
+
+from leadtui.settings.config import Settings
+from leadtui.settings.credentials import resolve_credentials
+from leadtui.settings.secrets import KeySource, KeyStore
+
+SAVED = SecretStr("sk_live_saved_0000000000")
+SETTINGS = Settings().with_profile("default", base_url="https://saved.example.com")
+
+
+def test_nothing_saved_needs_sign_in() -> None:
+    creds = resolve_credentials(Settings())
+    assert creds.profile == "default"
+    assert creds.needs_sign_in
+    assert (creds.base_url, creds.key, creds.key_source, creds.key_masked) == (
+        None,
+        None,
+        None,
+        None,
+    )
+
+
+def test_saved_profile_uses_toml_url_and_keyring_key() -> None:
+    KeyStore().store("default", SAVED)
+    creds = resolve_credentials(SETTINGS)
+    assert not creds.needs_sign_in
+    assert creds.base_url == "https://saved.example.com"
+    assert creds.base_url_source == "profile"
+    assert creds.key == SAVED
+    assert creds.key_source == "keyring"
+    assert creds.key_masked == "sk_l…0000"
+    assert "sk_live_saved" not in repr(creds)
+
+
+def test_environment_wins_over_the_saved_profile(monkeypatch: pytest.MonkeyPatch) -> None:
+    KeyStore().store("default", SAVED)
+    monkeypatch.setenv("LEADTUI_API_KEY", "sk_live_from_env_1111111")
+    monkeypatch.setenv("LEADTUI_BASE_URL", "https://env.example.com")
+    creds = resolve_credentials(SETTINGS)
+    assert creds.key_source is KeySource.ENVIRONMENT
+    assert creds.key == SecretStr("sk_live_from_env_1111111")
+    assert (creds.base_url, creds.base_url_source) == ("https://env.example.com", "environment")
+
+
+def test_env_key_alone_keeps_the_profile_url(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("LEADTUI_API_KEY", "sk_live_from_env_1111111")
+    creds = resolve_credentials(SETTINGS)
+    assert creds.key_source == "environment"
+    assert creds.base_url == "https://saved.example.com"
+
+
+def test_profile_from_flag_then_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    settings = SETTINGS.with_profile("work", base_url="https://work.example.com")
+    KeyStore().store("work", SecretStr("sk_live_work_2222222222"))
+    monkeypatch.setenv("LEADTUI_PROFILE", "work")
+    creds = resolve_credentials(settings)
+    assert (creds.profile, creds.base_url) == ("work", "https://work.example.com")
+    assert creds.key_masked == "sk_l…2222"
+    flagged = resolve_credentials(settings, "default")
+    assert (flagged.profile, flagged.key) == ("default", None)
+
+
+def test_insecure_file_is_used_without_a_keyring() -> None:
+    keyring.set_keyring(fail.Keyring())
+    KeyStore().store_insecure("default", SAVED, warn=lambda _t: None)
+    creds = resolve_credentials(SETTINGS)
+    assert creds.key_source == "insecure file"
+    assert creds.key == SAVED
