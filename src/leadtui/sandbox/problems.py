@@ -12,7 +12,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from leadtui.api.contract import REQUEST_ID_HEADER, ErrorCode
+from leadtui.api.contract import ErrorCode
 
 
 class ErrorDetail(BaseModel):
@@ -72,8 +72,8 @@ def error_response(
     headers: Mapping[str, str] | None = None,
 ) -> JSONResponse:
     body = {"error": {"code": code, "message": message, "request_id": request_id}}
-    all_headers = {REQUEST_ID_HEADER: request_id, **(headers or {})}
-    return JSONResponse(body, status_code=status, headers=all_headers)
+    # X-Request-Id itself is added by the traffic layer, on every answer.
+    return JSONResponse(body, status_code=status, headers=dict(headers or {}))
 
 
 def describe_validation(errors: Sequence[Any]) -> str:
