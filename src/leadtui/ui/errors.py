@@ -27,13 +27,13 @@ _TRANSIENT_STATUSES = frozenset({502, 503, 504})
 
 # Which screens or actions stop working without each scope, in the words of the UI.
 SCOPE_DISABLES: dict[Scope, str] = {
-    Scope.USAGE_READ: "Account, the credits badge",
+    Scope.USAGE_READ: "Account, credits",
     Scope.SEARCHES_READ: "Searches",
     Scope.SEARCHES_WRITE: "New search",
-    Scope.EXPORTS_READ: "Jobs (exports), downloads",
-    Scope.EXPORTS_WRITE: "unlock on Searches, retry on Jobs",
-    Scope.EXTRACTIONS_READ: "Jobs (extractions)",
-    Scope.EXTRACTIONS_WRITE: "extraction actions on Jobs",
+    Scope.EXPORTS_READ: "Jobs, downloads",
+    Scope.EXPORTS_WRITE: "Unlock, Retry",
+    Scope.EXTRACTIONS_READ: "Jobs: extractions",
+    Scope.EXTRACTIONS_WRITE: "Launch, Pause, Stop",
 }
 
 _SIGN_IN_HINT = "Press i to sign in with another key, or set LEADTUI_API_KEY."

@@ -40,7 +40,6 @@ class AccountScreen(LeadScreen):
             yield Static("Loading the account…", id="account-summary")
             yield Static("", id="usage-totals")
             yield Sparkline([], id="usage-chart")
-            yield Static("", id="refreshed")
             yield Static("", id="scopes")
 
     def on_mount(self) -> None:
@@ -49,6 +48,10 @@ class AccountScreen(LeadScreen):
         self.watch(self.app, "session", self._signed_in, init=False)
         self.set_interval(1.0, self._draw_refreshed)
         self.load()
+
+    def on_resize(self) -> None:
+        # At 24 rows every line counts: a one-line chart keeps the scopes table on screen.
+        self.set_class(self.size.height < 28, "-short")
 
     def _signed_in(self) -> None:
         self.load()
@@ -86,28 +89,41 @@ class AccountScreen(LeadScreen):
     def _draw_identity(self, identity: Identity | None) -> None:
         if identity is None:
             return
-        services = self.services
+        self._draw_summary()
+        self.query_one("#scopes", Static).update(self._scopes_table(identity))
+
+    def _draw_summary(self) -> None:
+        identity, services = self.lead_app.identity, self.services
+        if identity is None:
+            return
         name = identity.account.name if identity.account and identity.account.name else "—"
-        status = identity.subscription.status
         mark = "✓" if identity.active else "✗"
+        key = services.key_masked
+        if services.key_source:
+            key += f" · {services.key_source}"
+        refreshed = "—"
+        if self.refreshed_at is not None:
+            refreshed = ago(services.clock() - self.refreshed_at)
         summary = Table.grid(padding=(0, 2))
         summary.add_column(style="bold", no_wrap=True)
-        summary.add_column()
-        summary.add_row("Account", Text(name))
-        summary.add_row("Credits", Text(f"{identity.credits:,}"))
-        summary.add_row("Subscription", Text(f"{mark} {status}"))
-        key = f"{services.key_masked or self.client.key_masked}"
-        if services.key_source:
-            key += f"  (from {services.key_source})"
-        summary.add_row("Key", Text(key))
-        summary.add_row("Profile", Text(f"{services.profile} · {services.base_url}"))
+        summary.add_column(no_wrap=True)
+        summary.add_column(style="bold", no_wrap=True)
+        summary.add_column(overflow="fold")
+        summary.add_row("Account", Text(name), "Key", Text(key))
+        summary.add_row("Credits", Text(f"{identity.credits:,}"), "Server", Text(services.base_url))
+        summary.add_row(
+            "Subscription",
+            Text(f"{mark} {identity.subscription.status}"),
+            "Refreshed",
+            Text(f"{refreshed} (r)"),
+        )
         self.query_one("#account-summary", Static).update(summary)
-        self.query_one("#scopes", Static).update(self._scopes_table(identity))
 
     def _scopes_table(self, identity: Identity) -> Table:
         held = set(identity.scopes)
+        count = sum(scope.value in held for scope in Scope)
         table = Table(
-            title=f"Scopes of this key ({len(held & {s.value for s in Scope})} of {len(Scope)})",
+            title=f"Scopes of this key ({count} of {len(Scope)}, profile {self.services.profile})",
             title_justify="left",
             title_style="bold",
             box=None,
@@ -116,10 +132,11 @@ class AccountScreen(LeadScreen):
         )
         table.add_column("", no_wrap=True, width=1)
         table.add_column("Scope", no_wrap=True)
-        table.add_column("Allows", ratio=3)
-        table.add_column("Without it", ratio=2)
+        table.add_column("Allows")
+        table.add_column("Without it, no", no_wrap=True)
         for scope in Scope:
             has = scope.value in held
+            # ✓/✗ and bold carry the meaning, so it survives NO_COLOR.
             table.add_row(
                 "✓" if has else "✗",
                 Text(scope.value, style="" if has else "bold"),
@@ -134,15 +151,13 @@ class AccountScreen(LeadScreen):
         totals = usage.totals
         self.query_one("#usage-totals", Static).update(
             f"[b]Last {usage.window_days} days[/b]  {totals.requests:,} requests · "
-            f"{totals.credits_used:,} credits used  [dim](daily credits used ↓)[/]"
+            f"{totals.credits_used:,} credits used  [dim](chart: requests per day)[/]"
         )
-        self.query_one("#usage-chart", Sparkline).data = [d.credits_used for d in usage.daily]
+        self.query_one("#usage-chart", Sparkline).data = [d.requests for d in usage.daily]
 
     def watch_refreshed_at(self) -> None:
-        self._draw_refreshed()
+        self._draw_summary()
 
     def _draw_refreshed(self) -> None:
-        if self.refreshed_at is None:
-            return
-        when = ago(self.services.clock() - self.refreshed_at)
-        self.query_one("#refreshed", Static).update(f"[dim]Last refreshed {when} · r refreshes[/]")
+        if self.refreshed_at is not None:
+            self._draw_summary()

@@ -59,9 +59,10 @@ class AppHeader(Horizontal):
 
     def _identity_changed(self, identity: Identity | None) -> None:
         name = identity.account.name if identity and identity.account else None
-        brand = "leadtui" + (f" · {name}" if name else "")
+        # The account name comes first: at 80 columns there are ~17 cells for the brand.
+        brand = name or "leadtui"
         if self.lead_app.services.demo:
-            brand += " (demo)"
+            brand += " · demo"
         self.query_one("#brand", Static).update(brand)
 
     def _credits_changed(self, credits: int | None) -> None:
