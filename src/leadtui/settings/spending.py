@@ -151,8 +151,16 @@ class SpendGate:
     async def resend(self, intent: SpendIntent, client: LeadClient) -> SpendResult:
         """Send a pending intent again with its SAME key: the server debits at most once."""
         self.check_allowed()
-        if not intent.pending:
-            raise SpendBlocked(f"Intent {intent.idempotency_key[:8]} is already {intent.outcome}.")
+        # The caller's copy may be stale (a second press, another window): ask the journal.
+        current = await asyncio.to_thread(self.journal.get, intent.idempotency_key)
+        if current is None:
+            raise SpendBlocked(f"Intent {intent.idempotency_key[:8]} is not in the journal.")
+        if not current.pending:
+            raise SpendBlocked(
+                f"Intent {intent.idempotency_key[:8]} is already {current.outcome}; "
+                "it is not sent again."
+            )
+        intent = current
         if intent.profile != self.profile or intent.base_url != client.base_url:
             raise SpendBlocked(
                 f"Intent {intent.idempotency_key[:8]} was made for profile '{intent.profile}' "

@@ -1,0 +1,276 @@
+"""SpendGate against the sandbox: confirm over budget, block when read-only, journal before
+sending, and after a lost answer resend with the same key so the account is debited once."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from leadtui.api import (
+    Conflict,
+    Export,
+    Extraction,
+    ExtractionRequest,
+    LeadClient,
+    LeadError,
+    SearchItem,
+    SearchRequest,
+    ServerError,
+)
+from leadtui.settings.config import SpendPolicy
+from leadtui.settings.journal import SpendJournal, SpendOperation, SpendOutcome
+from leadtui.settings.spending import (
+    ConfirmationRequired,
+    SpendBlocked,
+    SpendGate,
+    SpendRequest,
+)
+
+MakeClient = Callable[..., LeadClient]
+
+SEARCH = SearchRequest(
+    activities=[SearchItem(name="Bakery")],
+    countries=[SearchItem(name="France")],
+    localisations=[SearchItem(name="Paris")],
+)
+EXTRACTION = ExtractionRequest(
+    categories=["bakery"], countries=["FR"], localisations=["Paris"], enrichment_sources=["web"]
+)
+
+
+async def no_sleep(_seconds: float) -> None:
+    return None
+
+
+@pytest.fixture
+def journal(tmp_path: Path) -> SpendJournal:
+    return SpendJournal(tmp_path / "journal.sqlite3")
+
+
+def gate(journal: SpendJournal, budget: int = 0, read_only: bool = False) -> SpendGate:
+    return SpendGate(journal, profile="default", policy=SpendPolicy(budget, read_only))
+
+
+async def credits(client: LeadClient) -> int:
+    return (await client.me()).credits
+
+
+def faults(sandbox_app: Any, rate: float, seed: int = 0) -> None:
+    """Turn the sandbox's fault injection on (503 before, 502 or a cut after the handler)."""
+    state = sandbox_app.state.sandbox
+    state.config.fault_rate = rate
+    state.fault_rng = random.Random(seed)
+
+
+async def spend_attempts(sandbox_http: httpx.AsyncClient) -> list[dict[str, Any]]:
+    log = (await sandbox_http.get("/_sandbox/requests")).json()["data"]
+    return [r for r in log if r["method"] == "POST" and r["path"].endswith("/exports")]
+
+
+def test_confirmation_follows_the_budget(journal: SpendJournal) -> None:
+    assert gate(journal).requires_confirmation(1)
+    assert not gate(journal).requires_confirmation(0)
+    assert not gate(journal, budget=50).requires_confirmation(50)
+    assert gate(journal, budget=50).requires_confirmation(51)
+    # A spend whose price the server does not state is always confirmed.
+    assert gate(journal, budget=10_000).requires_confirmation(None)
+
+
+def test_a_request_knows_its_cost_and_key_before_confirmation() -> None:
+    request = SpendRequest.unlock("srch_1", 40, price_per_result=2)
+    assert request.amount == 80
+    assert request.short_key == request.idempotency_key[:8]
+    assert SpendRequest.unlock("srch_1", 40).amount == 40
+    assert SpendRequest.unlock("srch_1", 40).idempotency_key != request.idempotency_key
+    with pytest.raises(ValueError, match="additional_results"):
+        SpendRequest.unlock("srch_1", 50_001)
+
+
+async def test_unconfirmed_spend_over_budget_sends_nothing(
+    client: LeadClient, journal: SpendJournal
+) -> None:
+    search = await client.searches.create(SEARCH)
+    with pytest.raises(ConfirmationRequired, match="budget of 0 credits"):
+        await gate(journal).execute(SpendRequest.unlock(search.searchId, 3), client)
+    assert journal.history() == []
+    assert await credits(client) == 10_000
+
+
+async def test_confirmed_unlock_is_journaled_and_settled(
+    client: LeadClient, journal: SpendJournal
+) -> None:
+    search = await client.searches.create(SEARCH)
+    request = SpendRequest.unlock(search.searchId, 25)
+    result = await gate(journal).execute(request, client, confirmed=True)
+    assert isinstance(result.record, Export)
+    assert result.record.idempotency_key == request.idempotency_key
+    assert await credits(client) == 10_000 - 25
+    settled = journal.get(request.idempotency_key)
+    assert settled is not None
+    assert settled.operation is SpendOperation.UNLOCK
+    assert settled.outcome is SpendOutcome.SUCCEEDED
+    assert settled.outcome_detail["id"] == result.record.exportId
+    assert settled.params == {"search_id": search.searchId, "additional_results": 25}
+    assert settled.base_url == "http://127.0.0.1"
+    assert journal.pending() == []
+    # The journal never holds the key.
+    assert b"sk_demo_full" not in journal.path.read_bytes()
+
+
+async def test_within_budget_needs_no_confirmation(
+    client: LeadClient, journal: SpendJournal
+) -> None:
+    search = await client.searches.create(SEARCH)
+    await gate(journal, budget=10).execute(SpendRequest.unlock(search.searchId, 10), client)
+    assert await credits(client) == 9_990
+
+
+async def test_read_only_blocks_every_spend(client: LeadClient, journal: SpendJournal) -> None:
+    search = await client.searches.create(SEARCH)
+    blocked = gate(journal, budget=1_000, read_only=True)
+    with pytest.raises(SpendBlocked, match="read_only"):
+        blocked.check_allowed()
+    with pytest.raises(SpendBlocked, match="Nothing was sent"):
+        await blocked.execute(SpendRequest.unlock(search.searchId, 1), client, confirmed=True)
+    with pytest.raises(SpendBlocked):
+        await blocked.execute(SpendRequest.extraction_create(EXTRACTION), client, confirmed=True)
+    assert journal.history() == []
+    # Even a resend of an intent left pending earlier is blocked.
+    journal.record_intent(
+        idempotency_key="ik-earlier",
+        operation=SpendOperation.UNLOCK,
+        params={"search_id": search.searchId, "additional_results": 1},
+        body={"additional_results": 1},
+        amount=1,
+        profile="default",
+        base_url=client.base_url,
+    )
+    with pytest.raises(SpendBlocked):
+        await blocked.resend(journal.pending()[0], client)
+    assert await credits(client) == 10_000
+
+
+async def test_a_definitive_refusal_is_recorded_with_code_and_request_id(
+    make_client: MakeClient, journal: SpendJournal
+) -> None:
+    low = make_client("sk_demo_low")  # 5 credits
+    search = await low.searches.create(SEARCH)
+    request = SpendRequest.unlock(search.searchId, 6)
+    with pytest.raises(Conflict) as caught:
+        await gate(journal).execute(request, low, confirmed=True)
+    assert caught.value.code == "insufficient_credits"
+    rejected = journal.get(request.idempotency_key)
+    assert rejected is not None
+    assert rejected.outcome is SpendOutcome.REJECTED
+    assert rejected.outcome_detail["code"] == "insufficient_credits"
+    assert rejected.outcome_detail["request_id"] == caught.value.request_id
+    assert journal.pending() == []
+
+
+async def test_lost_answer_stays_pending_and_resend_debits_once(
+    make_client: MakeClient,
+    sandbox_app: Any,
+    sandbox_http: httpx.AsyncClient,
+    journal: SpendJournal,
+) -> None:
+    client = make_client(max_retries=1, sleep=no_sleep)
+    search = await client.searches.create(SEARCH)
+    spender = gate(journal)
+    request = SpendRequest.unlock(search.searchId, 30)
+
+    faults(sandbox_app, 1.0, seed=1)
+    with pytest.raises(LeadError) as caught:
+        await spender.execute(request, client, confirmed=True)
+    faults(sandbox_app, 0.0)
+    attempts = await spend_attempts(sandbox_http)
+    # The server did the work and the answer was spoiled: the case only the key makes safe.
+    assert any(a["fault"] in ("502", "cut") for a in attempts), attempts
+    assert await credits(client) == 10_000 - 30
+    assert caught.value.idempotency_key == request.idempotency_key
+    [pending] = spender.pending()
+    assert pending.idempotency_key == request.idempotency_key
+
+    # Next start: the journal offers the intent; resending it uses the same key.
+    reopened = gate(SpendJournal(journal.path))
+    [offered] = reopened.pending()
+    result = await reopened.resend(offered, client)
+    assert isinstance(result.record, Export)
+    assert await credits(client) == 10_000 - 30
+    assert {a["idempotency_key"] for a in await spend_attempts(sandbox_http)} == {
+        request.idempotency_key
+    }
+    assert [e.exportId async for e in client.exports.iter_all()] == [result.record.exportId]
+    assert reopened.pending() == []
+    with pytest.raises(SpendBlocked, match="already succeeded"):
+        await reopened.resend(offered, client)
+
+
+async def test_server_errors_after_retries_leave_the_intent_pending(
+    make_client: MakeClient, sandbox_app: Any, journal: SpendJournal
+) -> None:
+    client = make_client(max_retries=2, sleep=no_sleep)
+    search = await client.searches.create(SEARCH)
+    spender = gate(journal)
+    faults(sandbox_app, 1.0, seed=9)  # three 503s in a row: refused before any work
+    with pytest.raises(ServerError) as caught:
+        await spender.execute(SpendRequest.unlock(search.searchId, 5), client, confirmed=True)
+    faults(sandbox_app, 0.0)
+    assert caught.value.status == 503
+    assert await credits(client) == 10_000
+    [pending] = spender.pending()
+    await spender.resend(pending, client)
+    assert await credits(client) == 10_000 - 5
+    assert spender.pending() == []
+
+
+async def test_extraction_create_and_launch_go_through_the_gate(
+    make_client: MakeClient, journal: SpendJournal
+) -> None:
+    low = make_client("sk_demo_low")  # one launch of quota
+    spender = gate(journal)
+    created = SpendRequest.extraction_create(EXTRACTION)
+    assert created.amount is None
+    result = await spender.execute(created, low, confirmed=True)
+    assert isinstance(result.record, Extraction)
+    # Sending the same intent again replays it: the quota is not consumed twice.
+    journal_row = journal.get(created.idempotency_key)
+    assert journal_row is not None
+    assert journal_row.params == {"request": EXTRACTION.to_body()}
+    with pytest.raises(Conflict) as caught:
+        await spender.execute(SpendRequest.extraction_create(EXTRACTION), low, confirmed=True)
+    assert caught.value.code == "extraction_unavailable"
+
+    full = make_client("sk_demo_full")
+    draft = await full.extractions.create_draft(EXTRACTION.to_body())
+    launch = SpendRequest.extraction_launch(draft.extractionId)
+    launched = await spender.execute(launch, full, confirmed=True)
+    assert isinstance(launched.record, Extraction)
+    assert launched.record.extractionId == draft.extractionId
+    assert launched.record.status != "draft"
+    settled = journal.get(launch.idempotency_key)
+    assert settled is not None
+    assert settled.outcome is SpendOutcome.SUCCEEDED
+    assert settled.operation is SpendOperation.EXTRACTION_LAUNCH
+
+
+async def test_resend_refuses_another_accounts_intent(
+    client: LeadClient, journal: SpendJournal
+) -> None:
+    journal.record_intent(
+        idempotency_key="ik-work",
+        operation=SpendOperation.UNLOCK,
+        params={"search_id": "srch_x", "additional_results": 1},
+        body={"additional_results": 1},
+        amount=1,
+        profile="work",
+        base_url=client.base_url,
+    )
+    [intent] = journal.pending()
+    with pytest.raises(SpendBlocked, match="profile 'work'"):
+        await gate(journal).resend(intent, client)
+    assert journal.pending() == [intent]
