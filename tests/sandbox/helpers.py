@@ -13,8 +13,9 @@ def auth(key: str = "sk_demo_full", **extra: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {key}", **extra}
 
 
-def search_body(activity: str = "Bakery", country: str = "France", place: str = "Paris",
-                **extra: Any) -> dict[str, Any]:
+def search_body(
+    activity: str = "Bakery", country: str = "France", place: str = "Paris", **extra: Any
+) -> dict[str, Any]:
     return {
         "activities": [{"name": activity}],
         "countries": [{"name": country}],
@@ -23,16 +24,18 @@ def search_body(activity: str = "Bakery", country: str = "France", place: str = 
     }
 
 
-async def create_search(http: httpx.AsyncClient, key: str = "sk_demo_full",
-                        **body: Any) -> dict[str, Any]:
+async def create_search(
+    http: httpx.AsyncClient, key: str = "sk_demo_full", **body: Any
+) -> dict[str, Any]:
     r = await http.post(f"{API}/searches", headers=auth(key), json=search_body(**body))
     assert r.status_code == 201, r.text
     data: dict[str, Any] = r.json()["data"]
     return data
 
 
-async def unlock(http: httpx.AsyncClient, search_id: str, n: int, ik: str,
-                 key: str = "sk_demo_full") -> httpx.Response:
+async def unlock(
+    http: httpx.AsyncClient, search_id: str, n: int, ik: str, key: str = "sk_demo_full"
+) -> httpx.Response:
     return await http.post(
         f"{API}/searches/{search_id}/exports",
         headers=auth(key, **{"Idempotency-Key": ik}),

@@ -107,16 +107,23 @@ async def test_demo_keys_identities(sandbox_http: httpx.AsyncClient) -> None:
     assert full["subscription"]["status"] == "active"
     assert len(full["scopes"]) == 7
     assert sorted(ro["scopes"]) == [
-        "exports:read", "extractions:read", "searches:read", "usage:read"
+        "exports:read",
+        "extractions:read",
+        "searches:read",
+        "usage:read",
     ]
     assert low["account"]["name"] == "Lowball Ltd" and len(low["scopes"]) == 7
 
 
 async def test_another_accounts_resource_is_404(sandbox_http: httpx.AsyncClient) -> None:
     r = await sandbox_http.post(
-        f"{API}/searches", headers=auth("sk_demo_low"),
-        json={"activities": [{"name": "a"}], "countries": [{"name": "b"}],
-              "localisations": [{"name": "c"}]},
+        f"{API}/searches",
+        headers=auth("sk_demo_low"),
+        json={
+            "activities": [{"name": "a"}],
+            "countries": [{"name": "b"}],
+            "localisations": [{"name": "c"}],
+        },
     )
     search_id = r.json()["data"]["searchId"]
     r = await sandbox_http.get(f"{API}/searches/{search_id}", headers=auth())

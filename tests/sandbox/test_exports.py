@@ -76,6 +76,7 @@ async def test_concurrent_unlocks_in_threads_one_debit(sandbox_app: object) -> N
             async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as c:
                 r = await unlock(c, "srch_000001", 2, "threads")
                 return r.status_code
+
         return asyncio.run(go())
 
     async with httpx.AsyncClient(
@@ -150,8 +151,9 @@ async def test_export_moves_queued_processing_ready(
     seen = []
     for step in (0.1, 0.1, 0.15, 0.0):
         r = await sandbox_http.get(url, headers=auth())
-        seen.append((r.json()["data"]["status"], r.json()["data"]["progress"],
-                     "Retry-After" in r.headers))
+        seen.append(
+            (r.json()["data"]["status"], r.json()["data"]["progress"], "Retry-After" in r.headers)
+        )
         results = await sandbox_http.get(f"{url}/results", headers=auth())
         if seen[-1][0] != "ready":
             assert results.status_code == 409 and error_code(results) == "export_not_ready"
@@ -222,8 +224,9 @@ async def test_custom_download_selected_columns(
 ) -> None:
     export_id = await _ready_export(sandbox_http, sandbox_clock, 3)
     url = f"{API}/exports/{export_id}/custom-download"
-    r = await sandbox_http.post(url, headers=auth(), json={"columns": ["company", "email"],
-                                                          "format": "json"})
+    r = await sandbox_http.post(
+        url, headers=auth(), json={"columns": ["company", "email"], "format": "json"}
+    )
     assert r.status_code == 200
     with zipfile.ZipFile(io.BytesIO(r.content)) as zf:
         assert zf.namelist() == ["leads.json"]
@@ -231,8 +234,7 @@ async def test_custom_download_selected_columns(
     assert len(leads) == 3 and set(leads[0]) == {"company", "email"}
     r = await sandbox_http.post(url, headers=auth(), json={"columns": ["company", "ssn"]})
     assert r.status_code == 400 and "columns.1" in r.json()["error"]["message"]
-    r = await sandbox_http.post(url, headers=auth(), json={"columns": ["company"],
-                                                          "format": "xml"})
+    r = await sandbox_http.post(url, headers=auth(), json={"columns": ["company"], "format": "xml"})
     assert r.status_code == 400
 
 

@@ -85,9 +85,7 @@ async def test_get_search_and_404(sandbox_http: httpx.AsyncClient) -> None:
 async def test_results_hold_only_unlocked_leads(sandbox_http: httpx.AsyncClient) -> None:
     s = await create_search(sandbox_http)
     url = f"{API}/searches/{s['searchId']}/results"
-    assert (await sandbox_http.get(url, headers=auth())).json() == {
-        "data": [], "next_cursor": None
-    }
+    assert (await sandbox_http.get(url, headers=auth())).json() == {"data": [], "next_cursor": None}
     assert (await unlock(sandbox_http, s["searchId"], 30, "k1")).status_code == 202
     first = (await sandbox_http.get(url, headers=auth())).json()
     assert len(first["data"]) == 25 and first["next_cursor"]
@@ -96,8 +94,18 @@ async def test_results_hold_only_unlocked_leads(sandbox_http: httpx.AsyncClient)
     ).json()
     assert len(second["data"]) == 5 and second["next_cursor"] is None
     lead = first["data"][0]
-    for name in ("company", "activity", "address", "postal_code", "city", "country", "phone",
-                 "email", "website", "rating"):
+    for name in (
+        "company",
+        "activity",
+        "address",
+        "postal_code",
+        "city",
+        "country",
+        "phone",
+        "email",
+        "website",
+        "rating",
+    ):
         assert lead[name] not in (None, "")
     assert lead["activity"] == "Bakery" and lead["city"] == "Paris"
     again = (await sandbox_http.get(url, headers=auth())).json()
