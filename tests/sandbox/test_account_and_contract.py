@@ -16,12 +16,14 @@ async def test_usage_counts_requests_and_credits_per_day(
     sandbox_clock.advance(86_400)
     await sandbox_http.get(f"{API}/me", headers=auth())
     usage = (await sandbox_http.get(f"{API}/usage", headers=auth())).json()["data"]
-    assert usage["window_days"] == 30 and len(usage["daily"]) == 30
+    assert usage["window_days"] == 30
+    assert len(usage["daily"]) == 30
     assert usage["daily"][-1]["date"] == "2026-01-02"
     assert usage["daily"][-2] == {"date": "2026-01-01", "requests": 2, "credits_used": 9}
     assert usage["daily"][-1]["requests"] == 2  # /me and this /usage
     assert usage["totals"] == {"requests": 4, "credits_used": 9}
-    assert usage["credits"] == 10_000 - 9 and usage["access"]["status"] == "active"
+    assert usage["credits"] == 10_000 - 9
+    assert usage["access"]["status"] == "active"
     sandbox_clock.advance(30 * 86_400)
     later = (await sandbox_http.get(f"{API}/usage", headers=auth())).json()["data"]
     assert later["totals"] == {"requests": 1, "credits_used": 0}
@@ -31,7 +33,8 @@ async def test_discovery_lists_every_operation_and_the_price(
     sandbox_http: httpx.AsyncClient,
 ) -> None:
     doc = (await sandbox_http.get(f"{API}/")).json()
-    assert doc["version"] == "1.0.0" and doc["openapi"] == f"{API}/openapi.json"
+    assert doc["version"] == "1.0.0"
+    assert doc["openapi"] == f"{API}/openapi.json"
     assert doc["pricing"]["price_per_result"] == 1
     assert doc["pricing"]["extraction_launch"]["credits"] == 0
     ops = {(o["method"], o["path"]) for o in doc["operations"]}
@@ -43,11 +46,13 @@ async def test_openapi_documents_paths_bodies_scopes_errors(
     sandbox_http: httpx.AsyncClient,
 ) -> None:
     doc = (await sandbox_http.get(f"{API}/openapi.json")).json()
-    assert doc["openapi"] == "3.1.0" and doc["info"]["version"] == "1.0.0"
+    assert doc["openapi"] == "3.1.0"
+    assert doc["info"]["version"] == "1.0.0"
     operations = [(p, m, o) for p, ms in doc["paths"].items() for m, o in ms.items()]
     assert len(operations) == 24
     schemas = doc["components"]["schemas"]
-    assert "Error" in schemas and "SearchRequest" in schemas
+    assert "Error" in schemas
+    assert "SearchRequest" in schemas
     search_item = schemas["SearchItem"]
     assert search_item["additionalProperties"] is False
     assert search_item["properties"]["name"]["maxLength"] == 160
@@ -57,7 +62,8 @@ async def test_openapi_documents_paths_bodies_scopes_errors(
             assert op["security"] == []
             continue
         assert op["x-required-scope"] in op["security"][0]["bearerAuth"], (path, method)
-        assert "401" in op["responses"] and "403" in op["responses"]
+        assert "401" in op["responses"]
+        assert "403" in op["responses"]
     unlock_op = doc["paths"][f"{API}/searches/{{searchId}}/exports"]["post"]
     params = {p["name"]: p for p in unlock_op["parameters"]}
     assert params["Idempotency-Key"]["required"] is True
@@ -65,7 +71,8 @@ async def test_openapi_documents_paths_bodies_scopes_errors(
     assert "409" in unlock_op["responses"]
     listing = doc["paths"][f"{API}/exports"]["get"]
     limit = next(p for p in listing["parameters"] if p["name"] == "limit")
-    assert limit["schema"]["minimum"] == 1 and limit["schema"]["maximum"] == 100
+    assert limit["schema"]["minimum"] == 1
+    assert limit["schema"]["maximum"] == 100
     assert limit["schema"]["default"] == 25
 
 

@@ -103,7 +103,8 @@ async def test_demo_keys_identities(sandbox_http: httpx.AsyncClient) -> None:
     ro = (await sandbox_http.get(f"{API}/me", headers=auth("sk_demo_readonly"))).json()["data"]
     low = (await sandbox_http.get(f"{API}/me", headers=auth("sk_demo_low"))).json()["data"]
     assert full["account"]["name"] == ro["account"]["name"] == "Demo Co"
-    assert full["credits"] == 10_000 and low["credits"] == 5
+    assert full["credits"] == 10_000
+    assert low["credits"] == 5
     assert full["subscription"]["status"] == "active"
     assert len(full["scopes"]) == 7
     assert sorted(ro["scopes"]) == [
@@ -112,7 +113,8 @@ async def test_demo_keys_identities(sandbox_http: httpx.AsyncClient) -> None:
         "searches:read",
         "usage:read",
     ]
-    assert low["account"]["name"] == "Lowball Ltd" and len(low["scopes"]) == 7
+    assert low["account"]["name"] == "Lowball Ltd"
+    assert len(low["scopes"]) == 7
 
 
 async def test_another_accounts_resource_is_404(sandbox_http: httpx.AsyncClient) -> None:

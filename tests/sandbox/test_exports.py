@@ -29,7 +29,8 @@ async def test_unlock_debits_once_and_queues(sandbox_http: httpx.AsyncClient) ->
     assert r.status_code == 202
     assert r.headers["Retry-After"] in ("1", "2")
     export = r.json()["data"]
-    assert export["status"] == "queued" and export["additional_results"] == 7
+    assert export["status"] == "queued"
+    assert export["additional_results"] == 7
     assert await credits(sandbox_http) == 10_000 - 7
     search = (await sandbox_http.get(f"{API}/searches/{s['searchId']}", headers=auth())).json()
     assert search["data"]["unlocked_count"] == 7
@@ -39,7 +40,8 @@ async def test_same_key_same_body_replays_without_debit(sandbox_http: httpx.Asyn
     s = await create_search(sandbox_http)
     first = await unlock(sandbox_http, s["searchId"], 3, "same")
     again = await unlock(sandbox_http, s["searchId"], 3, "same")
-    assert again.status_code == 202 and again.json() == first.json()
+    assert again.status_code == 202
+    assert again.json() == first.json()
     assert await credits(sandbox_http) == 10_000 - 3
 
 
@@ -47,7 +49,8 @@ async def test_same_key_other_body_is_conflict(sandbox_http: httpx.AsyncClient) 
     s = await create_search(sandbox_http)
     await unlock(sandbox_http, s["searchId"], 3, "same")
     r = await unlock(sandbox_http, s["searchId"], 4, "same")
-    assert r.status_code == 409 and error_code(r) == "idempotency_conflict"
+    assert r.status_code == 409
+    assert error_code(r) == "idempotency_conflict"
     assert await credits(sandbox_http) == 10_000 - 3
 
 
@@ -95,7 +98,8 @@ async def test_concurrent_unlocks_in_threads_one_debit(sandbox_app: object) -> N
 async def test_insufficient_credits_debits_nothing(sandbox_http: httpx.AsyncClient) -> None:
     s = await create_search(sandbox_http, key="sk_demo_low")
     r = await unlock(sandbox_http, s["searchId"], 6, "k", key="sk_demo_low")
-    assert r.status_code == 409 and error_code(r) == "insufficient_credits"
+    assert r.status_code == 409
+    assert error_code(r) == "insufficient_credits"
     assert await credits(sandbox_http, "sk_demo_low") == 5
     r = await unlock(sandbox_http, s["searchId"], 5, "k", key="sk_demo_low")
     assert r.status_code == 202  # a 409 was not remembered: the same key works once funded
@@ -105,7 +109,8 @@ async def test_insufficient_credits_debits_nothing(sandbox_http: httpx.AsyncClie
 async def test_insufficient_results_debits_nothing(sandbox_http: httpx.AsyncClient) -> None:
     s = await create_search(sandbox_http)
     r = await unlock(sandbox_http, s["searchId"], s["result_count"] + 1, "k")
-    assert r.status_code == 409 and error_code(r) == "insufficient_results"
+    assert r.status_code == 409
+    assert error_code(r) == "insufficient_results"
     assert await credits(sandbox_http) == 10_000
 
 
@@ -128,7 +133,8 @@ async def test_unlock_limits_are_400(
     r = await sandbox_http.post(
         f"{API}/searches/{s['searchId']}/exports", headers=auth(**headers), json=body
     )
-    assert r.status_code == 400 and error_code(r) == "invalid_request"
+    assert r.status_code == 400
+    assert error_code(r) == "invalid_request"
     assert await credits(sandbox_http) == 10_000
 
 
@@ -139,7 +145,8 @@ async def test_key_of_128_chars_is_accepted(sandbox_http: httpx.AsyncClient) -> 
 
 async def test_unlock_unknown_search_is_404(sandbox_http: httpx.AsyncClient) -> None:
     r = await unlock(sandbox_http, "srch_404404", 1, "k")
-    assert r.status_code == 404 and error_code(r) == "not_found"
+    assert r.status_code == 404
+    assert error_code(r) == "not_found"
 
 
 async def test_export_moves_queued_processing_ready(
@@ -156,12 +163,16 @@ async def test_export_moves_queued_processing_ready(
         )
         results = await sandbox_http.get(f"{url}/results", headers=auth())
         if seen[-1][0] != "ready":
-            assert results.status_code == 409 and error_code(results) == "export_not_ready"
+            assert results.status_code == 409
+            assert error_code(results) == "export_not_ready"
         else:
-            assert results.status_code == 200 and len(results.json()["data"]) == 4
+            assert results.status_code == 200
+            assert len(results.json()["data"]) == 4
         sandbox_clock.advance(step)
     assert [s for s, _, _ in seen] == ["queued", "processing", "processing", "ready"]
-    assert seen[0][1] == 0.0 and 0 < seen[1][1] < seen[2][1] < 1 and seen[3][1] == 1.0
+    assert seen[0][1] == 0.0
+    assert 0 < seen[1][1] < seen[2][1] < 1
+    assert seen[3][1] == 1.0
     assert [h for _, _, h in seen] == [True, True, True, False]
 
 
@@ -172,18 +183,22 @@ async def test_retry_follows_the_state_table(
     export = (await unlock(sandbox_http, s["searchId"], 4, "k")).json()["data"]
     url = f"{API}/exports/{export['exportId']}"
     r = await sandbox_http.post(f"{url}/retry", headers=auth())  # queued: unchanged
-    assert r.status_code == 200 and r.json()["data"]["status"] == "queued"
+    assert r.status_code == 200
+    assert r.json()["data"]["status"] == "queued"
     assert (await sandbox_http.post(f"/_sandbox/exports/{export['exportId']}/fail")).is_success
     r = await sandbox_http.get(url, headers=auth())
     assert r.json()["data"]["status"] == "failed"
     r = await sandbox_http.get(f"{url}/results", headers=auth())
-    assert r.status_code == 409 and error_code(r) == "export_not_ready"
+    assert r.status_code == 409
+    assert error_code(r) == "export_not_ready"
     r = await sandbox_http.post(f"{url}/retry", headers=auth())
-    assert r.status_code == 202 and r.json()["data"]["status"] == "queued"
+    assert r.status_code == 202
+    assert r.json()["data"]["status"] == "queued"
     assert await credits(sandbox_http) == 10_000 - 4  # no new debit
     sandbox_clock.advance(1)
     r = await sandbox_http.post(f"{url}/retry", headers=auth())  # ready: unchanged
-    assert r.status_code == 200 and r.json()["data"]["status"] == "ready"
+    assert r.status_code == 200
+    assert r.json()["data"]["status"] == "ready"
     r = await sandbox_http.post(f"{API}/exports/exp_999999/retry", headers=auth())
     assert r.status_code == 404
 
@@ -193,7 +208,8 @@ async def test_list_and_get_exports(sandbox_http: httpx.AsyncClient) -> None:
     a = (await unlock(sandbox_http, s["searchId"], 1, "a")).json()["data"]["exportId"]
     b = (await unlock(sandbox_http, s["searchId"], 1, "b")).json()["data"]["exportId"]
     listed = (await sandbox_http.get(f"{API}/exports", headers=auth())).json()
-    assert [e["exportId"] for e in listed["data"]] == [b, a] and listed["next_cursor"] is None
+    assert [e["exportId"] for e in listed["data"]] == [b, a]
+    assert listed["next_cursor"] is None
     r = await sandbox_http.get(f"{API}/exports/exp_999999", headers=auth())
     assert r.status_code == 404
 
@@ -203,7 +219,8 @@ async def test_download_is_zip_with_csv_and_json(
 ) -> None:
     export_id = await _ready_export(sandbox_http, sandbox_clock, 12)
     r = await sandbox_http.get(f"{API}/exports/{export_id}/download", headers=auth())
-    assert r.status_code == 200 and r.headers["content-type"] == "application/zip"
+    assert r.status_code == 200
+    assert r.headers["content-type"] == "application/zip"
     with zipfile.ZipFile(io.BytesIO(r.content)) as zf:
         assert sorted(zf.namelist()) == ["leads.csv", "leads.json"]
         rows = list(csv.DictReader(io.StringIO(zf.read("leads.csv").decode())))
@@ -216,7 +233,8 @@ async def test_download_not_ready_is_409(sandbox_http: httpx.AsyncClient) -> Non
     s = await create_search(sandbox_http)
     export_id = (await unlock(sandbox_http, s["searchId"], 2, "k")).json()["data"]["exportId"]
     r = await sandbox_http.get(f"{API}/exports/{export_id}/download", headers=auth())
-    assert r.status_code == 409 and error_code(r) == "export_not_ready"
+    assert r.status_code == 409
+    assert error_code(r) == "export_not_ready"
 
 
 async def test_custom_download_selected_columns(
@@ -231,9 +249,11 @@ async def test_custom_download_selected_columns(
     with zipfile.ZipFile(io.BytesIO(r.content)) as zf:
         assert zf.namelist() == ["leads.json"]
         leads = json.loads(zf.read("leads.json"))
-    assert len(leads) == 3 and set(leads[0]) == {"company", "email"}
+    assert len(leads) == 3
+    assert set(leads[0]) == {"company", "email"}
     r = await sandbox_http.post(url, headers=auth(), json={"columns": ["company", "ssn"]})
-    assert r.status_code == 400 and "columns.1" in r.json()["error"]["message"]
+    assert r.status_code == 400
+    assert "columns.1" in r.json()["error"]["message"]
     r = await sandbox_http.post(url, headers=auth(), json={"columns": ["company"], "format": "xml"})
     assert r.status_code == 400
 

@@ -34,7 +34,8 @@ async def test_draft_costs_nothing_and_is_editable(sandbox_http: httpx.AsyncClie
     )
     assert r.status_code == 201
     draft = r.json()["data"]
-    assert draft["status"] == "draft" and draft["editable"] is True
+    assert draft["status"] == "draft"
+    assert draft["editable"] is True
     assert (await _me(sandbox_http))["extraction_launches"]["used"] == 0
     url = f"{API}/extractions/{draft['extractionId']}"
     r = await sandbox_http.patch(f"{url}/draft", headers=auth(), json={"countries": ["Spain"]})
@@ -47,7 +48,8 @@ async def test_launch_incomplete_draft_is_400(sandbox_http: httpx.AsyncClient) -
     r = await sandbox_http.post(f"{API}/extractions/drafts", headers=auth(), json={})
     url = f"{API}/extractions/{r.json()['data']['extractionId']}"
     r = await sandbox_http.post(f"{url}/launch", headers=auth(**{"Idempotency-Key": "l"}))
-    assert r.status_code == 400 and "categories" in r.json()["error"]["message"]
+    assert r.status_code == 400
+    assert "categories" in r.json()["error"]["message"]
 
 
 async def test_launch_consumes_one_launch_replay_safe(sandbox_http: httpx.AsyncClient) -> None:
@@ -56,13 +58,16 @@ async def test_launch_consumes_one_launch_replay_safe(sandbox_http: httpx.AsyncC
     first = await sandbox_http.post(f"{url}/launch", headers=auth(**{"Idempotency-Key": "l"}))
     again = await sandbox_http.post(f"{url}/launch", headers=auth(**{"Idempotency-Key": "l"}))
     assert first.status_code == again.status_code == 201
-    assert first.json() == again.json() and first.json()["data"]["status"] == "queued"
+    assert first.json() == again.json()
+    assert first.json()["data"]["status"] == "queued"
     assert (await _me(sandbox_http))["extraction_launches"]["used"] == 1
     assert await credits(sandbox_http) == 10_000
     r = await sandbox_http.patch(f"{url}/draft", headers=auth(), json={"countries": ["Spain"]})
-    assert r.status_code == 409 and error_code(r) == "draft_not_editable"
+    assert r.status_code == 409
+    assert error_code(r) == "draft_not_editable"
     r = await sandbox_http.post(f"{url}/launch", headers=auth(**{"Idempotency-Key": "l2"}))
-    assert r.status_code == 409 and error_code(r) == "invalid_transition"
+    assert r.status_code == 409
+    assert error_code(r) == "invalid_transition"
 
 
 async def test_create_is_replay_safe_and_quota_limited(sandbox_http: httpx.AsyncClient) -> None:
@@ -71,7 +76,8 @@ async def test_create_is_replay_safe_and_quota_limited(sandbox_http: httpx.Async
     assert first.status_code == again.status_code == 201
     assert first.json()["data"]["extractionId"] == again.json()["data"]["extractionId"]
     r = await _create(sandbox_http, "c2", "sk_demo_low")  # Lowball Ltd has 1 launch
-    assert r.status_code == 409 and error_code(r) == "extraction_unavailable"
+    assert r.status_code == 409
+    assert error_code(r) == "extraction_unavailable"
     listed = await sandbox_http.get(f"{API}/extractions", headers=auth("sk_demo_low"))
     assert len(listed.json()["data"]) == 1
 
@@ -80,13 +86,15 @@ async def test_create_needs_idempotency_key_and_valid_body(
     sandbox_http: httpx.AsyncClient,
 ) -> None:
     r = await sandbox_http.post(f"{API}/extractions", headers=auth(), json=REQUEST)
-    assert r.status_code == 400 and "Idempotency-Key" in r.json()["error"]["message"]
+    assert r.status_code == 400
+    assert "Idempotency-Key" in r.json()["error"]["message"]
     r = await sandbox_http.post(
         f"{API}/extractions",
         headers=auth(**{"Idempotency-Key": "k"}),
         json={**REQUEST, "urls": ["not a uri"]},
     )
-    assert r.status_code == 400 and r.json()["error"]["message"].startswith("urls.0")
+    assert r.status_code == 400
+    assert r.json()["error"]["message"].startswith("urls.0")
 
 
 async def test_lifecycle_pause_resume_stop_and_results(
@@ -96,7 +104,8 @@ async def test_lifecycle_pause_resume_stop_and_results(
     url = f"{API}/extractions/{ext['extractionId']}"
     sandbox_clock.advance(0.3)
     running = (await sandbox_http.get(url, headers=auth())).json()["data"]
-    assert running["status"] == "running" and running["results_state"] == "live"
+    assert running["status"] == "running"
+    assert running["results_state"] == "live"
     results = (await sandbox_http.get(f"{url}/results", headers=auth())).json()
     assert results["results_state"] == "live"
     early = running["result_count"]
@@ -105,22 +114,27 @@ async def test_lifecycle_pause_resume_stop_and_results(
         return await sandbox_http.patch(url, headers=auth(**{"Idempotency-Key": ik}), json=body)
 
     r = await act({"action": "pause"}, "p1")
-    assert r.status_code == 200 and r.json()["data"]["status"] == "paused"
+    assert r.status_code == 200
+    assert r.json()["data"]["status"] == "paused"
     sandbox_clock.advance(5)
     paused = (await sandbox_http.get(url, headers=auth())).json()["data"]
-    assert paused["status"] == "paused" and paused["result_count"] == early
+    assert paused["status"] == "paused"
+    assert paused["result_count"] == early
     assert (await act({"action": "pause"}, "p2")).status_code == 409
     r = await act({"action": "resume"}, "r1")
-    assert r.status_code == 200 and r.json()["data"]["status"] == "running"
+    assert r.status_code == 200
+    assert r.json()["data"]["status"] == "running"
     sandbox_clock.advance(0.2)
     grown = (await sandbox_http.get(url, headers=auth())).json()["data"]
     assert grown["result_count"] > early
     r = await sandbox_http.post(f"{url}/stop", headers=auth(**{"Idempotency-Key": "s1"}))
-    assert r.status_code == 200 and r.json()["data"]["status"] == "stopped"
+    assert r.status_code == 200
+    assert r.json()["data"]["status"] == "stopped"
     again = await sandbox_http.post(f"{url}/stop", headers=auth(**{"Idempotency-Key": "s1"}))
     assert again.json() == r.json()
     r = await act({"action": "resume"}, "r2")
-    assert r.status_code == 409 and error_code(r) == "invalid_transition"
+    assert r.status_code == 409
+    assert error_code(r) == "invalid_transition"
     archived = (
         await sandbox_http.get(f"{url}/results", headers=auth(), params={"limit": 100})
     ).json()
@@ -137,12 +151,14 @@ async def test_extraction_completes_and_fails(
     sandbox_clock.advance(10)
     a = (await sandbox_http.get(f"{API}/extractions/{done}", headers=auth())).json()["data"]
     b = (await sandbox_http.get(f"{API}/extractions/{failing}", headers=auth())).json()["data"]
-    assert a["status"] == "completed" and a["results_state"] == "archived"
+    assert a["status"] == "completed"
+    assert a["results_state"] == "archived"
     assert b["status"] == "failed"
     r = await sandbox_http.post(
         f"{API}/extractions/{done}/stop", headers=auth(**{"Idempotency-Key": "s"})
     )
-    assert r.status_code == 409 and error_code(r) == "invalid_transition"
+    assert r.status_code == 409
+    assert error_code(r) == "invalid_transition"
 
 
 async def test_unknown_extraction_is_404(sandbox_http: httpx.AsyncClient) -> None:
@@ -150,4 +166,5 @@ async def test_unknown_extraction_is_404(sandbox_http: httpx.AsyncClient) -> Non
         r = await sandbox_http.request(
             method, f"{API}/extractions/ext_999999{suffix}", headers=auth(), json={}
         )
-        assert r.status_code == 404 and error_code(r) == "not_found"
+        assert r.status_code == 404
+        assert error_code(r) == "not_found"

@@ -44,7 +44,8 @@ async def test_fault_rate_statistics_are_seeded() -> None:
     after = [o for o in faults if o in ("502", "cut")]
     assert len(before) + len(after) == len(faults)
     assert 0.3 < len(before) / len(faults) < 0.7
-    assert {"503:0", "503:1"} <= set(before) and {"502", "cut"} <= set(after)
+    assert {"503:0", "503:1"} <= set(before)
+    assert {"502", "cut"} <= set(after)
 
 
 async def test_fault_after_commit_keeps_the_effect_and_the_key_replays() -> None:
@@ -57,7 +58,7 @@ async def test_fault_after_commit_keeps_the_effect_and_the_key_replays() -> None
         s = await create_search(http)
         config.fault_rate = 1.0
         after_commit = 0
-        for attempt in range(30):
+        for _attempt in range(30):
             try:
                 r = await unlock(http, s["searchId"], 2, "retry-me")
             except httpx.TransportError:
@@ -67,7 +68,8 @@ async def test_fault_after_commit_keeps_the_effect_and_the_key_replays() -> None
                 after_commit += 1
         config.fault_rate = 0.0
         r = await unlock(http, s["searchId"], 2, "retry-me")
-        assert r.status_code == 202 and after_commit > 0
+        assert r.status_code == 202
+        assert after_commit > 0
         me = (await http.get(f"{API}/me", headers=auth())).json()["data"]
         assert me["credits"] == 10_000 - 2  # many attempts, one debit
         log = (await http.get("/_sandbox/requests")).json()["data"]
@@ -103,7 +105,8 @@ def test_embedded_sandbox_serves_on_loopback_and_cuts_connections() -> None:
     with EmbeddedSandbox(SandboxConfig(job_seconds=0.3)) as sandbox:
         assert sandbox.base_url.startswith("http://127.0.0.1:")
         r = httpx.get(f"{sandbox.base_url}{API}/me", headers=auth())
-        assert r.status_code == 200 and r.json()["data"]["account"]["name"] == "Demo Co"
+        assert r.status_code == 200
+        assert r.json()["data"]["account"]["name"] == "Demo Co"
         sandbox.app.state.sandbox.config.fault_rate = 1.0
         kinds = set()
         for _ in range(30):

@@ -71,15 +71,18 @@ async def test_same_search_same_count(sandbox_http: httpx.AsyncClient) -> None:
     assert a["result_count"] == b["result_count"] > 0
     assert a["searchId"] != b["searchId"]
     assert c["result_count"] != a["result_count"]
-    assert a["price_per_result"] == 1 and a["unlocked_count"] == 0
+    assert a["price_per_result"] == 1
+    assert a["unlocked_count"] == 0
 
 
 async def test_get_search_and_404(sandbox_http: httpx.AsyncClient) -> None:
     s = await create_search(sandbox_http)
     r = await sandbox_http.get(f"{API}/searches/{s['searchId']}", headers=auth())
-    assert r.status_code == 200 and r.json()["data"]["result_count"] == s["result_count"]
+    assert r.status_code == 200
+    assert r.json()["data"]["result_count"] == s["result_count"]
     r = await sandbox_http.get(f"{API}/searches/srch_999999", headers=auth())
-    assert r.status_code == 404 and error_code(r) == "not_found"
+    assert r.status_code == 404
+    assert error_code(r) == "not_found"
 
 
 async def test_results_hold_only_unlocked_leads(sandbox_http: httpx.AsyncClient) -> None:
@@ -88,11 +91,13 @@ async def test_results_hold_only_unlocked_leads(sandbox_http: httpx.AsyncClient)
     assert (await sandbox_http.get(url, headers=auth())).json() == {"data": [], "next_cursor": None}
     assert (await unlock(sandbox_http, s["searchId"], 30, "k1")).status_code == 202
     first = (await sandbox_http.get(url, headers=auth())).json()
-    assert len(first["data"]) == 25 and first["next_cursor"]
+    assert len(first["data"]) == 25
+    assert first["next_cursor"]
     second = (
         await sandbox_http.get(url, headers=auth(), params={"cursor": first["next_cursor"]})
     ).json()
-    assert len(second["data"]) == 5 and second["next_cursor"] is None
+    assert len(second["data"]) == 5
+    assert second["next_cursor"] is None
     lead = first["data"][0]
     for name in (
         "company",
@@ -107,7 +112,8 @@ async def test_results_hold_only_unlocked_leads(sandbox_http: httpx.AsyncClient)
         "rating",
     ):
         assert lead[name] not in (None, "")
-    assert lead["activity"] == "Bakery" and lead["city"] == "Paris"
+    assert lead["activity"] == "Bakery"
+    assert lead["city"] == "Paris"
     again = (await sandbox_http.get(url, headers=auth())).json()
     assert again["data"] == first["data"]  # deterministic
 
@@ -130,7 +136,8 @@ async def test_default_limit_is_25(sandbox_http: httpx.AsyncClient) -> None:
     for _ in range(27):
         await create_search(sandbox_http)
     r = await sandbox_http.get(f"{API}/searches", headers=auth())
-    assert len(r.json()["data"]) == 25 and r.json()["next_cursor"]
+    assert len(r.json()["data"]) == 25
+    assert r.json()["next_cursor"]
 
 
 async def test_tampered_or_foreign_cursor_is_400(sandbox_http: httpx.AsyncClient) -> None:
@@ -141,7 +148,8 @@ async def test_tampered_or_foreign_cursor_is_400(sandbox_http: httpx.AsyncClient
     token, sig = cursor.rsplit(".", 1)
     for bad in (cursor[:-1] + ("0" if cursor[-1] != "0" else "1"), "garbage", f"x{token}.{sig}"):
         r = await sandbox_http.get(f"{API}/searches", headers=auth(), params={"cursor": bad})
-        assert r.status_code == 400 and error_code(r) == "invalid_request"
+        assert r.status_code == 400
+        assert error_code(r) == "invalid_request"
         assert "cursor" in r.json()["error"]["message"]
     r = await sandbox_http.get(f"{API}/exports", headers=auth(), params={"cursor": cursor})
     assert r.status_code == 400
@@ -169,4 +177,5 @@ async def test_cursor_walk_never_repeats_or_skips_while_items_are_created(
 
 async def test_unknown_route_is_error_body(sandbox_http: httpx.AsyncClient) -> None:
     r = await sandbox_http.get(f"{API}/nothing-here", headers=auth())
-    assert r.status_code == 404 and error_code(r) == "not_found"
+    assert r.status_code == 404
+    assert error_code(r) == "not_found"
