@@ -107,6 +107,13 @@ def _login(
     except ConfigurationError as exc:
         io.warn(f"{exc.message} Nothing was saved.")
         return EXIT_USAGE
+    if not ns.insecure_storage:
+        # Refuse before the user types a key we would have nowhere to keep.
+        try:
+            store.probe()
+        except KeyStoreError as exc:
+            io.warn(f"{exc}\nNothing was saved.")
+            return EXIT_NO_STORAGE
     key = SecretStr(getpass.getpass(f"API key for profile '{profile}' (hidden): ").strip())
     if not key.get_secret_value():
         io.warn("No key entered; nothing was saved.")

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import io
 import stat
+import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +19,8 @@ from keyring.backends import fail
 from leadtui import auth_cli
 from leadtui.cli import build_parser
 from leadtui.settings.config import config_path, load_settings
-from leadtui.settings.secrets import insecure_key_path
+from leadtui.settings.secrets import KeyStore, insecure_key_path
+from tests.settings.test_secrets import HangingKeyring
 from tests.support.memory_keyring import MemoryKeyring
 
 URL = "http://127.0.0.1"
@@ -134,6 +137,7 @@ def test_without_a_keyring_login_names_both_alternatives(term: Terminal) -> None
     assert "LEADTUI_API_KEY" in term.err.getvalue()
     assert "leadtui login --insecure-storage" in term.err.getvalue()
     assert "Nothing was saved" in term.err.getvalue()
+    assert term.prompts == []  # refused before asking for a key it could not keep
     assert not config_path().exists()
     assert not insecure_key_path().exists()
 
@@ -220,3 +224,25 @@ def test_a_broken_config_file_is_reported_not_raised(term: Terminal) -> None:
     config_path().write_text("theme = [\n")
     assert term.run("auth", "status") == auth_cli.EXIT_USAGE
     assert "cannot read settings" in term.err.getvalue()
+
+
+def test_a_hanging_keyring_does_not_hang_login(term: Terminal) -> None:
+    release = threading.Event()
+    keyring.set_keyring(HangingKeyring(release))
+    try:
+        term.type_key("sk_demo_full")
+        ns = build_parser().parse_args(["login", "--base-url", URL])
+        started = time.monotonic()
+        code = auth_cli.run(
+            ns,
+            transport=term.transport,
+            keystore=KeyStore(timeout=0.1),
+            out=term.out,
+            err=term.err,
+        )
+        assert code == auth_cli.EXIT_NO_STORAGE
+        assert time.monotonic() - started < 2
+        assert "did not answer within 0.1 s" in term.err.getvalue()
+        assert "--insecure-storage" in term.err.getvalue()
+    finally:
+        release.set()

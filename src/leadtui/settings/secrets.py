@@ -118,10 +118,14 @@ class KeyStore:
             self._backend = self._bounded(_probe_backend)
         return self._backend
 
+    def probe(self) -> None:
+        """Raise NoKeyringAvailable or KeyringTimeout unless a real keyring answers in time."""
+        self._keyring()
+
     def keyring_available(self) -> bool:
         """True when a real keyring answered the probe in time."""
         try:
-            self._keyring()
+            self.probe()
         except KeyStoreError:
             return False
         return True
