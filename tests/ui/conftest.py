@@ -22,13 +22,18 @@ ServicesFactory = Callable[..., AppServices]
 def make_services(sandbox_app: Any, sandbox_clock: Any, tmp_path: Any) -> ServicesFactory:
     """`make_services("sk_demo_readonly")` → services signed in with that demo key;
     `make_services(None)` → not signed in (the sign-in screen opens)."""
-    transport = httpx.ASGITransport(app=sandbox_app)
+    sandbox = httpx.ASGITransport(app=sandbox_app)
 
-    def connect(base_url: str, api_key: str) -> LeadClient:
-        # No client-side retries: the UI's own retry path is what these tests look at.
-        return LeadClient(base_url, api_key, transport=transport, max_retries=0)
+    def build(
+        key: str | None = "sk_demo_full",
+        *,
+        transport: httpx.AsyncBaseTransport | None = None,
+        **changes: Any,
+    ) -> AppServices:
+        def connect(base_url: str, api_key: str) -> LeadClient:
+            # No client-side retries: the UI's own retry path is what these tests look at.
+            return LeadClient(base_url, api_key, transport=transport or sandbox, max_retries=0)
 
-    def build(key: str | None = "sk_demo_full", **changes: Any) -> AppServices:
         client = connect(SANDBOX_URL, key) if key else None
         services = AppServices(
             client=client,

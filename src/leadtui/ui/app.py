@@ -45,7 +45,7 @@ class LeadApp(App[int]):
         Binding("s", "open('searches')", "Searches", id="screens.searches", show=False),
         Binding("n", "open('new_search')", "New search", id="screens.new_search", show=False),
         Binding("j", "open('jobs')", "Jobs", id="screens.jobs", show=False),
-        Binding("i", "sign_in", "Sign in again", id="app.sign_in"),
+        Binding("i", "sign_in", "Sign in", id="app.sign_in", show=False),
         Binding("question_mark,f1", "help", "Help", id="app.help", key_display="?"),
         Binding("ctrl+t", "toggle_theme", "Theme", id="app.toggle_theme", show=False),
         Binding("ctrl+q", "quit", "Quit", id="app.quit", priority=True),
@@ -55,7 +55,7 @@ class LeadApp(App[int]):
     identity: reactive[Identity | None] = reactive(None, init=False)
     # The credits badge. Set it after a spend, or `await app.refresh_identity()`.
     credits: reactive[int | None] = reactive(None, init=False)
-    # The server rejected the key (401): `i` signs in again.
+    # The server rejected the key (401); the error panel then says to press `i`.
     key_rejected: reactive[bool] = reactive(False, init=False)
     # Bumped on every sign-in (a new client): screens watch it to load their data again.
     session: reactive[int] = reactive(0, init=False)
@@ -119,7 +119,7 @@ class LeadApp(App[int]):
     def _signed_in(self, result: SignedIn | None) -> None:
         if result is None:
             if self.services.client is None:
-                self.exit(1, message="Not signed in.")
+                self.exit(return_code=1, message="Not signed in.")
             return
         self._use_client(result.client, result.stored)
         self.identity = result.identity
@@ -183,9 +183,7 @@ class LeadApp(App[int]):
         signing_in = isinstance(self.screen, SignInScreen) or self.services.client is None
         if action in ("open", "help"):
             return not signing_in
-        if action == "sign_in":
-            return self.key_rejected and not signing_in
-        return True
+        return not (action == "sign_in" and signing_in)
 
     def watch_key_rejected(self) -> None:
         self.refresh_bindings()

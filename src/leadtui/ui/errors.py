@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from leadtui.api.contract import SCOPE_DESCRIPTIONS, ErrorCode, Scope
+from leadtui.api.contract import ErrorCode, Scope
 from leadtui.api.errors import (
     ApiError,
     ConfigurationError,
@@ -109,15 +109,16 @@ class ErrorReport:
 
     @property
     def meta(self) -> str:
-        """`code … · request id …`, the line a user copies into a support ticket."""
+        """`HTTP 403 · code …`, then `request id …` on its own line (kept whole to select)."""
         parts = []
         if self.status is not None:
             parts.append(f"HTTP {self.status}")
         if self.code:
             parts.append(f"code {self.code}")
+        line = " · ".join(parts)
         if self.request_id:
-            parts.append(f"request id {self.request_id}")
-        return " · ".join(parts)
+            line += f"\nrequest id {self.request_id}"
+        return line.strip()
 
 
 def describe(error: BaseException) -> ErrorReport:
@@ -188,7 +189,7 @@ def missing_scope(scope: Scope, doing: str) -> ErrorReport:
     """The key's scopes forbid `doing` (e.g. "unlock results"): say so before any request."""
     return ErrorReport(
         f"Your key lacks {scope.value}",
-        f"To {doing} the key needs {scope.value} ({SCOPE_DESCRIPTIONS[scope]}). "
+        f"Without {scope.value} this key cannot {doing}. "
         "Create a key with that scope on the service's account page, then sign in with it (i).",
         code=ErrorCode.INSUFFICIENT_SCOPE.value,
     )

@@ -77,5 +77,5 @@ def run(
         print(f"leadtui: {error.message}", file=sys.stderr)
         return 2
     app = make_app(services)
-    code = app.run()
-    return code if isinstance(code, int) else app.return_code or 0
+    app.run()
+    return app.return_code or 0

@@ -46,6 +46,7 @@ class AccountScreen(LeadScreen):
         # No super().on_mount(): Textual calls LeadScreen's handler too (MRO dispatch).
         self.watch(self.app, "identity", self._draw_identity)
         self.watch(self.app, "session", self._signed_in, init=False)
+        self.query_one("#usage-chart").display = False  # until there is usage to draw
         self.set_interval(1.0, self._draw_refreshed)
         self.load()
 
@@ -73,6 +74,10 @@ class AccountScreen(LeadScreen):
                 self.lead_app.refresh_identity(), self.client.usage()
             )
         except LeadError as error:
+            if self.lead_app.identity is None:
+                self.query_one("#account-summary", Static).update(
+                    "The account could not be loaded: see the message above."
+                )
             self.show_error(error, retry=self.load)
             return
         finally:
@@ -153,7 +158,9 @@ class AccountScreen(LeadScreen):
             f"[b]Last {usage.window_days} days[/b]  {totals.requests:,} requests · "
             f"{totals.credits_used:,} credits used  [dim](chart: requests per day)[/]"
         )
-        self.query_one("#usage-chart", Sparkline).data = [d.requests for d in usage.daily]
+        chart = self.query_one("#usage-chart", Sparkline)
+        chart.data = [d.requests for d in usage.daily]
+        chart.display = True
 
     def watch_refreshed_at(self) -> None:
         self._draw_summary()

@@ -8,6 +8,7 @@ from collections.abc import Callable
 
 from textual.app import ComposeResult
 from textual.containers import Vertical
+from textual.markup import escape
 from textual.timer import Timer
 from textual.widgets import Static
 
@@ -45,7 +46,7 @@ class ErrorPanel(Vertical):
         self._timer: Timer | None = None
 
     def compose(self) -> ComposeResult:
-        yield Static(id="error-text")
+        yield Static(id="error-text", markup=False)
         # Selectable: in tmux without OSC 52 passthrough, `c` cannot reach the clipboard.
         yield Static(id="error-meta")
         yield Static(id="error-retry")
@@ -64,9 +65,9 @@ class ErrorPanel(Vertical):
         self.border_title = report.title
         self.set_class(report.code == "insufficient_scope" and report.status is None, "-notice")
         self.query_one("#error-text", Static).update(report.text)
-        meta = report.meta
+        meta = escape(report.meta)
         if report.request_id:
-            meta += " — press c to copy the request id"
+            meta += "  (c copies it)"
         self.query_one("#error-meta", Static).update(meta)
         self.query_one("#error-meta", Static).display = bool(meta)
         self._stop_timer()

@@ -21,7 +21,7 @@ LOW_CREDITS = 50
 def credits_text(credits: int | None) -> str:
     """The badge's words; also what the start-up bench waits for on screen."""
     if credits is None:
-        return "credits …"
+        return "◆ — credits"
     low = " (low)" if credits < LOW_CREDITS else ""
     return f"◆ {credits:,} credits{low}"
 

@@ -1,0 +1,119 @@
+"""Errors, everywhere the same way: by error.code, with code and request id, never a traceback."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+import pytest
+
+from leadtui.api.errors import ApiError
+from leadtui.ui.errors import describe
+from leadtui.ui.screens.account import AccountScreen
+from leadtui.ui.screens.sign_in import SignInScreen
+from tests.ui.screen import screen_text
+
+
+class RefusingFirst(httpx.AsyncBaseTransport):
+    """Refuses the first `failures` connections (a fault the sandbox cannot produce), then
+    forwards to the in-process sandbox."""
+
+    def __init__(self, sandbox_app: Any, failures: int) -> None:
+        self.inner = httpx.ASGITransport(app=sandbox_app)
+        self.failures = failures
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        if self.failures > 0:
+            self.failures -= 1
+            raise httpx.ConnectError("connection refused", request=request)
+        return await self.inner.handle_async_request(request)
+
+
+def _flat(app: Any) -> str:
+    return " ".join(screen_text(app).split())
+
+
+async def _loaded(pilot: Any) -> None:
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+async def test_401_says_key_rejected_and_offers_sign_in(build_app: Any) -> None:
+    app = build_app("sk_demo_revoked")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await _loaded(pilot)
+        panel = app.screen.query_one("#error-panel")
+        assert panel.border_title == "Key rejected"
+        text = _flat(app)
+        assert "The key is missing, expired or revoked." in text
+        assert "HTTP 401 · code unauthorized" in text
+        assert f"request id {app.screen.query_one('#error-panel').request_id}" in text
+        assert "Press i to sign in with another key" in text
+        assert app.key_rejected
+        request_id = panel.request_id
+        await pilot.press("c")
+        assert app.clipboard == request_id
+        await pilot.press("i")
+        await pilot.pause()
+        assert isinstance(app.screen, SignInScreen)
+
+
+@pytest.mark.parametrize(
+    ("key", "title", "advice"),
+    [
+        ("sk_demo_inactive", "Subscription inactive", "Renew it"),
+        ("sk_demo_suspended", "Data access suspended", "Contact the service's support"),
+    ],
+)
+async def test_403_variants_say_which_and_what_to_do(
+    build_app: Any, key: str, title: str, advice: str
+) -> None:
+    app = build_app(key)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _loaded(pilot)
+        assert app.screen.query_one("#error-panel").border_title == title
+        text = _flat(app)
+        assert advice in text
+        assert "HTTP 403" in text
+        assert "request id req_" in text
+        assert "Traceback" not in text
+
+
+async def test_403_missing_scope_from_the_server(make_services: Any) -> None:
+    client = make_services("sk_demo_readonly").client
+    with pytest.raises(ApiError) as caught:
+        await client.searches.create(
+            {
+                "activities": [{"name": "bakery"}],
+                "countries": [{"name": "FR"}],
+                "localisations": [{"name": "Paris"}],
+            }
+        )
+    await client.aclose()
+    report = describe(caught.value)
+    assert report.title == "Missing scope"
+    assert report.status == 403
+    assert report.request_id
+
+
+async def test_network_failure_counts_down_then_retries_by_itself(
+    build_app: Any, sandbox_app: Any
+) -> None:
+    app = build_app(transport=RefusingFirst(sandbox_app, failures=2))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause(0.1)
+        assert isinstance(app.screen, AccountScreen)
+        text = _flat(app)
+        assert "Cannot reach the server" in text
+        assert "Retrying in 1s…" in text
+        await pilot.pause(0.6)  # the countdown (0.3 s in tests) runs out; the retry succeeds
+        await _loaded(pilot)
+        assert not app.screen.query_one("#error-panel").has_class("-visible")
+        assert "◆ 10,000 credits" in screen_text(app)
+
+
+def test_unexpected_exception_has_words_not_a_traceback() -> None:
+    report = describe(KeyError("boom"))
+    assert report.title == "Unexpected error"
+    assert "KeyError" in report.text
+    assert "Traceback" not in report.text
