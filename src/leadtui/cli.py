@@ -15,8 +15,14 @@ from leadtui import __version__
 DEMO_KEY = "sk_demo_full"
 
 
-def _add_profile(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--profile", help="profile name (default: $LEADTUI_PROFILE or 'default')")
+def _add_profile(parser: argparse.ArgumentParser, default: object = None) -> None:
+    parser.add_argument(
+        "--profile", default=default, help="profile name (default: $LEADTUI_PROFILE or 'default')"
+    )
+
+
+# Options repeated on a subcommand must not overwrite the same option given before it.
+_KEEP_TOP_LEVEL = argparse.SUPPRESS
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -44,8 +50,8 @@ def build_parser() -> argparse.ArgumentParser:
     sandbox.add_argument("--latency-ms", type=int, default=0)
 
     login = sub.add_parser("login", help="save a key for a profile (checked with GET /me)")
-    _add_profile(login)
-    login.add_argument("--base-url", help="API base URL, without /api/v1")
+    _add_profile(login, _KEEP_TOP_LEVEL)
+    login.add_argument("--base-url", default=_KEEP_TOP_LEVEL, help="API base URL, without /api/v1")
     login.add_argument(
         "--insecure-storage",
         action="store_true",
@@ -53,14 +59,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
 
     logout = sub.add_parser("logout", help="forget the saved key of a profile")
-    _add_profile(logout)
+    _add_profile(logout, _KEEP_TOP_LEVEL)
 
     auth = sub.add_parser("auth", help="inspect authentication")
     auth_sub = auth.add_subparsers(dest="auth_command", metavar="ACTION", required=True)
     status = auth_sub.add_parser(
         "status", help="which profile and key are used, and whether it works"
     )
-    _add_profile(status)
+    _add_profile(status, _KEEP_TOP_LEVEL)
     return parser
 
 

@@ -1,0 +1,33 @@
+"""The command line keeps options given before or after a subcommand."""
+
+from __future__ import annotations
+
+import pytest
+
+from leadtui.cli import build_parser
+
+
+@pytest.mark.parametrize(
+    ("argv", "profile", "base_url"),
+    [
+        (["--profile", "work", "login"], "work", None),
+        (["login", "--profile", "work"], "work", None),
+        (["--base-url", "https://api.example.com", "login"], None, "https://api.example.com"),
+        (["login", "--base-url", "https://api.example.com"], None, "https://api.example.com"),
+        (["--profile", "work", "auth", "status"], "work", None),
+        (["logout", "--profile", "work"], "work", None),
+    ],
+)
+def test_profile_and_base_url_survive_the_subcommand(
+    argv: list[str], profile: str | None, base_url: str | None
+) -> None:
+    ns = build_parser().parse_args(argv)
+    assert ns.profile == profile
+    assert ns.base_url == base_url
+
+
+def test_version_names_the_program(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        build_parser().parse_args(["--version"])
+    assert exit_info.value.code == 0
+    assert capsys.readouterr().out.startswith("leadtui ")
