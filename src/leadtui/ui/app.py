@@ -27,6 +27,7 @@ from leadtui.ui.screens.search_builder import NewSearchScreen
 from leadtui.ui.screens.searches import SearchesScreen
 from leadtui.ui.screens.sign_in import SignedIn, SignInScreen
 from leadtui.ui.services import AppServices
+from leadtui.ui.spend_flow import offer_pending_spends
 
 THEMES = {"dark": "textual-dark", "light": "textual-light"}
 # Screens in tab order; each is an app mode with its own screen stack.
@@ -77,6 +78,8 @@ class LeadApp(App[int]):
     # --- start-up and sign-in -----------------------------------------------------------
 
     def on_mount(self) -> None:
+        # Spends journaled but never settled (a crash): offered at start and after each sign-in.
+        self.watch(self, "session", lambda: offer_pending_spends(self))
         if self.services.client is not None:
             self.switch_mode("account")
         elif self.services.load_credentials is not None:

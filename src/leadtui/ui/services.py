@@ -14,7 +14,9 @@ from typing import Any
 from leadtui.api.client import LeadClient
 from leadtui.settings.config import Settings
 from leadtui.settings.credentials import Credentials
+from leadtui.settings.journal import SpendJournal
 from leadtui.settings.secrets import KeyStore
+from leadtui.settings.spending import SpendGate
 
 
 def _connect(base_url: str, api_key: str) -> LeadClient:
@@ -52,6 +54,6 @@ class AppServices:
     retry_delays: tuple[float, ...] = (2.0, 5.0, 10.0, 30.0)
     demo: bool = False
     # Slots for the other layers (spend gate and journal: issue 5; job watcher: issue 6).
-    spend_gate: Any = None
-    journal: Any = None
+    spend_gate: SpendGate | None = None  # built on first use: ui.spend_flow.spend_gate
+    journal: SpendJournal | None = None
     job_watcher: Any = None

@@ -1,0 +1,127 @@
+"""PendingSpends: journaled spends whose outcome was never learnt — resend (same key) or discard."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING, ClassVar, cast
+
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import OptionList, Static
+from textual.widgets.option_list import Option
+
+from leadtui.settings.journal import JournalError, SpendIntent, SpendOperation
+from leadtui.ui.spend_flow import resend_intent, spend_gate
+
+if TYPE_CHECKING:
+    from leadtui.ui.app import LeadApp
+    from leadtui.ui.services import AppServices
+
+
+def describe_intent(intent: SpendIntent) -> str:
+    """One line: what, how much, when, and the key's short form."""
+    params = intent.params
+    if intent.operation is SpendOperation.UNLOCK:
+        count = int(params.get("additional_results", 0))
+        what = f"Unlock {count:,} results of {params.get('search_id')}"
+    elif intent.operation is SpendOperation.EXTRACTION_LAUNCH:
+        what = f"Launch extraction {params.get('extraction_id')}"
+    else:
+        what = "Create an extraction"
+    cost = "cost not stated" if intent.amount is None else f"{intent.amount:,} credits"
+    when = intent.created_at.strftime("%Y-%m-%d %H:%M UTC")
+    return f"{what} · {cost} · {when} · key {intent.idempotency_key[:8]}…"
+
+
+class PendingSpends(ModalScreen[None]):
+    """Lists pending intents; `r` resends the highlighted one, `d` discards it."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("r", "resend", "Resend (same key)", id="pending_spends.resend"),
+        Binding("d", "discard", "Discard", id="pending_spends.discard"),
+        Binding("escape", "dismiss", "Decide later", id="pending_spends.close"),
+    ]
+
+    def __init__(self, intents: list[SpendIntent]) -> None:
+        super().__init__()
+        self.intents = list(intents)
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="pending-spends-box") as box:
+            box.border_title = "Spends with no known outcome"
+            box.border_subtitle = "r resend · d discard · esc later"
+            yield Static(
+                "These spends were confirmed and written down, but the app never learnt whether "
+                "the server took them (a crash, or the connection dropped). Resending uses the "
+                "same idempotency key, so the server charges each at most once.",
+                id="pending-spends-text",
+            )
+            yield OptionList(id="pending-spends-list")
+
+    def on_mount(self) -> None:
+        self._draw()
+
+    def _draw(self) -> None:
+        options = self.query_one(OptionList)
+        options.clear_options()
+        options.add_options(
+            [Option(describe_intent(i), id=i.idempotency_key) for i in self.intents]
+        )
+        if self.intents:
+            options.highlighted = 0
+        options.focus()
+
+    def _services(self) -> AppServices:
+        return cast("LeadApp", self.app).services
+
+    def _selected(self) -> SpendIntent | None:
+        index = self.query_one(OptionList).highlighted
+        if index is None or not 0 <= index < len(self.intents):
+            return None
+        return self.intents[index]
+
+    def _settled(self, intent: SpendIntent) -> None:
+        self.intents = [i for i in self.intents if i.idempotency_key != intent.idempotency_key]
+        if not self.intents:
+            self.dismiss(None)
+        else:
+            self._draw()
+
+    @work(exclusive=True, group="pending-spends-act")
+    async def action_resend(self) -> None:
+        intent = self._selected()
+        if intent is None:
+            return
+        self.query_one(OptionList).loading = True
+        try:
+            result = await resend_intent(self, intent)
+        finally:
+            self.query_one(OptionList).loading = False
+        if result is not None:
+            self._settled(intent)
+        else:
+            # A definitive refusal settles it too; a lost answer keeps it here.
+            gate = await asyncio.to_thread(spend_gate, self._services())
+            current = await asyncio.to_thread(gate.journal.get, intent.idempotency_key)
+            if current is not None and not current.pending:
+                self._settled(intent)
+
+    @work(exclusive=True, group="pending-spends-act")
+    async def action_discard(self) -> None:
+        intent = self._selected()
+        if intent is None:
+            return
+        try:
+            gate = await asyncio.to_thread(spend_gate, self._services())
+            await asyncio.to_thread(gate.journal.discard, intent.idempotency_key)
+        except JournalError as error:
+            self.notify(str(error), title="Spend journal", severity="error")
+            return
+        self.notify(f"Discarded {intent.idempotency_key[:8]}…: it will not be resent.", timeout=4)
+        self._settled(intent)
+
+    async def action_dismiss(self, result: None = None) -> None:
+        self.dismiss(result)

@@ -1,0 +1,271 @@
+"""The one UI path for every credit-consuming action (unlock, extraction create/launch).
+
+`confirm_and_spend` runs: read-only check (central, SpendGate.check_allowed) → budget check →
+ConfirmSpend → SpendGate.execute (journal before send, the same key on every retry) → 409s
+explained by `error.code` → `app.refresh_identity()` so the credits badge follows. Nothing is
+ever re-sent under a new key without the user confirming a new spend.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING, Any, cast
+
+from textual.screen import Screen
+
+from leadtui.api.contract import ErrorCode
+from leadtui.api.errors import ApiError, LeadError
+from leadtui.api.models import Export
+from leadtui.settings.journal import JournalError, SpendIntent, SpendJournal, SpendOperation
+from leadtui.settings.spending import (
+    ConfirmationRequired,
+    SpendBlocked,
+    SpendGate,
+    SpendRequest,
+    SpendResult,
+)
+from leadtui.ui.dialogs.confirm_spend import ConfirmSpend, SpendSummary
+from leadtui.ui.errors import ErrorReport, describe
+
+if TYPE_CHECKING:
+    from leadtui.ui.app import LeadApp
+    from leadtui.ui.services import AppServices
+
+# 4xx answers that settle nothing (the journal keeps the intent pending); see SpendGate.
+_NOT_DEFINITIVE = frozenset({408, 425, 429})
+
+
+def spend_gate(services: AppServices) -> SpendGate:
+    """The app's SpendGate, built on first use (opens the SQLite journal: call in a thread)."""
+    if services.spend_gate is None:
+        if services.journal is None:
+            services.journal = SpendJournal()
+        services.spend_gate = SpendGate.for_profile(
+            services.settings, services.journal, services.profile
+        )
+    return services.spend_gate
+
+
+def _app(screen: Screen[Any]) -> LeadApp:
+    return cast("LeadApp", screen.app)
+
+
+def _show(screen: Screen[Any], report: ErrorReport) -> None:
+    show_error = getattr(screen, "show_error", None)
+    if callable(show_error):
+        show_error(report)
+    else:
+        _app(screen).notify_error(report)
+
+
+async def confirm_and_spend(
+    screen: Screen[Any], request: SpendRequest, *, summary: SpendSummary
+) -> SpendResult | None:
+    """Ask, journal, send, explain. Returns the result, or None when nothing was bought.
+
+    Call it from a worker (it waits for the modal). Errors are shown on `screen` (its error
+    panel when it is a LeadScreen, else a toast); none escapes.
+    """
+    app = _app(screen)
+    try:
+        gate = await asyncio.to_thread(spend_gate, app.services)
+        gate.check_allowed()
+    except (SpendBlocked, JournalError) as error:
+        _show(screen, _blocked(error))
+        return None
+    if gate.requires_confirmation(request.amount):
+        confirmed = await app.push_screen_wait(ConfirmSpend(request, summary))
+        if not confirmed:
+            app.notify("Cancelled: nothing was sent, nothing was spent.", timeout=4)
+            return None
+    else:
+        app.notify(
+            f"{summary.title}: {request.amount} credits, within your budget of "
+            f"{gate.policy.spend_budget} (spend_budget): sent without asking.",
+            timeout=6,
+        )
+    try:
+        result = await gate.execute(request, app.client, confirmed=True)
+    except (SpendBlocked, JournalError, ConfirmationRequired) as error:
+        _show(screen, _blocked(error))
+        return None
+    except LeadError as error:
+        retry = await _explain_failure(screen, request, error)
+        if retry is not None:
+            return await confirm_and_spend(screen, retry[0], summary=retry[1])
+        return None
+    await _after_spend(screen, result)
+    return result
+
+
+async def resend_intent(screen: Screen[Any], intent: SpendIntent) -> SpendResult | None:
+    """Send a pending intent again with its SAME key (the server debits at most once)."""
+    app = _app(screen)
+    try:
+        gate = await asyncio.to_thread(spend_gate, app.services)
+        result = await gate.resend(intent, app.client)
+    except (SpendBlocked, JournalError) as error:
+        _show(screen, _blocked(error))
+        return None
+    except LeadError as error:
+        request = SpendRequest(
+            intent.operation, intent.params, None, intent.amount, intent.idempotency_key
+        )
+        await _explain_failure(screen, request, error, offer_smaller=False)
+        return None
+    await _after_spend(screen, result)
+    return result
+
+
+async def pending_intents(app: LeadApp) -> list[SpendIntent]:
+    """This profile's and server's intents whose outcome was never recorded."""
+    if app.services.client is None:
+        return []
+    gate = await asyncio.to_thread(spend_gate, app.services)
+    return await asyncio.to_thread(gate.pending, app.client.base_url)
+
+
+def offer_pending_spends(app: LeadApp) -> None:
+    """At start (and after each sign-in): show intents with no outcome, to resend or discard."""
+    if app.services.client is not None:
+        app.run_worker(_offer_pending(app), group="pending-spends", exclusive=True)
+
+
+async def _offer_pending(app: LeadApp) -> None:
+    from leadtui.ui.dialogs.pending_spends import PendingSpends
+
+    try:
+        intents = await pending_intents(app)
+    except JournalError as error:
+        app.notify_error(_blocked(error))
+        return
+    if intents and not isinstance(app.screen, PendingSpends):
+        await app.push_screen(PendingSpends(intents))
+
+
+async def _after_spend(screen: Screen[Any], result: SpendResult) -> None:
+    app = _app(screen)
+    record = result.record
+    what = (
+        f"export {record.exportId}"
+        if isinstance(record, Export)
+        else f"extraction {record.extractionId}"
+    )
+    app.notify(
+        f"Done: {what} is {record.status} (key {result.intent.idempotency_key[:8]}).",
+        title="Spent",
+        timeout=6,
+    )
+    try:
+        await app.refresh_identity()
+    except LeadError as error:
+        app.notify_error(error)
+
+
+def _blocked(error: Exception) -> ErrorReport:
+    if isinstance(error, SpendBlocked):
+        return ErrorReport("Spending is switched off", str(error), code="read_only")
+    if isinstance(error, JournalError):
+        return ErrorReport(
+            "Spend journal unavailable",
+            f"{error} Nothing was sent: a spend is only sent once it is written down.",
+        )
+    return ErrorReport("Confirmation required", str(error))
+
+
+def _report(error: ApiError, title: str, text: str) -> ErrorReport:
+    return ErrorReport(
+        title, text, code=error.code, request_id=error.request_id, status=error.status
+    )
+
+
+async def _explain_failure(
+    screen: Screen[Any],
+    request: SpendRequest,
+    error: LeadError,
+    *,
+    offer_smaller: bool = True,
+) -> tuple[SpendRequest, SpendSummary] | None:
+    """Show what went wrong; for insufficient_results, return a smaller spend to offer."""
+    app = _app(screen)
+    key = request.short_key
+    if isinstance(error, ApiError) and error.code == ErrorCode.INSUFFICIENT_CREDITS:
+        balance: int | None = None
+        try:
+            balance = (await app.refresh_identity()).credits
+        except LeadError:
+            balance = app.credits
+        text = "Nothing was charged."
+        if balance is not None and request.amount is not None:
+            short = max(0, request.amount - balance)
+            text = (
+                f"This costs {request.amount:,} credits; the account has {balance:,} — "
+                f"{short:,} short. Nothing was charged. Buy credits on the service's account "
+                "page, or unlock fewer results."
+            )
+        _show(screen, _report(error, "Not enough credits", text))
+        return None
+    if isinstance(error, ApiError) and error.code == ErrorCode.INSUFFICIENT_RESULTS:
+        return await _insufficient_results(screen, request, error, offer_smaller)
+    if isinstance(error, ApiError) and error.code == ErrorCode.IDEMPOTENCY_CONFLICT:
+        text = (
+            f"The server already saw the key {key}… with a different request, so it refused "
+            "this one and charged nothing for it. The app never re-sends a spend under a new "
+            "key by itself: start the action again to confirm it with a new key."
+        )
+        _show(screen, _report(error, "Key already used", text))
+        return None
+    definitive = isinstance(error, ApiError) and 400 <= error.status < 500
+    if definitive and cast(ApiError, error).status not in _NOT_DEFINITIVE:
+        _show(screen, describe(error))  # rejected: the journal has settled the intent
+        return None
+    # Network failure, timeout, 5xx, 429: the server may or may not have acted.
+    base = describe(error)
+    text = (
+        f"{base.text} Whether the spend went through is unknown, so it stays in the journal "
+        f"as pending (key {key}…). Resend it with the same key — the server never charges a "
+        "key twice — or discard it."
+    )
+    _show(
+        screen,
+        ErrorReport(
+            f"{base.title}: outcome unknown",
+            text,
+            code=base.code,
+            request_id=base.request_id,
+            status=base.status,
+        ),
+    )
+    offer_pending_spends(app)
+    return None
+
+
+async def _insufficient_results(
+    screen: Screen[Any], request: SpendRequest, error: ApiError, offer_smaller: bool
+) -> tuple[SpendRequest, SpendSummary] | None:
+    app = _app(screen)
+    search_id = str(request.params.get("search_id", ""))
+    available: int | None = None
+    search = None
+    if request.operation is SpendOperation.UNLOCK and search_id:
+        try:
+            search = await app.client.searches.get(search_id)
+        except LeadError:
+            search = None
+        if search is not None and search.result_count is not None:
+            available = max(0, search.result_count - (search.unlocked_count or 0))
+    if available is None:
+        text = "The search has fewer results left to unlock than asked. Nothing was charged."
+    elif available == 0:
+        text = "Every result of this search is already unlocked. Nothing was charged."
+    else:
+        text = f"Only {available:,} results are left to unlock. Nothing was charged." + (
+            " The unlock of those is offered next." if offer_smaller else ""
+        )
+    _show(screen, _report(error, "Not enough results", text))
+    if not offer_smaller or search is None or not available:
+        return None
+    smaller = SpendRequest.unlock(
+        search.searchId, min(available, 50_000), price_per_result=search.price_per_result
+    )
+    return smaller, SpendSummary.unlock(search, min(available, 50_000), app.credits)

@@ -1,0 +1,73 @@
+"""The spend path every credit-consuming action uses: confirm, journal, send, explain."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from leadtui.api.models import SearchRequest
+from leadtui.settings.journal import SpendJournal
+from leadtui.settings.spending import SpendRequest, SpendResult
+from leadtui.ui.dialogs.confirm_spend import ConfirmSpend, SpendSummary
+from leadtui.ui.spend_flow import confirm_and_spend
+from tests.ui.screen import screen_text
+
+ONE_EACH = {
+    "activities": [{"name": "Plumber"}],
+    "countries": [{"name": "France"}],
+    "localisations": [{"name": "Paris"}],
+}
+
+
+async def _search(app: Any) -> Any:
+    return await app.client.searches.create(SearchRequest.model_validate(ONE_EACH))
+
+
+async def _unlock_requests(app: Any, sandbox_http: Any) -> list[dict[str, Any]]:
+    log = (await sandbox_http.get("/_sandbox/requests")).json()["data"]
+    return [r for r in log if r["method"] == "POST" and r["path"].endswith("/exports")]
+
+
+def _start(app: Any, request: SpendRequest, summary: SpendSummary) -> Any:
+    return app.run_worker(confirm_and_spend(app.screen, request, summary=summary))
+
+
+async def test_confirm_shows_cost_and_enter_cancels(build_app: Any, sandbox_http: Any) -> None:
+    app = build_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await app.workers.wait_for_complete()
+        search = await _search(app)
+        request = SpendRequest.unlock(search.searchId, 250, price_per_result=1)
+        worker = _start(app, request, SpendSummary.unlock(search, 250, 10_000))
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmSpend)
+        text = screen_text(app)
+        assert "Unlock 250 results" in text
+        assert "1 credit per result (stated by the server)" in text
+        assert "250 credits" in text
+        assert "10,000 → 9,750 after" in text
+        assert request.short_key in text
+        await pilot.press("enter")  # Cancel has the focus: Enter never spends
+        await worker.wait()
+        assert worker.result is None
+        assert not isinstance(app.screen, ConfirmSpend)
+        assert await _unlock_requests(app, sandbox_http) == []
+        assert app.credits == 10_000
+
+
+async def test_y_spends_once_journals_and_updates_badge(build_app: Any, sandbox_http: Any) -> None:
+    app = build_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await app.workers.wait_for_complete()
+        search = await _search(app)
+        request = SpendRequest.unlock(search.searchId, 3)
+        worker = _start(app, request, SpendSummary.unlock(search, 3, app.credits))
+        await pilot.pause()
+        await pilot.press("y")
+        await worker.wait()
+        await pilot.pause()
+        assert isinstance(worker.result, SpendResult)
+        assert app.credits == 10_000 - 3
+        sent = await _unlock_requests(app, sandbox_http)
+        assert [r["idempotency_key"] for r in sent] == [request.idempotency_key]
+        journaled = SpendJournal().get(request.idempotency_key)
+        assert journaled is not None and journaled.outcome == "succeeded"
