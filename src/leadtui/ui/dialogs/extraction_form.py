@@ -1,0 +1,145 @@
+"""ExtractionForm: an ExtractionRequest to save as a draft, or to create and launch at once.
+
+Fields are validated by the api models (urls as URIs, serp_config as a JSON object) before the
+dialog closes, so nothing invalid reaches the server or the spend journal.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from pydantic import ValidationError
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, Label, Static, TextArea
+
+from leadtui.api.models import Extraction, ExtractionDraft, ExtractionRequest
+
+LIST_FIELDS = ("categories", "countries", "localisations", "enrichment_sources")
+REQUIRED = frozenset(LIST_FIELDS)
+
+
+@dataclass(frozen=True)
+class ExtractionFormResult:
+    body: dict[str, Any]
+    """A valid ExtractionDraft body (launch=False) or ExtractionRequest body (launch=True)."""
+    launch: bool
+
+
+def _split(text: str) -> list[str]:
+    return [part.strip() for part in text.replace("\n", ",").split(",") if part.strip()]
+
+
+def _explain(error: ValidationError) -> str:
+    lines = []
+    for item in error.errors():
+        where = ".".join(str(part) for part in item["loc"]) or "form"
+        lines.append(f"✗ {where}: {item['msg']}")
+    return "\n".join(lines[:4])
+
+
+class ExtractionForm(ModalScreen[ExtractionFormResult | None]):
+    """New extraction (save a draft, or create and launch) or edit an existing draft."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", "Cancel", id="extraction_form.cancel"),
+        Binding("ctrl+s", "save", "Save draft", id="extraction_form.save"),
+        Binding("ctrl+l", "launch", "Create and launch", id="extraction_form.launch"),
+    ]
+
+    def __init__(self, draft: Extraction | None = None) -> None:
+        super().__init__()
+        self.draft = draft
+
+    def _initial(self, name: str) -> Any:
+        return self.draft.extra(name) if self.draft is not None else None
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(classes="job-dialog", id="extraction-form") as box:
+            box.border_title = (
+                f"Edit draft {self.draft.extractionId}" if self.draft else "New extraction"
+            )
+            box.border_subtitle = "lists: comma-separated"
+            for name in LIST_FIELDS:
+                with Horizontal(classes="form-row"):
+                    yield Label(name.replace("_", " ") + ("*" if name in REQUIRED else ""))
+                    yield Input(", ".join(self._initial(name) or []), id=f"x-{name}", compact=True)
+            yield Label("urls (one per line)", classes="form-label")
+            yield TextArea("\n".join(self._initial("urls") or []), id="x-urls", compact=True)
+            yield Label("serp_config (a JSON object, optional)", classes="form-label")
+            serp = self._initial("serp_config")
+            yield TextArea(json.dumps(serp) if serp else "", id="x-serp_config", compact=True)
+            yield Static("", id="x-errors", markup=False)
+            with Horizontal(classes="job-dialog-buttons"):
+                yield Button("Cancel", id="x-cancel", compact=True)
+                yield Button("Save draft (ctrl+s)", id="x-save", variant="primary", compact=True)
+                if self.draft is None:
+                    yield Button(
+                        "Create and launch (ctrl+l)", id="x-launch", variant="warning", compact=True
+                    )
+
+    def on_mount(self) -> None:
+        self.query_one("#x-categories", Input).focus()
+
+    def collect(self) -> dict[str, Any]:
+        """The form as a body: empty optional fields are left out. Raises ValueError."""
+        body: dict[str, Any] = {}
+        for name in LIST_FIELDS:
+            values = _split(self.query_one(f"#x-{name}", Input).value)
+            if values or self.draft is not None:
+                body[name] = values
+        urls = _split(self.query_one("#x-urls", TextArea).text)
+        if urls:
+            body["urls"] = urls
+        serp_text = self.query_one("#x-serp_config", TextArea).text.strip()
+        if serp_text:
+            try:
+                serp = json.loads(serp_text)
+            except json.JSONDecodeError as error:
+                raise ValueError(
+                    f"✗ serp_config: not JSON ({error.msg}, col {error.colno})"
+                ) from None
+            if not isinstance(serp, dict):
+                raise ValueError("✗ serp_config: must be a JSON object ({…}), not a list or value")
+            body["serp_config"] = serp
+        return body
+
+    def _finish(self, launch: bool) -> None:
+        errors = self.query_one("#x-errors", Static)
+        try:
+            body = self.collect()
+            if launch:
+                missing = [name for name in sorted(REQUIRED) if not body.get(name)]
+                if missing:
+                    raise ValueError(f"✗ required to launch: {', '.join(missing)}")
+                checked = ExtractionRequest.model_validate(body).to_body()
+            else:
+                checked = ExtractionDraft.model_validate(body).to_body()
+        except ValidationError as error:
+            errors.update(_explain(error))
+            return
+        except ValueError as error:
+            errors.update(str(error))
+            return
+        self.dismiss(ExtractionFormResult(checked, launch))
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        if event.button.id == "x-cancel":
+            self.dismiss(None)
+        else:
+            self._finish(event.button.id == "x-launch")
+
+    def action_save(self) -> None:
+        self._finish(False)
+
+    def action_launch(self) -> None:
+        if self.draft is None:
+            self._finish(True)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,147 @@
+"""`JobWatcher`: the app's one poller of exports and extractions (never a timer per row).
+
+Polls while the jobs screen is showing; while it is hidden, keeps a slow tick only for jobs
+the user is following that still move, so their end is announced on any screen.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from textual.signal import Signal
+from textual.timer import Timer
+
+from leadtui.api.contract import Scope
+from leadtui.api.models import Export, Extraction
+from leadtui.ui.job_board import JobBoard, JobKind, JobPoller
+from leadtui.ui.notifications import JobNotifier
+
+if TYPE_CHECKING:
+    from leadtui.ui.app import LeadApp
+
+
+class JobWatcher:
+    """Schedules `JobPoller` ticks on the app's timer and publishes the board after each."""
+
+    def __init__(self, app: LeadApp) -> None:
+        self.app = app
+        services = app.services
+        self.poller = JobPoller(
+            lambda: app.client,
+            lambda: services.settings.polling,
+            read_extractions=lambda: app.has_scope(Scope.EXTRACTIONS_READ),
+        )
+        # Published after every tick and every merged action result; the payload is the board.
+        self.changed: Signal[JobBoard] = Signal(app, "jobs-changed")
+        self.notifier = JobNotifier(
+            app,
+            bell=lambda: services.settings.notify_bell,
+            desktop=lambda: services.settings.notify_desktop,
+        )
+        self.visible = False
+        self.paused = False
+        self.ticking = False
+        # services.clock() time of the next tick; None when none is scheduled.
+        self.next_tick_at: float | None = None
+        self._timer: Timer | None = None
+        app.watch(app, "session", self._new_session, init=False)
+
+    @classmethod
+    def of(cls, app: LeadApp) -> JobWatcher:
+        """The app's watcher, made on first use and kept in `services.job_watcher`."""
+        existing = app.services.job_watcher
+        if isinstance(existing, JobWatcher):
+            return existing
+        watcher = cls(app)
+        app.services.job_watcher = watcher
+        return watcher
+
+    @property
+    def board(self) -> JobBoard:
+        return self.poller.board
+
+    # --- what screens and actions call ----------------------------------------------------
+
+    def show(self) -> None:
+        """The dashboard is on screen: poll now if what is shown is older than a fast tick."""
+        self.visible = True
+        updated = self.board.updated_at
+        fresh = updated is not None and not self.board.stale
+        fresh = fresh and self.app.services.clock() - (updated or 0) < self._fast()
+        self._schedule(self.poller.next_interval() if fresh else 0.0)
+
+    def hide(self) -> None:
+        self.visible = False
+        self._schedule(self._hidden_interval())
+
+    def refresh_now(self) -> None:
+        self.board.stopped = False
+        self._schedule(0.0)
+
+    def toggle_pause(self) -> bool:
+        """Pause or resume polling; returns True when now paused."""
+        self.paused = not self.paused
+        self._schedule(0.0 if not self.paused else None)
+        return self.paused
+
+    def follow(self, kind: JobKind, job_id: str) -> None:
+        """Announce this job's end even off the dashboard (e.g. an export just unlocked)."""
+        self.board.followed.add((kind, job_id))
+        self._schedule(self._fast() if not self.visible else self.poller.next_interval())
+
+    def absorb(self, record: Export | Extraction) -> None:
+        """Merge a record an action returned, and look again soon."""
+        change = self.board.absorb(record)
+        if change is not None:
+            self.notifier.announce(change)
+        self.changed.publish(self.board)
+        self._schedule(min(self._fast(), self.poller.next_interval()))
+
+    # --- scheduling -----------------------------------------------------------------------
+
+    def _fast(self) -> float:
+        return self.app.services.settings.polling.fast_seconds
+
+    def _hidden_interval(self) -> float | None:
+        if not self.board.watched():
+            return None
+        return max(self.app.services.settings.polling.slow_seconds, self.poller.next_interval())
+
+    def _schedule(self, delay: float | None) -> None:
+        """One timer for the app: the pending tick is replaced, never doubled."""
+        if self._timer is not None:
+            self._timer.stop()
+            self._timer = None
+        blocked = self.paused or self.board.stopped or self.app.services.client is None
+        if not self.visible and delay is not None:
+            hidden = self._hidden_interval()
+            delay = None if hidden is None else max(delay, hidden)
+        if blocked or delay is None:
+            self.next_tick_at = None
+        else:
+            self.next_tick_at = self.app.services.clock() + delay
+            self._timer = self.app.set_timer(delay, self._fire, name="job-watcher")
+        self.changed.publish(self.board)
+
+    def _fire(self) -> None:
+        self._timer = None
+        self.app.run_worker(self.tick(), group="job-watcher", exclusive=True, exit_on_error=False)
+
+    async def tick(self) -> None:
+        """One poll (the timer calls this; tests and `r` may too), then the next is planned."""
+        self.ticking = True
+        self.changed.publish(self.board)
+        try:
+            changes = await self.poller.tick(self.app.services.clock(), full=self.visible)
+        finally:
+            self.ticking = False
+        for change in changes:
+            self.notifier.announce(change)
+        if self.board.stopped and self.board.error is not None:
+            self.app.note_error(self.board.error)
+        self._schedule(self.poller.next_interval() if self.visible else self._hidden_interval())
+
+    def _new_session(self) -> None:
+        # Another key may be another account: forget its jobs.
+        self.poller.board = JobBoard()
+        self._schedule(0.0 if self.visible else None)

@@ -1,0 +1,78 @@
+"""Telling the user a job finished: a toast, and if enabled the bell and a desktop notification.
+
+The desktop notification is a terminal escape (OSC 9 for iTerm2/kitty/WezTerm/Windows
+Terminal, OSC 777 for foot/VTE/urxvt); terminals that know neither ignore both.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Final
+
+from textual.notifications import SeverityLevel
+
+from leadtui.ui.job_board import JobChange
+
+if TYPE_CHECKING:
+    from textual.app import App
+
+# Control characters would end the escape early or inject another one.
+_UNSAFE: Final = re.compile(r"[\x00-\x1f\x7f-\x9f;]")
+
+_WORDS: Final[dict[str, tuple[str, SeverityLevel]]] = {
+    "ready": ("is ready", "information"),
+    "failed": ("failed", "error"),
+    "completed": ("completed", "information"),
+    "stopped": ("stopped", "warning"),
+}
+
+
+def describe_change(change: JobChange) -> tuple[str, str, SeverityLevel]:
+    """(title, text, severity) of a finished job, in words that survive NO_COLOR."""
+    what = "Export" if change.kind == "export" else "Extraction"
+    verb, severity = _WORDS.get(change.after, (change.after, "information"))
+    mark = "✗" if change.after == "failed" else "✓"
+    hint = {
+        "ready": "d downloads it, v shows its results.",
+        "failed": "t retries it (no credits).",
+    }.get(change.after, "v shows its results.")
+    return f"{mark} {what} {verb}", f"{change.job_id} {verb}. {hint}", severity
+
+
+def desktop_escapes(title: str, text: str) -> str:
+    """OSC 9 and OSC 777 notifications, sanitised so they cannot break out of the escape."""
+    safe_title, safe_text = _UNSAFE.sub(" ", title), _UNSAFE.sub(" ", text)
+    return f"\x1b]9;{safe_title}: {safe_text}\x07\x1b]777;notify;{safe_title};{safe_text}\x07"
+
+
+class JobNotifier:
+    """Announces finished jobs on whatever screen is showing (toasts are app-wide)."""
+
+    def __init__(
+        self,
+        app: App[Any],
+        *,
+        bell: Callable[[], bool],
+        desktop: Callable[[], bool],
+        write: Callable[[str], None] | None = None,
+    ) -> None:
+        self._app = app
+        self._bell = bell
+        self._desktop = desktop
+        # Where escapes go: the terminal. Tests pass a list's append to read them.
+        self.write = write or self._write_to_terminal
+
+    def _write_to_terminal(self, data: str) -> None:
+        driver = self._app._driver  # Textual has no public raw-write API
+        if driver is not None and not self._app.is_headless:
+            driver.write(data)
+            driver.flush()
+
+    def announce(self, change: JobChange) -> None:
+        title, text, severity = describe_change(change)
+        self._app.notify(text, title=title, severity=severity, timeout=8, markup=False)
+        if self._bell():
+            self.write("\a")
+        if self._desktop():
+            self.write(desktop_escapes(title, text))
