@@ -1,6 +1,8 @@
 """HTTP transport: Bearer auth, timeouts, retries with backoff, typed errors.
 
-The one place that talks to httpx. Every failure leaves here as a LeadError.
+The one place that talks to httpx. Every failure leaves here as a LeadError. httpx's read
+timeout is per read, so a server dripping a byte a second never trips it: each attempt also
+has an overall deadline, JSON bodies have a size cap, and streamed bodies a minimum pace.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from leadtui.api.errors import (
     ConnectionFailed,
     LeadError,
     RequestTimeout,
+    bad_response,
     error_from_response,
     parse_retry_after,
 )
@@ -31,6 +34,15 @@ log = logging.getLogger("leadtui.api")
 Sleep = Callable[[float], Awaitable[None]]
 
 RETRY_STATUSES: Final = frozenset({429, 502, 503, 504})
+# One attempt (connect, headers and a JSON body) may take this many times the read timeout.
+DEADLINE_PER_TIMEOUT: Final = 3.0
+# The largest JSON answer is a page of at most 100 records (~50 KiB from the sandbox); 8 MiB
+# is ample headroom, yet bounds what a broken or hostile server can make us hold and parse.
+MAX_JSON_BYTES: Final = 8 * 1024 * 1024
+# An error object is a few hundred bytes; past this the body is not one (a proxy's page).
+MAX_ERROR_BYTES: Final = 64 * 1024
+# A streamed download must bring this much in every deadline window, or it counts as stalled.
+MIN_STREAM_BYTES_PER_WINDOW: Final = 64 * 1024
 # Methods that may be replayed without a key: reading twice changes nothing.
 _SAFE_METHODS: Final = frozenset({"GET", "HEAD", "OPTIONS"})
 
@@ -51,6 +63,63 @@ class RetryPolicy:
         return random.uniform(0.0, ceiling)
 
 
+class PacedStream(httpx.AsyncByteStream):
+    """A body that must bring `floor` bytes within every `window` seconds (or end)."""
+
+    def __init__(self, inner: httpx.AsyncByteStream, *, window: float, floor: int) -> None:
+        self._inner = inner
+        self._window = window
+        self._floor = floor
+
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        loop = asyncio.get_running_loop()
+        due = loop.time() + self._window
+        got = 0
+        chunks = aiter(self._inner)
+        while True:
+            try:
+                async with asyncio.timeout_at(due):
+                    chunk = await anext(chunks)
+            except StopAsyncIteration:
+                return
+            except TimeoutError:
+                raise httpx.ReadTimeout(
+                    f"fewer than {self._floor} bytes arrived in {self._window:g} s"
+                ) from None
+            got += len(chunk)
+            if got >= self._floor:
+                got, due = 0, loop.time() + self._window
+            yield chunk
+
+    async def aclose(self) -> None:
+        await self._inner.aclose()
+
+
+async def _read_capped(response: httpx.Response, limit: int) -> bytes | None:
+    """The decoded body, or None as soon as it proves longer than `limit` bytes."""
+    declared = response.headers.get("Content-Length")
+    if declared is not None and declared.isdigit() and int(declared) > limit:
+        return None
+    chunks: list[bytes] = []
+    size = 0
+    # Decoded bytes are counted, so a small gzip bomb is stopped as well.
+    async for chunk in response.aiter_bytes():
+        size += len(chunk)
+        if size > limit:
+            return None
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def _with_body(response: httpx.Response, body: bytes) -> httpx.Response:
+    """The same answer with its body in memory (already decoded, so without the encoding)."""
+    dropped = {"content-encoding", "content-length", "transfer-encoding"}
+    headers = [(k, v) for k, v in response.headers.multi_items() if k.lower() not in dropped]
+    return httpx.Response(
+        response.status_code, headers=headers, content=body, request=response.request
+    )
+
+
 def _request_id(response: httpx.Response) -> str | None:
     value: str | None = response.headers.get(REQUEST_ID_HEADER)
     return value
@@ -69,9 +138,13 @@ class Transport:
         user_agent: str,
         transport: httpx.AsyncBaseTransport | None = None,
         sleep: Sleep | None = None,
+        deadline: float | None = None,
+        max_json_bytes: int = MAX_JSON_BYTES,
     ) -> None:
         self._api_key = api_key
         self._policy = policy
+        self._deadline = deadline if deadline is not None else DEADLINE_PER_TIMEOUT * timeout
+        self._max_json_bytes = max_json_bytes
         self._sleep: Sleep = sleep or asyncio.sleep
         self._http = httpx.AsyncClient(
             base_url=base_url + API_PREFIX,
@@ -83,6 +156,11 @@ class Transport:
 
     def __repr__(self) -> str:
         return f"Transport(base_url={str(self._http.base_url)!r})"
+
+    @property
+    def deadline(self) -> float:
+        """Seconds one attempt may take in all; also the pace window of streamed bodies."""
+        return self._deadline
 
     async def aclose(self) -> None:
         await self._http.aclose()
@@ -183,44 +261,65 @@ class Transport:
     ) -> tuple[LeadError | None, httpx.Response | None]:
         """One try: a usable response, or the error it amounts to (nothing raised here)."""
         method, path = request.method, request.url.path
+        response: httpx.Response | None = None
         try:
-            response = await self._http.send(request, stream=True)
-        except httpx.TimeoutException:
+            # Bounds the whole attempt, whatever pace the bytes arrive at.
+            async with asyncio.timeout(self._deadline):
+                response = await self._http.send(request, stream=True)
+                if response.is_success and stream:
+                    response.stream = PacedStream(
+                        _async_stream(response),
+                        window=self._deadline,
+                        floor=MIN_STREAM_BYTES_PER_WINDOW,
+                    )
+                    log.debug(
+                        "%s %s -> %d request_id=%s (streaming)",
+                        method,
+                        path,
+                        response.status_code,
+                        _request_id(response),
+                    )
+                    return None, response
+                limit = self._max_json_bytes if response.is_success else MAX_ERROR_BYTES
+                body = await _read_capped(response, limit)
+        except (TimeoutError, httpx.TimeoutException):
             log.debug("%s %s -> timeout", method, path)
-            return RequestTimeout(
-                f"The server did not answer {method} {path} in time.",
-                idempotency_key=idempotency_key,
-            ), None
-        except httpx.TransportError as exc:
-            log.debug("%s %s -> %s", method, path, type(exc).__name__)
-            return ConnectionFailed(
-                f"Could not reach the server for {method} {path} ({type(exc).__name__}).",
-                idempotency_key=idempotency_key,
-            ), None
-        try:
-            if response.is_success and stream:
-                log.debug(
-                    "%s %s -> %d request_id=%s (streaming)",
-                    method,
-                    path,
-                    response.status_code,
-                    _request_id(response),
-                )
-                return None, response
-            body = await response.aread()
-        except httpx.TimeoutException:
+            if response is None:
+                return RequestTimeout(
+                    f"The server did not answer {method} {path} in time.",
+                    idempotency_key=idempotency_key,
+                ), None
             await response.aclose()
             return RequestTimeout(
                 f"The answer to {method} {path} stopped arriving.",
                 idempotency_key=idempotency_key,
             ), None
         except httpx.TransportError as exc:
+            log.debug("%s %s -> %s", method, path, type(exc).__name__)
+            if response is None:
+                return ConnectionFailed(
+                    f"Could not reach the server for {method} {path} ({type(exc).__name__}).",
+                    idempotency_key=idempotency_key,
+                ), None
             await response.aclose()
             return ConnectionFailed(
                 f"The connection broke while reading {method} {path} ({type(exc).__name__}).",
                 idempotency_key=idempotency_key,
             ), None
+        except BaseException:
+            if response is not None:
+                await response.aclose()
+            raise
+        await response.aclose()
         if response.is_success:
+            if body is None:
+                log.debug("%s %s -> %d body over the cap", method, path, response.status_code)
+                return bad_response(
+                    response.status_code,
+                    f"the body is larger than {self._max_json_bytes // (1024 * 1024)} MiB",
+                    _request_id(response),
+                    idempotency_key=idempotency_key,
+                ), None
             log.debug(
                 "%s %s -> %d request_id=%s",
                 method,
@@ -228,10 +327,10 @@ class Transport:
                 response.status_code,
                 _request_id(response),
             )
-            return None, response
-        await response.aclose()
+            return None, _with_body(response, body)
+        # An oversized error body is no error object: it is judged by its status alone.
         error = error_from_response(
-            response.status_code, body, response.headers, idempotency_key=idempotency_key
+            response.status_code, body or b"", response.headers, idempotency_key=idempotency_key
         )
         log.debug(
             "%s %s -> %d request_id=%s code=%s",
@@ -257,6 +356,13 @@ class Transport:
                     return None
                 return failure.retry_after
         return self._policy.backoff(retry_number)
+
+
+def _async_stream(response: httpx.Response) -> httpx.AsyncByteStream:
+    stream = response.stream
+    if not isinstance(stream, httpx.AsyncByteStream):
+        raise TypeError("an async client always gets an async body stream")
+    return stream
 
 
 def poll_hint(response: httpx.Response) -> float | None:
