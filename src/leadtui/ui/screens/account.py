@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from typing import ClassVar
 
 from rich.table import Table
@@ -64,15 +63,15 @@ class AccountScreen(LeadScreen):
     # shown with show_error (which retries network failures by itself via `retry`).
     @work(exclusive=True, group="account-load")
     async def load(self) -> None:
-        """Fetch /me and /usage together; the frame has already painted."""
+        """Fetch /me, then /usage; the frame has already painted."""
         if self.services.client is None:
             return  # the saved key is still being read; `session` changes when it is
         body = self.query_one("#account-body")
         body.loading = self.lead_app.identity is None
         try:
-            _identity, usage = await asyncio.gather(
-                self.lead_app.refresh_identity(), self.client.usage()
-            )
+            # /me first: the credits badge fills in before usage arrives.
+            await self.lead_app.refresh_identity()
+            usage = await self.client.usage()
         except LeadError as error:
             if self.lead_app.identity is None:
                 self.query_one("#account-summary", Static).update(

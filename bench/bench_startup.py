@@ -1,0 +1,107 @@
+"""Start-up: launch → credit balance on screen, in a real terminal, vs a bare Textual app.
+
+Both run in tmux (a real terminal emulator) side by side in one run, alternating, and the
+time is taken from `tmux new-session` until `capture-pane` shows the marker: "10,000 credits"
+for leadtui (so the /me round trip is included), "ready" for the bare app. The sandbox runs
+in this process, so its imports are not counted; leadtui gets its key from LEADTUI_API_KEY,
+as on a server (the keyring path reads the key after the first frame anyway).
+
+    .venv/bin/python bench/bench_startup.py [--runs 7]
+
+Goal (issue 4): ratio ≤ 1.5.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+BARE_APP = """
+from textual.app import App
+from textual.widgets import Static
+
+class Bare(App[None]):
+    def compose(self):
+        yield Static("ready")
+
+Bare().run()
+"""
+
+SOCKET = f"leadtui-bench-{os.getpid()}"
+TIMEOUT = 20.0
+
+
+def tmux(*args: str) -> str:
+    done = subprocess.run(["tmux", "-L", SOCKET, *args], capture_output=True, text=True)
+    return done.stdout
+
+
+def time_to_marker(command: list[str], marker: str, env: dict[str, str]) -> float:
+    """Seconds from launching `command` in a 100×30 tmux pane until `marker` is on screen."""
+    exports = " ".join(f"{k}={v}" for k, v in env.items())
+    shell = f"env {exports} {' '.join(command)}"
+    start = time.perf_counter()
+    tmux("new-session", "-d", "-s", "run", "-x", "100", "-y", "30", shell)
+    try:
+        while time.perf_counter() - start < TIMEOUT:
+            if marker in tmux("capture-pane", "-p", "-t", "run"):
+                return time.perf_counter() - start
+            time.sleep(0.005)
+        raise RuntimeError(f"{marker!r} did not appear within {TIMEOUT}s")
+    finally:
+        tmux("kill-session", "-t", "run")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=7)
+    args = parser.parse_args()
+    if shutil.which("tmux") is None:
+        print("tmux is needed for this benchmark", file=sys.stderr)
+        return 2
+
+    from leadtui.sandbox.embedded import EmbeddedSandbox
+
+    python = sys.executable
+    leadtui = str(Path(python).with_name("leadtui"))
+    with tempfile.TemporaryDirectory() as home, EmbeddedSandbox() as sandbox:
+        bare_file = Path(home) / "bare.py"
+        bare_file.write_text(BARE_APP)
+        env = {
+            "XDG_CONFIG_HOME": f"{home}/config",
+            "XDG_STATE_HOME": f"{home}/state",
+            "TERM": "xterm-256color",
+        }
+        app_env = {**env, "LEADTUI_BASE_URL": sandbox.base_url, "LEADTUI_API_KEY": "sk_demo_full"}
+        # A long-lived session keeps the tmux server up, so its start is not measured.
+        tmux("new-session", "-d", "-s", "keepalive", "-x", "100", "-y", "30", "sleep 3600")
+        try:
+            # One warm-up each: the first run pays for cold .pyc and disk caches.
+            time_to_marker([python, str(bare_file)], "ready", env)
+            time_to_marker([leadtui], "10,000 credits", app_env)
+            bare, frame, app = [], [], []
+            for _ in range(args.runs):
+                bare.append(time_to_marker([python, str(bare_file)], "ready", env))
+                # The header's tabs are on the first frame, before any request.
+                frame.append(time_to_marker([leadtui], "j Jobs", app_env))
+                app.append(time_to_marker([leadtui], "10,000 credits", app_env))
+        finally:
+            tmux("kill-server")
+    bare_ms, app_ms = statistics.median(bare) * 1000, statistics.median(app) * 1000
+    frame_ms = statistics.median(frame) * 1000
+    print(f"bare Textual app, one line on screen: {bare_ms:6.0f} ms (median of {args.runs})")
+    print(f"leadtui, first frame (header):        {frame_ms:6.0f} ms ({frame_ms / bare_ms:.2f}x)")
+    print(f"leadtui, credit balance on screen:    {app_ms:6.0f} ms (median of {args.runs})")
+    print(f"ratio: {app_ms / bare_ms:.2f}x (goal ≤ 1.5x)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
