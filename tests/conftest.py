@@ -59,6 +59,7 @@ def sandbox_clock() -> FakeClock:
 
 @pytest.fixture
 def sandbox_config(sandbox_clock: FakeClock) -> Any:
+    """Short jobs on a clock tests step by hand (`sandbox_clock.advance`), never sleeping."""
     from leadtui.sandbox.config import SandboxConfig
 
     return SandboxConfig(job_seconds=0.3, clock=sandbox_clock)
