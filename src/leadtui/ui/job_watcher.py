@@ -120,7 +120,9 @@ class JobWatcher:
             self.next_tick_at = None
         else:
             self.next_tick_at = self.app.services.clock() + delay
-            self._timer = self.app.set_timer(delay, self._fire, name="job-watcher")
+            # Textual's Timer divides by its interval: "now" is the shortest useful wait.
+            wait = max(delay, 0.01)
+            self._timer = self.app.set_timer(wait, self._fire, name="job-watcher")
         self.changed.publish(self.board)
 
     def _fire(self) -> None:

@@ -13,7 +13,6 @@ from rich.text import Text
 from textual.widgets import DataTable
 
 from leadtui.api.models import Export, Extraction
-from leadtui.ui.job_board import export_moving, extraction_moving
 from leadtui.ui.timefmt import ago
 
 JobT = TypeVar("JobT", Export, Extraction)
@@ -76,10 +75,10 @@ class JobTable(DataTable[str | Text], Generic[JobT]):
         key = self.coordinate_to_cell_key(self.cursor_coordinate).row_key.value
         return self.jobs.get(key) if key is not None else None
 
-    def status_cell(self, status: str, progress: float | None, moving: bool) -> Text:
+    def status_cell(self, status: str, progress: float | None) -> Text:
         mark, colour_name = _LOOK.get(status, ("•", ""))
         words = f"{mark} {status}"
-        if progress is not None and (moving or status == "paused"):
+        if progress is not None and status in ("processing", "running", "paused"):
             words += f" {int(progress * 100)}%"
         colour = self._colour(colour_name) if colour_name else None
         return Text(words, style=colour or "")
@@ -136,7 +135,7 @@ class ExportTable(JobTable[Export]):
             job.exportId,
             job.searchId or "—",
             f"{results:,}" if results is not None else "—",
-            self.status_cell(job.status, job.progress, export_moving(job)),
+            self.status_cell(job.status, job.progress),
             short_time(job.created_at),
             self.updated_cell(job.updated_at, now),
         )
@@ -167,7 +166,7 @@ class ExtractionTable(JobTable[Extraction]):
             job.extractionId,
             summary if len(summary) <= 28 else summary[:27] + "…",
             f"{count:,}" if isinstance(count, int) else "—",
-            self.status_cell(job.status or "", job.extra("progress"), extraction_moving(job)),
+            self.status_cell(job.status or "", job.extra("progress")),
             short_time(job.created_at),
             self.updated_cell(job.updated_at, now),
         )

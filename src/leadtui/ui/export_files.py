@@ -1,0 +1,48 @@
+"""Files the jobs screen writes: where a download goes, and the visible rows as CSV."""
+
+from __future__ import annotations
+
+import csv
+import io
+from datetime import datetime
+from pathlib import Path
+
+from leadtui.api.client import LeadClient
+from leadtui.settings.config import write_atomically
+
+
+def free_path(folder: Path, name: str) -> Path:
+    """`folder/name`, or `name-1`, `name-2`… so an earlier download is never overwritten."""
+    folder.mkdir(parents=True, exist_ok=True)
+    target = folder / name
+    stem, suffix = target.stem, target.suffix
+    n = 1
+    while target.exists() or target.with_name(target.name + ".part").exists():
+        target = folder / f"{stem}-{n}{suffix}"
+        n += 1
+    return target
+
+
+def stamp(now: float) -> str:
+    return datetime.fromtimestamp(now).strftime("%Y%m%d-%H%M%S")
+
+
+def write_rows_csv(folder: Path, name: str, rows: list[list[str]]) -> Path:
+    """Write rows (header first) as CSV, atomically (temp file, fsync, rename). Blocking."""
+    buffer = io.StringIO()
+    csv.writer(buffer).writerows(rows)
+    target = free_path(folder, name)
+    write_atomically(target, buffer.getvalue().encode(), mode=0o644)
+    return target
+
+
+async def authorized_columns(client: LeadClient, export_id: str) -> list[str]:
+    """The columns a custom download may ask for: those of the export's lead records.
+
+    The spec names no endpoint listing them; a ready export's first lead carries exactly the
+    authorized columns, in the server's order.
+    """
+    page = await client.exports.results(export_id, limit=1)
+    if not page.items:
+        return []
+    return list(page.items[0].model_dump().keys())
