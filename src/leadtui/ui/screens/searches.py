@@ -1,12 +1,36 @@
-"""Searches: placeholder until issue 5 replaces this module."""
+"""Searches: the account's searches, a page at a time as you scroll, filterable; Enter opens one."""
 
 from __future__ import annotations
 
+from typing import ClassVar
+
+from rich.text import Text
+from textual import on, work
 from textual.app import ComposeResult
-from textual.widgets import Static
+from textual.binding import Binding, BindingType
+from textual.coordinate import Coordinate
+from textual.widgets import DataTable, Input, Static
 
 from leadtui.api.contract import Scope
+from leadtui.api.errors import LeadError
+from leadtui.api.models import Search
+from leadtui.ui.commands import PaletteCommand
 from leadtui.ui.screens.base import LeadScreen
+
+PAGE_SIZE = 25
+# Load the next page when the highlight is this close to the last loaded row.
+LOAD_AHEAD = 5
+# With a filter that matches few rows, look through at most this many more pages by itself.
+FILTER_PAGES = 4
+
+
+def search_summary(search: Search) -> str:
+    summary = search.extra("summary")
+    return summary if isinstance(summary, str) else ""
+
+
+def count_text(value: int | None) -> str:
+    return "—" if value is None else f"{value:,}"
 
 
 class SearchesScreen(LeadScreen):
@@ -14,10 +38,153 @@ class SearchesScreen(LeadScreen):
     LABEL = "Searches"
     REQUIRED_SCOPES = ((Scope.SEARCHES_READ, "list your searches"),)
 
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("slash", "filter", "Filter", id="searches.filter", key_display="/"),
+        Binding("r", "refresh", "Refresh", id="searches.refresh"),
+        Binding("escape", "clear_filter", "Clear filter", id="searches.clear_filter", show=False),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.searches: list[Search] = []
+        self.next_cursor: str | None = None
+        self.exhausted = False
+        self._filter_budget = 0
+
     def compose_body(self) -> ComposeResult:
-        yield Static(
-            "Searches will list your saved searches with their result counts, show the results "
-            "you already unlocked, and unlock more with credits after a confirmation that shows "
-            "the cost (issue 5).",
-            classes="placeholder",
+        yield Input(
+            placeholder="/ filter by id or words (the loaded searches)", id="searches-filter"
         )
+        yield DataTable(id="searches-table", cursor_type="row", zebra_stripes=True)
+        yield Static("", id="searches-status")
+
+    def on_mount(self) -> None:
+        table = self.query_one("#searches-table", DataTable)
+        table.add_column("Search", key="id")
+        table.add_column("Results", key="results")
+        table.add_column("Unlocked", key="unlocked")
+        table.add_column("Created", key="created")
+        table.add_column("What", key="summary")
+        table.focus()
+        self.watch(self.app, "session", self._signed_in, init=False)
+        self.reload()
+
+    def _signed_in(self) -> None:
+        self.reload()
+
+    def on_screen_resume(self) -> None:
+        if self.searches:
+            self.reload()  # an unlock or a new search may have changed the counts
+
+    def palette_commands(self) -> list[PaletteCommand]:
+        return [PaletteCommand("searches: refresh", "List the searches again", self.reload)]
+
+    # --- loading ------------------------------------------------------------------------
+
+    def reload(self) -> None:
+        self.searches, self.next_cursor, self.exhausted = [], None, False
+        self.load_more()
+
+    @work(exclusive=True, group="searches-load")
+    async def load_more(self) -> None:
+        if self.services.client is None or self.exhausted:
+            return
+        table = self.query_one("#searches-table", DataTable)
+        table.loading = not self.searches
+        try:
+            page = await self.client.searches.list(self.next_cursor, PAGE_SIZE)
+        except LeadError as error:
+            self.show_error(error, retry=self.load_more)
+            return
+        finally:
+            table.loading = False
+        self.clear_error()
+        known = {s.searchId for s in self.searches}
+        self.searches += [s for s in page.items if s.searchId not in known]
+        self.next_cursor = page.next_cursor
+        self.exhausted = page.next_cursor is None
+        self._draw()
+
+    # --- drawing and filtering ----------------------------------------------------------
+
+    @property
+    def filter_text(self) -> str:
+        return self.query_one("#searches-filter", Input).value.strip().lower()
+
+    def matching(self) -> list[Search]:
+        words = self.filter_text.split()
+        if not words:
+            return self.searches
+        return [
+            s
+            for s in self.searches
+            if all(w in f"{s.searchId} {search_summary(s)}".lower() for w in words)
+        ]
+
+    def _draw(self) -> None:
+        table = self.query_one("#searches-table", DataTable)
+        selected = None
+        if table.row_count and table.cursor_row < table.row_count:
+            selected = table.coordinate_to_cell_key(Coordinate(table.cursor_row, 0)).row_key.value
+        table.clear()
+        rows = self.matching()
+        for search in rows:
+            table.add_row(
+                search.searchId,
+                Text(count_text(search.result_count), justify="right"),
+                Text(count_text(search.unlocked_count), justify="right"),
+                (search.created_at or "")[:16].replace("T", " "),
+                search_summary(search),
+                key=search.searchId,
+            )
+        if selected is not None and selected in table.rows:
+            table.move_cursor(row=table.get_row_index(selected))
+        more = "more on the server: scroll down" if not self.exhausted else "all loaded"
+        if self.filter_text:
+            status = f"{len(rows)} of {len(self.searches)} loaded match · {more}"
+        elif not self.searches and self.exhausted:
+            status = "No searches yet: press n to build one."
+        else:
+            status = f"{len(self.searches)} searches · {more} · Enter opens one"
+        self.query_one("#searches-status", Static).update(status)
+        # A narrow filter shows few rows, so scrolling cannot reach "load more": look ahead.
+        if self.filter_text and len(rows) < 20 and not self.exhausted and self._filter_budget:
+            self._filter_budget -= 1
+            self.load_more()
+
+    @on(Input.Changed, "#searches-filter")
+    def _filter_changed(self) -> None:
+        self._filter_budget = FILTER_PAGES
+        self._draw()
+
+    @on(Input.Submitted, "#searches-filter")
+    def _filter_done(self) -> None:
+        self.query_one("#searches-table").focus()
+
+    @on(DataTable.RowHighlighted, "#searches-table")
+    def _highlighted(self, event: DataTable.RowHighlighted) -> None:
+        if event.cursor_row >= event.data_table.row_count - LOAD_AHEAD and not self.exhausted:
+            self.load_more()
+
+    @on(DataTable.RowSelected, "#searches-table")
+    def _selected(self, event: DataTable.RowSelected) -> None:
+        search_id = event.row_key.value
+        search = next((s for s in self.searches if s.searchId == search_id), None)
+        if search is not None:
+            self.open_search(search)
+
+    def open_search(self, search: Search) -> None:
+        from leadtui.ui.screens.search_detail import SearchDetailScreen
+
+        self.app.push_screen(SearchDetailScreen(search))
+
+    def action_filter(self) -> None:
+        self.query_one("#searches-filter", Input).focus()
+
+    def action_clear_filter(self) -> None:
+        box = self.query_one("#searches-filter", Input)
+        box.value = ""
+        self.query_one("#searches-table").focus()
+
+    def action_refresh(self) -> None:
+        self.reload()

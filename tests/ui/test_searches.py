@@ -1,0 +1,125 @@
+"""Searches list, search detail, the unlocked leads table and unlocking, against the sandbox."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from leadtui.api.models import SearchRequest
+from leadtui.ui.dialogs.confirm_spend import ConfirmSpend
+from leadtui.ui.dialogs.lead_detail import LeadDetail
+from leadtui.ui.dialogs.unlock_count import UnlockCount
+from leadtui.ui.screens.search_detail import SearchDetailScreen
+from leadtui.ui.screens.searches import SearchesScreen
+from leadtui.ui.widgets.lead_table import LeadTable
+from tests.ui.screen import screen_text
+
+
+def _request(activity: str = "Plumber", city: str = "Paris") -> SearchRequest:
+    return SearchRequest.model_validate(
+        {
+            "activities": [{"name": activity}],
+            "countries": [{"name": "France"}],
+            "localisations": [{"name": city}],
+        }
+    )
+
+
+async def _settle(app: Any, pilot: Any) -> None:
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+async def test_list_loads_more_as_you_scroll_and_filters(build_app: Any, client: Any) -> None:
+    for i in range(30):
+        await client.searches.create(_request(f"Trade {i:02d}", "Lyon" if i == 3 else "Paris"))
+    app = build_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("s")
+        await _settle(app, pilot)
+        screen = app.screen
+        assert isinstance(screen, SearchesScreen)
+        assert len(screen.searches) == 25  # one page, not everything
+        assert "more on the server" in screen_text(app)
+        for _ in range(22):
+            await pilot.press("down")
+        await _settle(app, pilot)
+        assert len(screen.searches) == 30
+        assert "all loaded" in screen_text(app)
+        await pilot.press("slash", *"lyon")
+        await pilot.pause()
+        assert "1 of 30 loaded match" in screen_text(app)
+        assert "Trade 03" in screen_text(app)
+
+
+async def test_unlock_from_detail_updates_counts_badge_and_table(
+    build_app: Any, client: Any, sandbox_http: Any
+) -> None:
+    search = await client.searches.create(_request())
+    app = build_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("s")
+        await _settle(app, pilot)
+        await pilot.press("enter")
+        await _settle(app, pilot)
+        assert isinstance(app.screen, SearchDetailScreen)
+        assert "0 unlocked" in screen_text(app)
+        assert "No results unlocked yet" in screen_text(app)
+        await pilot.press("u")
+        await pilot.pause()
+        assert isinstance(app.screen, UnlockCount)
+        dialog_input = app.screen.query_one("#unlock-count-input")
+        dialog_input.value = "0"
+        await pilot.pause()
+        assert "is not 1 to" in screen_text(app)
+        dialog_input.value = "120"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmSpend)
+        assert "120 credits" in screen_text(app)
+        await pilot.press("y")
+        await _settle(app, pilot)
+        assert isinstance(app.screen, SearchDetailScreen)
+        assert app.credits == 10_000 - 120
+        assert "120 unlocked" in screen_text(app)
+        table = app.screen.query_one(LeadTable)
+        assert table.rows.row_count == 120
+        assert "leadId" in table.rows.columns and "company" in table.rows.columns
+        assert f"{search.searchId}-000001" in screen_text(app)
+        await pilot.press("end")
+        await _settle(app, pilot)
+        assert table.cursor_row == 119
+        assert f"{search.searchId}-000120" in screen_text(app)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, LeadDetail)
+        assert "website" in screen_text(app)
+        await pilot.press("escape")
+        me = (await client.me()).credits
+        assert me == 10_000 - 120
+
+
+async def test_insufficient_credits_shows_balance_and_shortfall(
+    build_app: Any, make_client: Any
+) -> None:
+    low = make_client("sk_demo_low")
+    await low.searches.create(_request())
+    app = build_app("sk_demo_low")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("s")
+        await _settle(app, pilot)
+        await pilot.press("enter")
+        await _settle(app, pilot)
+        await pilot.press("u")
+        await pilot.pause()
+        app.screen.query_one("#unlock-count-input").value = "8"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "3 short" in screen_text(app)  # the modal warns before anything is sent
+        await pilot.press("y")
+        await _settle(app, pilot)
+        text = screen_text(app)
+        assert "Not enough credits" in text
+        assert "the account has 5 — 3 short" in text
+        assert app.credits == 5
