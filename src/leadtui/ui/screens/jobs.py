@@ -150,11 +150,12 @@ class JobsScreen(ExtractionActions):
         moving = len(board.moving())
         if board.stopped:
             line = "■ polling stopped (see the message above) · r tries again"
-        elif watcher.paused:
-            line = f"‖ polling paused (p resumes) · {updated}"
         elif board.stale:
             error = board.error.title if board.error else "error"
             line = f"⚠ stale: {error} · {updated}"
+            line += " · polling paused (p resumes)" if watcher.paused else ""
+        elif watcher.paused:
+            line = f"‖ polling paused (p resumes) · {updated}"
         elif watcher.ticking:
             line = f"⟳ refreshing… · {updated}"
         else:
