@@ -168,3 +168,17 @@ async def test_key_forbidden_by_scopes_is_greyed_and_explains(build_app: Any) ->
         messages = [n.message for n in app._notifications]
         assert any("Without exports:write this key cannot unlock results" in m for m in messages)
         assert "unlocked" not in messages
+
+
+async def test_no_color_renders_monochrome_with_meaning_in_words(
+    build_app: Any, monkeypatch: Any
+) -> None:
+    monkeypatch.setenv("NO_COLOR", "1")
+    app = build_app("sk_demo_readonly")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert app.no_color
+        text = screen_text(app)
+        assert "✗  exports:write" in text  # missing scopes marked by a sign, not a colour
+        assert "✓  usage:read" in text
