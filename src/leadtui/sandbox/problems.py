@@ -11,6 +11,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match, Route
 
 from leadtui.api.contract import ErrorCode
 
@@ -96,6 +97,17 @@ def describe_validation(errors: Sequence[Any]) -> str:
     return "; ".join(parts) or "The request is invalid."
 
 
+def allowed_methods(request: Request) -> str:
+    """Every method of every route on this path; Starlette names only the first route's."""
+    methods: set[str] = set()
+    for route in request.app.router.routes:
+        if isinstance(route, Route) and route.methods:
+            match, _ = route.matches(request.scope)
+            if match is not Match.NONE:
+                methods |= route.methods
+    return ", ".join(sorted(methods))
+
+
 def install_handlers(app: FastAPI) -> None:
     async def on_problem(request: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, ApiProblem)
@@ -116,7 +128,11 @@ def install_handlers(app: FastAPI) -> None:
             code, message = ErrorCode.INVALID_REQUEST, "This method is not allowed here."
         else:
             code, message = ErrorCode.INTERNAL_ERROR, str(exc.detail)
-        return error_response(exc.status_code, code, message, request_id_of(request))
+        headers = dict(exc.headers or {})
+        if exc.status_code == 405:
+            # A 405 must list what the path allows (RFC 9110 §15.5.6).
+            headers["Allow"] = allowed_methods(request)
+        return error_response(exc.status_code, code, message, request_id_of(request), headers)
 
     async def on_crash(request: Request, exc: Exception) -> JSONResponse:
         return error_response(
