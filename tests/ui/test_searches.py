@@ -85,7 +85,8 @@ async def test_unlock_from_detail_updates_counts_badge_and_table(
         assert "120 unlocked" in screen_text(app)
         table = app.screen.query_one(LeadTable)
         assert table.rows.row_count == 120
-        assert "leadId" in table.rows.columns and "company" in table.rows.columns
+        assert "leadId" in table.rows.columns
+        assert "company" in table.rows.columns
         assert f"{search.searchId}-000001" in screen_text(app)
         await pilot.press("end")
         await _settle(app, pilot)

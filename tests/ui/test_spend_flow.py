@@ -70,4 +70,5 @@ async def test_y_spends_once_journals_and_updates_badge(build_app: Any, sandbox_
         sent = await _unlock_requests(app, sandbox_http)
         assert [r["idempotency_key"] for r in sent] == [request.idempotency_key]
         journaled = SpendJournal().get(request.idempotency_key)
-        assert journaled is not None and journaled.outcome == "succeeded"
+        assert journaled is not None
+        assert journaled.outcome == "succeeded"
