@@ -292,6 +292,7 @@ class JobsScreen(ExtractionActions):
         except OSError as error:
             label.update(f"✗ Cannot write to {folder}: {error.strerror}")
             return
+        self.query_one("#download-bar").display = True
         label.update(f"Downloading {export_id} → {target.name}")
 
         def progress(done: int, total: int | None) -> None:
@@ -311,6 +312,7 @@ class JobsScreen(ExtractionActions):
             return
         self.download_total = self.download_done = float(max(1, int(self.download_done)))
         self.saved_path = path
+        self.query_one("#download-bar").display = False  # the whole line for the path
         label.update(f"✓ Saved {path}  (y copies the path)")
         self.notify(f"Saved {path}", title="Downloaded", timeout=6, markup=False)
         self.refresh_bindings()
@@ -334,6 +336,6 @@ class JobsScreen(ExtractionActions):
         self.saved_path = path
         label = self.query_one("#download-label", Label)
         self.query_one("#download-line").display = True
-        self.download_total = self.download_done = 1.0
+        self.query_one("#download-bar").display = False
         label.update(f"✓ {len(rows) - 1} rows saved to {path}  (y copies the path)")
         self.refresh_bindings()

@@ -98,7 +98,7 @@ class JobTable(DataTable[str | Text], Generic[JobT]):
             if key in self.rows:
                 for (column, _), cell in zip(self.COLUMNS, cells, strict=True):
                     if self.get_cell(key, column) != cell:
-                        self.update_cell(key, column, cell)
+                        self.update_cell(key, column, cell, update_width=True)
             else:
                 self.add_row(*cells, key=key)
                 added = True
