@@ -14,6 +14,7 @@ from leadtui.sandbox.accounts import KEYS_BY_SECRET, DemoKey
 from leadtui.sandbox.clock import day_of
 from leadtui.sandbox.problems import ApiProblem, ErrorBody
 from leadtui.sandbox.state import SandboxState, sandbox_of
+from leadtui.sandbox.usage import count_usage
 
 _STATUS_TEXT = {
     400: "Invalid input (the message names the field).",
@@ -87,11 +88,7 @@ def require(scope: Scope) -> Callable[[Request], Awaitable[Principal]]:
                 f"This operation needs the scope '{scope}', which the key does not have.",
             )
         with state.store.transaction() as conn:
-            conn.execute(
-                "INSERT INTO usage (account_id, day, requests) VALUES (?, ?, 1) "
-                "ON CONFLICT(account_id, day) DO UPDATE SET requests = requests + 1",
-                (principal.account_id, day_of(state.now())),
-            )
+            count_usage(conn, principal.account_id, day_of(state.now()), requests=1)
         return principal
 
     return dependency

@@ -29,6 +29,7 @@ from leadtui.sandbox.problems import ApiProblem, invalid, not_found
 from leadtui.sandbox.records import PRICE_PER_RESULT, export_json, search_source
 from leadtui.sandbox.state import SandboxState, sandbox_of
 from leadtui.sandbox.store import make_id, next_seq
+from leadtui.sandbox.usage import count_usage
 
 router = APIRouter(prefix=API_PREFIX, tags=["exports"])
 
@@ -59,65 +60,66 @@ async def create_export(
         prior = replay(conn, who.account_id, idempotency_key, fp)
         if prior is not None:
             return prior
-        search = conn.execute(
-            "SELECT * FROM searches WHERE id = ? AND account_id = ?", (searchId, who.account_id)
-        ).fetchone()
-        if search is None:
-            raise not_found(f"Search '{searchId}'")
-        locked = int(search["result_count"]) - int(search["unlocked_count"])
-        if wanted > locked:
-            raise ApiProblem(
-                409,
-                ErrorCode.INSUFFICIENT_RESULTS,
-                f"Only {locked} results of this search are still locked; {wanted} were asked.",
-            )
-        cost = wanted * PRICE_PER_RESULT
-        credits = int(
-            conn.execute("SELECT credits FROM accounts WHERE id = ?", (who.account_id,)).fetchone()[
-                0
-            ]
-        )
-        if cost > credits:
-            raise ApiProblem(
-                409,
-                ErrorCode.INSUFFICIENT_CREDITS,
-                f"Unlocking {wanted} results costs {cost} credits; the account has {credits}.",
-            )
         now = state.now()
-        conn.execute(
-            "UPDATE accounts SET credits = credits - ? WHERE id = ?", (cost, who.account_id)
-        )
-        conn.execute(
-            "UPDATE searches SET unlocked_count = unlocked_count + ? WHERE id = ?",
-            (wanted, searchId),
-        )
-        conn.execute(
-            "INSERT INTO usage (account_id, day, credits_used) VALUES (?, ?, ?) "
-            "ON CONFLICT(account_id, day) DO UPDATE SET credits_used = credits_used + ?",
-            (who.account_id, day_of(now), cost, cost),
-        )
-        seq = next_seq(conn, "export")
-        conn.execute(
-            "INSERT INTO exports (seq, id, account_id, search_id, first_index,"
-            " additional_results, credits_debited, created_at, started_at)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                seq,
-                make_id("exp", seq),
-                who.account_id,
-                searchId,
-                int(search["unlocked_count"]),
-                wanted,
-                cost,
-                now,
-                now,
-            ),
-        )
-        row = conn.execute("SELECT * FROM exports WHERE seq = ?", (seq,)).fetchone()
+        row = unlock(conn, who.account_id, searchId, wanted, now)
         view = _view(state, row)
         result = {"data": export_json(row, view)}
         remember(conn, who.account_id, idempotency_key, fp, 202, result, now)
     return JSONResponse(result, status_code=202, headers=poll_hint(view))
+
+
+def unlock(
+    conn: sqlite3.Connection, account_id: str, search_id: str, wanted: int, now: float
+) -> sqlite3.Row:
+    """Debit, count in /usage, unlock and queue the export, or raise 404/409 (call inside a
+    transaction, after the idempotency check); the demo data uses it too."""
+    search = conn.execute(
+        "SELECT * FROM searches WHERE id = ? AND account_id = ?", (search_id, account_id)
+    ).fetchone()
+    if search is None:
+        raise not_found(f"Search '{search_id}'")
+    locked = int(search["result_count"]) - int(search["unlocked_count"])
+    if wanted > locked:
+        raise ApiProblem(
+            409,
+            ErrorCode.INSUFFICIENT_RESULTS,
+            f"Only {locked} results of this search are still locked; {wanted} were asked.",
+        )
+    cost = wanted * PRICE_PER_RESULT
+    credits = int(
+        conn.execute("SELECT credits FROM accounts WHERE id = ?", (account_id,)).fetchone()[0]
+    )
+    if cost > credits:
+        raise ApiProblem(
+            409,
+            ErrorCode.INSUFFICIENT_CREDITS,
+            f"Unlocking {wanted} results costs {cost} credits; the account has {credits}.",
+        )
+    conn.execute("UPDATE accounts SET credits = credits - ? WHERE id = ?", (cost, account_id))
+    conn.execute(
+        "UPDATE searches SET unlocked_count = unlocked_count + ? WHERE id = ?",
+        (wanted, search_id),
+    )
+    count_usage(conn, account_id, day_of(now), credits_used=cost)
+    seq = next_seq(conn, "export")
+    conn.execute(
+        "INSERT INTO exports (seq, id, account_id, search_id, first_index,"
+        " additional_results, credits_debited, created_at, started_at)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (
+            seq,
+            make_id("exp", seq),
+            account_id,
+            search_id,
+            int(search["unlocked_count"]),
+            wanted,
+            cost,
+            now,
+            now,
+        ),
+    )
+    row: sqlite3.Row = conn.execute("SELECT * FROM exports WHERE seq = ?", (seq,)).fetchone()
+    return row
 
 
 @router.get("/exports", **op(Scope.EXPORTS_READ, 400, summary="List exports"))

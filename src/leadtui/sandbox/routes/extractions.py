@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from typing import Annotated, Any
+from typing import Annotated, Any, Final
 
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import JSONResponse
@@ -51,9 +51,9 @@ def _load(conn: sqlite3.Connection, who: Principal, extraction_id: str) -> sqlit
     return row
 
 
-def _consume_launch(conn: sqlite3.Connection, who: Principal) -> None:
+def consume_launch(conn: sqlite3.Connection, account_id: str) -> None:
     quota, used = conn.execute(
-        "SELECT extraction_quota, launches_used FROM accounts WHERE id = ?", (who.account_id,)
+        "SELECT extraction_quota, launches_used FROM accounts WHERE id = ?", (account_id,)
     ).fetchone()
     if used + EXTRACTION_LAUNCH_COST > quota:
         raise ApiProblem(
@@ -63,13 +63,14 @@ def _consume_launch(conn: sqlite3.Connection, who: Principal) -> None:
         )
     conn.execute(
         "UPDATE accounts SET launches_used = launches_used + ? WHERE id = ?",
-        (EXTRACTION_LAUNCH_COST, who.account_id),
+        (EXTRACTION_LAUNCH_COST, account_id),
     )
 
 
-def _insert(
-    conn: sqlite3.Connection, who: Principal, body: dict[str, Any], now: float, launched: bool
+def insert_extraction(
+    conn: sqlite3.Connection, account_id: str, body: dict[str, Any], now: float, launched: bool
 ) -> sqlite3.Row:
+    """A draft, or an extraction launched now (its launch consumed by the caller)."""
     seq = next_seq(conn, "extraction")
     conn.execute(
         "INSERT INTO extractions (seq, id, account_id, request_json, state, created_at,"
@@ -77,7 +78,7 @@ def _insert(
         (
             seq,
             make_id("ext", seq),
-            who.account_id,
+            account_id,
             json.dumps(body),
             "active" if launched else ExtractionStatus.DRAFT,
             now,
@@ -98,7 +99,7 @@ def _insert(
 async def create_draft(request: Request, who: Writer, body: ExtractionDraft) -> JSONResponse:
     state = sandbox_of(request)
     with state.store.transaction() as conn:
-        row = _insert(conn, who, body.to_body(), state.now(), launched=False)
+        row = insert_extraction(conn, who.account_id, body.to_body(), state.now(), launched=False)
     record, _ = _record(state, row)
     return JSONResponse({"data": record}, status_code=201)
 
@@ -135,9 +136,9 @@ async def create_extraction(
         prior = replay(conn, who.account_id, idempotency_key, fp)
         if prior is not None:
             return prior
-        _consume_launch(conn, who)
+        consume_launch(conn, who.account_id)
         now = state.now()
-        row = _insert(conn, who, body.to_body(), now, launched=True)
+        row = insert_extraction(conn, who.account_id, body.to_body(), now, launched=True)
         record, hint = _record(state, row)
         remember(conn, who.account_id, idempotency_key, fp, 201, {"data": record}, now)
     return JSONResponse({"data": record}, status_code=201, headers=hint)
@@ -180,26 +181,34 @@ async def launch(
         prior = replay(conn, who.account_id, idempotency_key, fp)
         if prior is not None:
             return prior
-        row = _load(conn, who, extractionId)
-        if row["state"] != ExtractionStatus.DRAFT:
-            raise ApiProblem(
-                409, ErrorCode.INVALID_TRANSITION, f"Extraction '{extractionId}' is not a draft."
-            )
-        try:
-            ExtractionRequest.model_validate(json.loads(row["request_json"]))
-        except ValidationError as exc:
-            raise invalid(f"The draft is incomplete: {describe_validation(exc.errors())}") from None
-        _consume_launch(conn, who)
         now = state.now()
-        conn.execute(
-            "UPDATE extractions SET state = 'active', launched_at = ?, resumed_at = ?,"
-            " updated_at = ? WHERE id = ?",
-            (now, now, now, extractionId),
-        )
-        row = _load(conn, who, extractionId)
+        row = launch_draft(conn, _load(conn, who, extractionId), now)
         record, hint = _record(state, row)
         remember(conn, who.account_id, idempotency_key, fp, 201, {"data": record}, now)
     return JSONResponse({"data": record}, status_code=201, headers=hint)
+
+
+def launch_draft(conn: sqlite3.Connection, row: sqlite3.Row, now: float) -> sqlite3.Row:
+    """A complete draft starts now and consumes one launch, or 400/409 (inside a transaction)."""
+    extraction_id = row["id"]
+    if row["state"] != ExtractionStatus.DRAFT:
+        raise ApiProblem(
+            409, ErrorCode.INVALID_TRANSITION, f"Extraction '{extraction_id}' is not a draft."
+        )
+    try:
+        ExtractionRequest.model_validate(json.loads(row["request_json"]))
+    except ValidationError as exc:
+        raise invalid(f"The draft is incomplete: {describe_validation(exc.errors())}") from None
+    consume_launch(conn, row["account_id"])
+    conn.execute(
+        "UPDATE extractions SET state = 'active', launched_at = ?, resumed_at = ?,"
+        " updated_at = ? WHERE id = ?",
+        (now, now, now, extraction_id),
+    )
+    launched: sqlite3.Row = conn.execute(
+        "SELECT * FROM extractions WHERE id = ?", (extraction_id,)
+    ).fetchone()
+    return launched
 
 
 @router.get(
@@ -223,31 +232,43 @@ def _transition(
         prior = replay(conn, who.account_id, key, fp)
         if prior is not None:
             return prior
-        row = _load(conn, who, extraction_id)
-        current, _ = _record(state, row)
-        allowed = {
-            "paused": {ExtractionStatus.QUEUED, ExtractionStatus.RUNNING},
-            "active": {ExtractionStatus.PAUSED},
-            "stopped": {ExtractionStatus.QUEUED, ExtractionStatus.RUNNING, ExtractionStatus.PAUSED},
-        }[target]
-        if current["status"] not in allowed:
-            verb = {"paused": "pause", "active": "resume", "stopped": "stop"}[target]
-            raise ApiProblem(
-                409,
-                ErrorCode.INVALID_TRANSITION,
-                f"Cannot {verb} extraction '{extraction_id}' while it is {current['status']}.",
-            )
         now = state.now()
-        run = extraction_run_seconds(row, now)
-        conn.execute(
-            "UPDATE extractions SET state = ?, run_seconds = ?, resumed_at = ?, updated_at = ?"
-            " WHERE id = ?",
-            (target, run, now if target == "active" else None, now, extraction_id),
-        )
-        row = _load(conn, who, extraction_id)
+        row = move(conn, _load(conn, who, extraction_id), target, now, state.config.job_seconds)
         record, hint = _record(state, row)
         remember(conn, who.account_id, key, fp, 200, {"data": record}, now)
     return JSONResponse({"data": record}, headers=hint)
+
+
+_ALLOWED_FROM: Final = {
+    "paused": {ExtractionStatus.QUEUED, ExtractionStatus.RUNNING},
+    "active": {ExtractionStatus.PAUSED},
+    "stopped": {ExtractionStatus.QUEUED, ExtractionStatus.RUNNING, ExtractionStatus.PAUSED},
+}
+_VERB: Final = {"paused": "pause", "active": "resume", "stopped": "stop"}
+
+
+def move(
+    conn: sqlite3.Connection, row: sqlite3.Row, target: str, now: float, job_seconds: float
+) -> sqlite3.Row:
+    """Pause ("paused"), resume ("active") or stop ("stopped") at `now`, or 409."""
+    extraction_id = row["id"]
+    current, _ = extraction_json(row, now, job_seconds)
+    if current["status"] not in _ALLOWED_FROM[target]:
+        raise ApiProblem(
+            409,
+            ErrorCode.INVALID_TRANSITION,
+            f"Cannot {_VERB[target]} extraction '{extraction_id}' while it is {current['status']}.",
+        )
+    run = extraction_run_seconds(row, now)
+    conn.execute(
+        "UPDATE extractions SET state = ?, run_seconds = ?, resumed_at = ?, updated_at = ?"
+        " WHERE id = ?",
+        (target, run, now if target == "active" else None, now, extraction_id),
+    )
+    moved: sqlite3.Row = conn.execute(
+        "SELECT * FROM extractions WHERE id = ?", (extraction_id,)
+    ).fetchone()
+    return moved
 
 
 @router.patch(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sqlite3
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request
@@ -55,21 +56,29 @@ async def list_searches(
 async def create_search(request: Request, who: Writer, body: SearchRequest) -> JSONResponse:
     state = sandbox_of(request)
     with state.store.transaction() as conn:
-        seq = next_seq(conn, "search")
-        conn.execute(
-            "INSERT INTO searches (seq, id, account_id, request_json, result_count, created_at)"
-            " VALUES (?, ?, ?, ?, ?, ?)",
-            (
-                seq,
-                make_id("srch", seq),
-                who.account_id,
-                json.dumps(body.to_body()),
-                count_results(body),
-                state.now(),
-            ),
-        )
-        row = conn.execute("SELECT * FROM searches WHERE seq = ?", (seq,)).fetchone()
+        row = insert_search(conn, who.account_id, body, state.now())
     return JSONResponse({"data": search_json(row)}, status_code=201)
+
+
+def insert_search(
+    conn: sqlite3.Connection, account_id: str, body: SearchRequest, now: float
+) -> sqlite3.Row:
+    """A new, counted search (call inside a transaction); the demo data uses it too."""
+    seq = next_seq(conn, "search")
+    conn.execute(
+        "INSERT INTO searches (seq, id, account_id, request_json, result_count, created_at)"
+        " VALUES (?, ?, ?, ?, ?, ?)",
+        (
+            seq,
+            make_id("srch", seq),
+            account_id,
+            json.dumps(body.to_body()),
+            count_results(body),
+            now,
+        ),
+    )
+    row: sqlite3.Row = conn.execute("SELECT * FROM searches WHERE seq = ?", (seq,)).fetchone()
+    return row
 
 
 def load_search(request: Request, who: Principal, search_id: str) -> Any:
