@@ -182,3 +182,17 @@ async def test_no_color_renders_monochrome_with_meaning_in_words(
         text = screen_text(app)
         assert "✗  exports:write" in text  # missing scopes marked by a sign, not a colour
         assert "✓  usage:read" in text
+
+
+async def test_help_puts_the_screens_own_keys_before_generic_ones(build_app: Any) -> None:
+    app = build_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.press("question_mark")
+        await pilot.pause()
+        keys = screen_text(app)
+        assert keys.index("This screen") < keys.index("Refresh") < keys.index("Go to")
+        assert keys.index("Go to") < keys.index("Everywhere") < keys.index("Quit")
+        # Scrolling keys every widget has are not listed: they would bury the screen's own.
+        assert "Scroll Up" not in keys
+        assert "Focus Next" not in keys

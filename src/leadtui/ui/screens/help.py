@@ -13,17 +13,34 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
 
-def key_rows(screen: Screen[object]) -> list[tuple[str, str, bool]]:
-    """(key, description, enabled) for every binding active on `screen`, in footer order."""
-    rows: list[tuple[str, str, bool]] = []
+# Generic movement keys every scrollable widget has: they would bury the screen's own keys.
+_GENERIC_ACTIONS = ("scroll_", "focus_next", "focus_previous", "copy_text", "page_")
+
+# Sections in the order they are listed; a binding's section comes from its id's prefix.
+SECTIONS = ("This screen", "Go to", "Everywhere", "In the focused field")
+
+
+def _section(binding: Binding) -> str:
+    if binding.id is None:
+        return "In the focused field"
+    prefix = binding.id.split(".", 1)[0]
+    return {"screens": "Go to", "app": "Everywhere"}.get(prefix, "This screen")
+
+
+def key_rows(screen: Screen[object]) -> dict[str, list[tuple[str, str, bool]]]:
+    """(key, description, enabled) of every binding active on `screen`, by section."""
+    sections: dict[str, list[tuple[str, str, bool]]] = {name: [] for name in SECTIONS}
     seen: set[str] = set()
     for active in screen.active_bindings.values():
         binding = active.binding
         if not binding.description or binding.system or binding.action in seen:
             continue
+        if binding.action.rsplit(".", 1)[-1].startswith(_GENERIC_ACTIONS):
+            continue
         seen.add(binding.action)
-        rows.append((screen.app.get_key_display(binding), binding.description, active.enabled))
-    return rows
+        row = (screen.app.get_key_display(binding), binding.description, active.enabled)
+        sections[_section(binding)].append(row)
+    return {name: rows for name, rows in sections.items() if rows}
 
 
 class HelpScreen(ModalScreen[None]):
@@ -35,16 +52,20 @@ class HelpScreen(ModalScreen[None]):
 
     def __init__(self, screen: Screen[object], title: str) -> None:
         super().__init__()
-        self._rows = key_rows(screen)
+        self._sections = key_rows(screen)
         self._title = title
 
     def compose(self) -> ComposeResult:
         table = Table(box=None, padding=(0, 2), show_header=False)
         table.add_column(style="bold", no_wrap=True)
         table.add_column()
-        for key, description, enabled in self._rows:
-            note = "" if enabled else "  (not available now)"
-            table.add_row(key, Text(description + note, style="" if enabled else "dim"))
+        for section, rows in self._sections.items():
+            if table.row_count:
+                table.add_row("", "")
+            table.add_row(Text(section, style="italic"), "")
+            for key, description, enabled in rows:
+                note = "" if enabled else "  (not available now)"
+                table.add_row(key, Text(description + note, style="" if enabled else "dim"))
         with VerticalScroll(id="help-box") as box:
             box.border_title = f"Keys — {self._title}"
             box.border_subtitle = "esc closes"
