@@ -12,7 +12,6 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
-
 # Generic movement keys every scrollable widget has: they would bury the screen's own keys.
 _GENERIC_ACTIONS = ("scroll_", "focus_next", "focus_previous", "copy_text", "page_")
 
