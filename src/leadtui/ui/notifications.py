@@ -32,7 +32,7 @@ def describe_change(change: JobChange) -> tuple[str, str, SeverityLevel]:
     """(title, text, severity) of a finished job, in words that survive NO_COLOR."""
     what = "Export" if change.kind == "export" else "Extraction"
     verb, severity = _WORDS.get(change.after, (change.after, "information"))
-    mark = "✗" if change.after == "failed" else "✓"
+    mark = {"failed": "✗", "stopped": "■"}.get(change.after, "✓")
     hint = {
         "ready": "d downloads it, v shows its results.",
         "failed": "t retries it (no credits).",

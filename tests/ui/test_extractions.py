@@ -1,0 +1,218 @@
+"""Extractions on the jobs screen: the draft form, edit, launch through ConfirmSpend, create and
+launch, pause/resume, stop with confirmation, and results that grow live then stay archived."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+import pytest
+from textual.widgets import Input, Static, TextArea
+
+from leadtui.settings.config import Settings
+from leadtui.ui.dialogs.confirm_job_action import ConfirmJobAction
+from leadtui.ui.dialogs.confirm_spend import ConfirmSpend
+from leadtui.ui.dialogs.extraction_form import ExtractionForm
+from leadtui.ui.job_watcher import JobWatcher
+from leadtui.ui.screens.job_results import JobResultsScreen
+from leadtui.ui.screens.jobs import JobsScreen
+from leadtui.ui.widgets.job_tables import ExtractionTable
+from tests.ui import jobs_seed
+
+API = "/api/v1"
+
+
+@pytest.fixture
+def jobs_app(build_app: Any, tmp_path: Any) -> Any:
+    return build_app(settings=Settings(download_dir=tmp_path / "downloads"))
+
+
+async def _wait_for(pilot: Any, screen_type: type) -> Any:
+    for _ in range(100):
+        if isinstance(pilot.app.screen, screen_type):
+            return pilot.app.screen
+        await pilot.pause(0.02)
+    raise AssertionError(f"{screen_type.__name__} never opened")
+
+
+async def _open(pilot: Any, select: str | None = None) -> JobsScreen:
+    app = pilot.app
+    await pilot.press("j")
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+    screen: JobsScreen = app.screen
+    table = screen.query_one(ExtractionTable)
+    table.focus()
+    if select is not None:
+        table.move_cursor(row=table.get_row_index(select))
+    await pilot.pause()
+    return screen
+
+
+def _fill(form: ExtractionForm, **fields: str) -> None:
+    for name, value in fields.items():
+        widget = form.query_one(f"#x-{name}")
+        if isinstance(widget, Input):
+            widget.value = value
+        else:
+            assert isinstance(widget, TextArea)
+            widget.text = value
+
+
+async def _settle(pilot: Any) -> None:
+    await pilot.pause()
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+async def test_draft_form_checks_urls_and_serp_config_then_saves_and_edits(
+    jobs_app: Any, sandbox_http: httpx.AsyncClient
+) -> None:
+    async with jobs_app.run_test(size=(100, 30)) as pilot:
+        screen = await _open(pilot)
+        await pilot.press("e")
+        form = await _wait_for(pilot, ExtractionForm)
+        _fill(form, categories="bakery, florist", countries="FR", urls="not a url")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        errors = str(form.query_one("#x-errors", Static).render())
+        assert "✗ urls.0" in errors
+        _fill(form, urls="https://example.com/shops", serp_config="[1, 2]")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert "must be a JSON object" in str(form.query_one("#x-errors", Static).render())
+        _fill(form, serp_config='{"depth": 2}')
+        await pilot.press("ctrl+s")
+        await _settle(pilot)
+        table = screen.query_one(ExtractionTable)
+        draft = table.selected
+        assert draft is not None
+        assert draft.status == "draft"
+        assert draft.extra("serp_config") == {"depth": 2}
+        assert screen.active_bindings["m"].enabled
+        assert screen.active_bindings["l"].enabled
+        assert not screen.active_bindings["x"].enabled  # a draft cannot be stopped
+        await pilot.press("m")
+        form = await _wait_for(pilot, ExtractionForm)
+        assert form.query_one("#x-categories", Input).value == "bakery, florist"
+        _fill(form, categories="bakery", localisations="Lyon")
+        await pilot.press("ctrl+s")
+        await _settle(pilot)
+        edited = table.selected
+        assert edited is not None
+        assert edited.extra("categories") == ["bakery"]
+        assert edited.extra("localisations") == ["Lyon"]
+    log = await jobs_seed.requests_log(sandbox_http)
+    assert [r["method"] for r in log if r["path"].startswith(f"{API}/extractions/")] == [
+        "POST",  # /extractions/drafts
+        "PATCH",  # /extractions/{id}/draft
+    ]
+
+
+async def test_launch_goes_through_confirm_spend_with_an_idempotency_key(
+    jobs_app: Any, client: Any, sandbox_http: httpx.AsyncClient
+) -> None:
+    draft = await client.extractions.create_draft(jobs_seed.EXTRACTION)
+    async with jobs_app.run_test(size=(100, 30)) as pilot:
+        screen = await _open(pilot, select=draft.extractionId)
+        before = len(await jobs_seed.requests_log(sandbox_http))
+        await pilot.press("l")
+        await _wait_for(pilot, ConfirmSpend)
+        assert len(await jobs_seed.requests_log(sandbox_http)) == before  # nothing sent yet
+        await pilot.press("y")
+        await _settle(pilot)
+        launched = screen.query_one(ExtractionTable).selected
+        assert launched is not None
+        assert launched.status in ("queued", "running")
+    launches = [
+        r
+        for r in await jobs_seed.requests_log(sandbox_http)
+        if r["path"] == f"{API}/extractions/{draft.extractionId}/launch"
+    ]
+    assert len(launches) == 1
+    assert launches[0]["idempotency_key"]
+
+
+async def test_create_and_launch_in_one_step(
+    jobs_app: Any, sandbox_http: httpx.AsyncClient
+) -> None:
+    async with jobs_app.run_test(size=(100, 30)) as pilot:
+        screen = await _open(pilot)
+        await pilot.press("e")
+        form = await _wait_for(pilot, ExtractionForm)
+        _fill(form, categories="bakery", countries="FR")
+        await pilot.press("ctrl+l")
+        await pilot.pause()
+        assert "required to launch: enrichment_sources, localisations" in str(
+            form.query_one("#x-errors", Static).render()
+        )
+        _fill(form, localisations="Lyon", enrichment_sources="website")
+        await pilot.press("ctrl+l")
+        await _wait_for(pilot, ConfirmSpend)
+        await pilot.press("y")
+        await _settle(pilot)
+        assert screen.query_one(ExtractionTable).row_count == 1
+    posts = [
+        r
+        for r in await jobs_seed.requests_log(sandbox_http)
+        if r["method"] == "POST" and r["path"] == f"{API}/extractions"
+    ]
+    assert len(posts) == 1
+    assert posts[0]["idempotency_key"]
+
+
+async def test_pause_resume_and_stop_with_confirmation(
+    jobs_app: Any, client: Any, sandbox_clock: Any
+) -> None:
+    extraction = await jobs_seed.extraction(client)
+    sandbox_clock.advance(0.2)  # running
+    async with jobs_app.run_test(size=(100, 30)) as pilot:
+        screen = await _open(pilot, select=extraction.extractionId)
+        table = screen.query_one(ExtractionTable)
+
+        async def status() -> str:
+            await _settle(pilot)
+            job = table.selected
+            assert job is not None
+            return job.status or ""
+
+        assert await status() == "running"
+        await pilot.press("z")
+        assert await status() == "paused"
+        await pilot.press("z")
+        assert await status() == "running"
+        await pilot.press("x")
+        dialog = await _wait_for(pilot, ConfirmJobAction)
+        assert "cannot be resumed" in str(dialog.query_one(".job-dialog-text", Static).render())
+        await pilot.press("escape")  # cancelled: still running
+        assert await status() == "running"
+        await pilot.press("x")
+        await _wait_for(pilot, ConfirmJobAction)
+        await pilot.press("y")
+        assert await status() == "stopped"
+        assert not screen.active_bindings["z"].enabled
+        assert any(n.title == "■ Extraction stopped" for n in pilot.app._notifications)
+
+
+async def test_results_grow_while_running_and_stay_once_archived(
+    jobs_app: Any, client: Any, sandbox_clock: Any
+) -> None:
+    extraction = await jobs_seed.extraction(client)
+    sandbox_clock.advance(0.4)  # running, part of the results found
+    async with jobs_app.run_test(size=(100, 30)) as pilot:
+        await _open(pilot, select=extraction.extractionId)
+        await pilot.press("v")
+        results = await _wait_for(pilot, JobResultsScreen)
+        await _settle(pilot)
+        early = len(results.rows)
+        assert early > 0
+        assert "live" in str(results.query_one("#results-status", Static).render())
+        sandbox_clock.advance(2)  # completed: every result found, then archived
+        watcher = JobWatcher.of(pilot.app)
+        await watcher.tick()
+        await _settle(pilot)
+        final = len(results.rows)
+        assert final > early
+        assert "archived" in str(results.query_one("#results-status", Static).render())
+        ids = [lead.extra("leadId") for lead in results.rows]
+        assert len(set(ids)) == final  # read on from where it was: no lead twice
