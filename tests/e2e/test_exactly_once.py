@@ -16,7 +16,7 @@ import httpx
 import pytest
 from tests.e2e.sandbox_process import clean_env, sandbox_process
 
-from leadtui.api import LeadClient, LeadError, new_idempotency_key
+from leadtui.api import Export, Extraction, LeadClient, LeadError, new_idempotency_key
 from leadtui.settings.config import SpendPolicy
 from leadtui.settings.journal import SpendJournal, SpendOutcome
 from leadtui.settings.spending import SpendGate, SpendRequest, SpendResult
@@ -111,6 +111,16 @@ async def spend_all(
     return await asyncio.gather(*(one(r) for r in requests))
 
 
+def exported(result: SpendResult) -> Export:
+    assert isinstance(result.record, Export)
+    return result.record
+
+
+def extracted(result: SpendResult) -> Extraction:
+    assert isinstance(result.record, Extraction)
+    return result.record
+
+
 def injected_faults(log: list[dict[str, Any]], keys: set[str]) -> dict[str, int]:
     seen: dict[str, int] = {}
     for record in log:
@@ -148,8 +158,8 @@ async def test_fifty_unlocks_under_faults_make_fifty_exports_and_debit_once_each
     mine = [e for e in exports if e.searchId == search.searchId]
     assert len(mine) == SPENDS
     assert {r.record.idempotency_key for r in results} == {r.idempotency_key for r in requests}
-    assert len({r.record.exportId for r in results}) == SPENDS
-    assert {e.exportId for e in mine} == {r.record.exportId for r in results}
+    assert len({exported(r).exportId for r in results}) == SPENDS
+    assert {e.exportId for e in mine} == {exported(r).exportId for r in results}
     assert journal.pending() == []
     assert {i.outcome for i in journal.history(limit=SPENDS + 1)} == {SpendOutcome.SUCCEEDED}
     # The faults did strike these very requests, after the handler ran as well as before.
@@ -193,7 +203,7 @@ async def test_fifty_extraction_launches_under_faults_consume_fifty_launches(
     assert after["credits"] == before["credits"]
     new = launched_after - launched_before
     assert len(new) == SPENDS
-    assert {r.record.extractionId for r in results} == new
+    assert {extracted(r).extractionId for r in results} == new
     assert journal.pending() == []
     faults = injected_faults(log, {r.idempotency_key for r in requests})
     assert faults.get("502", 0) + faults.get("cut", 0) > 0
@@ -260,5 +270,5 @@ async def test_a_spender_killed_after_sending_is_resent_with_its_key_and_debited
     assert len(unlocks) >= 2
     assert {r["idempotency_key"] for r in unlocks} == {key}
     assert [e.exportId for e in exports if e.searchId == search.searchId] == [
-        result.record.exportId
+        exported(result).exportId
     ]

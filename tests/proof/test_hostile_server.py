@@ -253,11 +253,16 @@ def test_the_app_never_unpacks_archives() -> None:
     assert offenders == []
 
 
+def answering(
+    status: int, body: bytes, headers: dict[str, str]
+) -> Callable[[httpx.Request], httpx.Response]:
+    return lambda request: httpx.Response(status, content=body, headers=headers)
+
+
 async def test_every_hostile_answer_is_a_lead_error_not_a_crash() -> None:
     """The same answers through a keyed spend: the caller keeps the key to resend."""
     for _, status, body, headers in BROKEN_BODIES[:4]:
-        answer = httpx.Response(status, content=body, headers=headers)
-        async with mock_client(lambda request, a=answer: a, max_retries=1) as client:
+        async with mock_client(answering(status, body, headers), max_retries=1) as client:
             with pytest.raises(LeadError) as caught:
                 await client.exports.create("srch_1", 3, idempotency_key="spend-key-1")
         assert caught.value.idempotency_key == "spend-key-1"

@@ -21,7 +21,7 @@ import pytest
 from keyring.backends import fail
 
 from leadtui import auth_cli
-from leadtui.api import ConfigurationError, LeadClient, LeadError
+from leadtui.api import ConfigurationError, Export, LeadClient, LeadError
 from leadtui.cli import build_parser
 from leadtui.sandbox.accounts import DEMO_KEYS
 from leadtui.settings.config import SpendPolicy, config_path, load_settings
@@ -95,6 +95,7 @@ async def test_representative_flows_leak_no_key_into_logs_errors_or_files(
     unlocked = await gate.execute(SpendRequest.unlock(search.searchId, 3), full, confirmed=True)
     await gate.execute(SpendRequest.extraction_create(EXTRACTION), full, confirmed=True)
     sandbox_clock.advance(5)
+    assert isinstance(unlocked.record, Export)
     await full.exports.download(unlocked.record.exportId, tmp_path / "leads.zip")
     shown += [repr(unlocked), repr(journal.history())]
 
@@ -163,7 +164,12 @@ def test_snapshots_and_screenshots_show_keys_only_masked() -> None:
 )
 def test_a_plain_http_url_to_another_machine_is_refused_before_any_request(url: str) -> None:
     sent: list[httpx.Request] = []
-    transport = httpx.MockTransport(lambda request: sent.append(request) or httpx.Response(200))
+
+    def server(request: httpx.Request) -> httpx.Response:
+        sent.append(request)
+        return httpx.Response(200)
+
+    transport = httpx.MockTransport(server)
     with pytest.raises(ConfigurationError) as caught:
         LeadClient(url, "sk_demo_full", transport=transport)
     assert "TLS" in caught.value.message
@@ -178,7 +184,7 @@ def test_plain_http_is_allowed_only_to_this_machine(url: str) -> None:
 async def test_insecure_storage_keeps_the_key_in_one_0600_file_and_nowhere_else(
     sandbox_app: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    keyring.set_keyring(fail.Keyring())  # a headless server: no keyring at all
+    keyring.set_keyring(fail.Keyring())  # type: ignore[no-untyped-call]  # a headless server: no keyring at all
     monkeypatch.setattr("getpass.getpass", lambda prompt="": "sk_demo_full")
     said = await asyncio.to_thread(
         run_cli, sandbox_app, "login", "--base-url", "http://127.0.0.1", "--insecure-storage"

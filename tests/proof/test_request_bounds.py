@@ -49,7 +49,7 @@ EXAMPLES = settings(
 
 # --- Strategies ---------------------------------------------------------------------------
 
-text = st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=6)
+text = st.text(st.characters(codec="utf-8"), max_size=6)
 junk: st.SearchStrategy[Any] = st.one_of(
     st.none(),
     st.booleans(),
