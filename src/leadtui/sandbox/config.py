@@ -18,3 +18,5 @@ class SandboxConfig:
     fault_seed: int | None = None
     latency_ms: int = 0
     clock: Callable[[], float] = field(default=time.time)
+    # Demo Co starts with a month of history (`leadtui --demo`, `leadtui sandbox --demo-data`).
+    demo_data: bool = False

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 from typing import Any, Literal
 
 from fastapi import APIRouter, Request
@@ -107,14 +108,18 @@ async def fail_export(request: Request, export_id: str) -> dict[str, Any]:
         row = conn.execute("SELECT * FROM exports WHERE id = ?", (export_id,)).fetchone()
         if row is None:
             raise not_found(f"Export '{export_id}'")
-        now = state.now()
-        status = export_view(row, now, state.config.job_seconds).status
-        if status not in (ExportStatus.QUEUED, ExportStatus.PROCESSING):
-            raise ApiProblem(
-                409, ErrorCode.INVALID_TRANSITION, f"Export '{export_id}' is {status}."
-            )
-        conn.execute("UPDATE exports SET failed_at = ? WHERE id = ?", (now, export_id))
+        fail_export_now(conn, row, state.now(), state.config.job_seconds)
     return {"data": {"exportId": export_id, "status": ExportStatus.FAILED}}
+
+
+def fail_export_now(
+    conn: sqlite3.Connection, row: sqlite3.Row, now: float, job_seconds: float
+) -> None:
+    """A queued or processing export fails at `now`, or 409 (the demo data uses it too)."""
+    status = export_view(row, now, job_seconds).status
+    if status not in (ExportStatus.QUEUED, ExportStatus.PROCESSING):
+        raise ApiProblem(409, ErrorCode.INVALID_TRANSITION, f"Export '{row['id']}' is {status}.")
+    conn.execute("UPDATE exports SET failed_at = ? WHERE id = ?", (now, row["id"]))
 
 
 @router.post("/extractions/{extraction_id}/fail")

@@ -1,6 +1,7 @@
 """Job progress computed lazily from timestamps on read, so an injected clock decides it.
 
-Exports: queued for the first fifth of `job_seconds`, then processing, then ready.
+Exports: queued for the first fifth of `job_seconds`, then processing, then ready; an export
+whose `started_at` lies ahead (the demo data's job waiting its turn) stays queued until then.
 Extractions run for `EXTRACTION_RUNS` job lengths; pauses stop their run clock.
 """
 
@@ -48,7 +49,9 @@ def export_view(row: sqlite3.Row, now: float, job_seconds: float) -> JobView:
         )
     elapsed = now - started
     if elapsed < queue_s:
-        return JobView(ExportStatus.QUEUED, 0.0, started, queue_s - elapsed)
+        # Waiting for a later start, it last changed when it was created.
+        since = started if elapsed >= 0 else float(row["created_at"])
+        return JobView(ExportStatus.QUEUED, 0.0, since, queue_s - elapsed)
     if elapsed < job_seconds:
         progress = _fraction(elapsed, queue_s, job_seconds)
         return JobView(ExportStatus.PROCESSING, progress, started + queue_s, job_seconds - elapsed)

@@ -53,12 +53,21 @@ class SandboxState:
 
     @classmethod
     def create(cls, config: SandboxConfig) -> SandboxState:
-        return cls(
+        state = cls(
             config=config,
             clock=SandboxClock(config.clock),
             store=Store(config.db_path),
             fault_rng=random.Random(config.fault_seed),
         )
+        state.seed_demo_data()
+        return state
+
+    def seed_demo_data(self) -> None:
+        """With `demo_data`, give Demo Co its month of history (once: a kept file has it)."""
+        if self.config.demo_data:
+            from leadtui.sandbox.demo_data import seed_demo
+
+            seed_demo(self.store, self.now(), self.config.job_seconds)
 
     def now(self) -> float:
         return self.clock.now()
@@ -70,6 +79,7 @@ class SandboxState:
     def reset(self) -> None:
         self.store.reset()
         self.clock.reset()
+        self.seed_demo_data()
         with self.lock:
             self.requests.clear()
             self.fault_rng = random.Random(self.config.fault_seed)
