@@ -1,6 +1,5 @@
-from importlib.metadata import PackageNotFoundError, version
+"""leadtui: a keyboard-driven terminal app for the Lead Data API."""
 
-try:
-    __version__ = version("leadtui")
-except PackageNotFoundError:  # running from a source tree that was not installed
-    __version__ = "0.0.0"
+# The one place the version lives: pyproject reads it (tool.setuptools.dynamic). A literal,
+# not importlib.metadata.version(), which costs ~40 ms of start-up for one string.
+__version__ = "0.1.0"

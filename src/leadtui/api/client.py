@@ -3,26 +3,42 @@
 from __future__ import annotations
 
 import os
+import ssl
+from functools import cached_property
 from types import TracebackType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx
 from pydantic import SecretStr
 
 from leadtui import __version__
 from leadtui.api.errors import ConfigurationError
-from leadtui.api.exports import Exports
-from leadtui.api.extractions import Extractions
 from leadtui.api.keys import mask_key
-from leadtui.api.models import Identity, Usage
-from leadtui.api.parsing import parse_document, parse_record
-from leadtui.api.searches import Searches
 from leadtui.api.transport import RetryPolicy, Sleep, Transport
 from leadtui.api.urls import validate_base_url
+
+# The resources, the models and parsing are imported on first use, not with the client: the
+# TUI builds its client before the first frame, and start-up time is a goal.
+if TYPE_CHECKING:
+    from leadtui.api.exports import Exports
+    from leadtui.api.extractions import Extractions
+    from leadtui.api.models import Identity, Usage
+    from leadtui.api.searches import Searches
 
 BASE_URL_ENV = "LEADTUI_BASE_URL"
 API_KEY_ENV = "LEADTUI_API_KEY"
 USER_AGENT = f"leadtui/{__version__}"
+
+
+def _plain_http_transport() -> httpx.AsyncHTTPTransport:
+    """The pool for an http:// (hence loopback: see validate_base_url) server.
+
+    httpx's default pool loads the CA bundle at construction (~40 ms of start-up) although
+    plain http never uses it. This context loads no CA and still demands a verified
+    certificate and host name, so an https request through it fails instead of going out
+    unverified. https:// base URLs keep httpx's default verification.
+    """
+    return httpx.AsyncHTTPTransport(verify=ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT))
 
 
 class LeadClient:
@@ -58,6 +74,8 @@ class LeadClient:
             raise ConfigurationError("max_retries must be 0 or more.")
         self._base_url = validate_base_url(url)
         self._key = secret
+        if transport is None and self._base_url.startswith("http://"):
+            transport = _plain_http_transport()
         self._transport = Transport(
             self._base_url,
             secret,
@@ -67,9 +85,27 @@ class LeadClient:
             transport=transport,
             sleep=sleep,
         )
-        self.searches = Searches(self._transport)
-        self.exports = Exports(self._transport)
-        self.extractions = Extractions(self._transport)
+
+    @cached_property
+    def searches(self) -> Searches:
+        """Searches and their leads (`/searches`)."""
+        from leadtui.api.searches import Searches
+
+        return Searches(self._transport)
+
+    @cached_property
+    def exports(self) -> Exports:
+        """Unlocks, export jobs and downloads (`/exports`)."""
+        from leadtui.api.exports import Exports
+
+        return Exports(self._transport)
+
+    @cached_property
+    def extractions(self) -> Extractions:
+        """Extraction jobs and drafts (`/extractions`)."""
+        from leadtui.api.extractions import Extractions
+
+        return Extractions(self._transport)
 
     @property
     def base_url(self) -> str:
@@ -101,16 +137,26 @@ class LeadClient:
 
     async def discovery(self) -> dict[str, Any]:
         """The discovery document (`GET /`, no auth)."""
+        from leadtui.api.parsing import parse_document
+
         return parse_document(await self._transport.request("GET", "/", auth=False))
 
     async def openapi(self) -> dict[str, Any]:
         """The OpenAPI 3.1 document (`GET /openapi.json`, no auth)."""
+        from leadtui.api.parsing import parse_document
+
         return parse_document(await self._transport.request("GET", "/openapi.json", auth=False))
 
     async def me(self) -> Identity:
         """The account behind the key: credits, subscription, scopes."""
+        from leadtui.api.models import Identity
+        from leadtui.api.parsing import parse_record
+
         return parse_record(await self._transport.request("GET", "/me"), Identity)
 
     async def usage(self) -> Usage:
         """30-day usage, credits and access status."""
+        from leadtui.api.models import Usage
+        from leadtui.api.parsing import parse_record
+
         return parse_record(await self._transport.request("GET", "/usage"), Usage)

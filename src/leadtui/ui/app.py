@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import importlib
+import sys
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import events, work
 from textual.app import App
@@ -12,26 +15,58 @@ from textual.binding import Binding, BindingType
 from textual.reactive import reactive
 from textual.screen import Screen
 
-from leadtui.api.client import LeadClient
 from leadtui.api.contract import Scope
 from leadtui.api.errors import ConfigurationError, LeadError, Unauthorized
-from leadtui.api.models import Identity
 from leadtui.settings.secrets import KeyStoreError
 from leadtui.ui.commands import LeadCommands, PaletteCommand
 from leadtui.ui.errors import ErrorReport, describe, missing_scope
-from leadtui.ui.screens.account import AccountScreen
 from leadtui.ui.screens.base import LeadScreen
 from leadtui.ui.screens.help import HelpScreen
-from leadtui.ui.screens.jobs import JobsScreen
-from leadtui.ui.screens.search_builder import NewSearchScreen
-from leadtui.ui.screens.searches import SearchesScreen
-from leadtui.ui.screens.sign_in import SignedIn, SignInScreen
 from leadtui.ui.services import AppServices
-from leadtui.ui.spend_flow import offer_pending_spends
+
+if TYPE_CHECKING:
+    from leadtui.api.client import LeadClient
+    from leadtui.api.models import Identity
+    from leadtui.ui.screens.sign_in import SignedIn, SignInScreen
 
 THEMES = {"dark": "textual-dark", "light": "textual-light"}
+
+
+@dataclass(frozen=True)
+class ScreenEntry:
+    """A main screen as the frame knows it before its module is imported (start-up time: only
+    the screen shown first is imported before the first frame). Calling it builds the screen,
+    which is how Textual's MODES use it. `mode`/`label` equal the class's MODE/LABEL (tested).
+    """
+
+    mode: str
+    label: str
+    module: str  # under leadtui.ui.screens
+    name: str  # the LeadScreen subclass
+
+    def screen_class(self) -> type[LeadScreen]:
+        cls: type[LeadScreen] = getattr(
+            importlib.import_module(f"leadtui.ui.screens.{self.module}"), self.name
+        )
+        return cls
+
+    def __call__(self) -> LeadScreen:
+        return self.screen_class()()
+
+
 # Screens in tab order; each is an app mode with its own screen stack.
-SCREENS: tuple[type[LeadScreen], ...] = (AccountScreen, SearchesScreen, NewSearchScreen, JobsScreen)
+SCREENS: tuple[ScreenEntry, ...] = (
+    ScreenEntry("account", "Account", "account", "AccountScreen"),
+    ScreenEntry("searches", "Searches", "searches", "SearchesScreen"),
+    ScreenEntry("new_search", "New search", "search_builder", "NewSearchScreen"),
+    ScreenEntry("jobs", "Jobs", "jobs", "JobsScreen"),
+)
+
+
+def _sign_in_screen() -> type[SignInScreen]:
+    from leadtui.ui.screens.sign_in import SignInScreen
+
+    return SignInScreen
 
 
 class LeadApp(App[int]):
@@ -39,7 +74,7 @@ class LeadApp(App[int]):
 
     CSS_PATH = Path(__file__).with_name("leadtui.tcss")
     TITLE = "leadtui"
-    MODES: ClassVar[dict[str, Any]] = {screen.MODE: screen for screen in SCREENS}
+    MODES: ClassVar[dict[str, Any]] = {screen.mode: screen for screen in SCREENS}
     COMMANDS: ClassVar[set[Any]] = {LeadCommands}
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("a", "open('account')", "Account", id="screens.account", show=False),
@@ -79,14 +114,20 @@ class LeadApp(App[int]):
 
     def on_mount(self) -> None:
         # Spends journaled but never settled (a crash): offered at start and after each sign-in.
-        self.watch(self, "session", lambda: offer_pending_spends(self))
+        self.watch(self, "session", self._offer_pending_spends)
         if self.services.client is not None:
             self.switch_mode("account")
         elif self.services.load_credentials is not None:
             self.switch_mode("account")  # paint first; the keyring is read in a thread
             self.load_saved_key()
         else:
-            self.push_screen(SignInScreen(self.services), self._signed_in)
+            self.push_screen(_sign_in_screen()(self.services), self._signed_in)
+
+    def _offer_pending_spends(self) -> None:
+        # Imported here: the spend gate, its journal (sqlite3) and dialogs are not first-frame.
+        from leadtui.ui.spend_flow import offer_pending_spends
+
+        offer_pending_spends(self)
 
     @work(thread=True, exclusive=True, group="load-key")
     def load_saved_key(self) -> None:
@@ -138,9 +179,14 @@ class LeadApp(App[int]):
         services.settings = services.settings.with_profile(services.profile, base_url=base_url)
         services.save_settings(services.settings)
 
+    def _signing_in(self) -> bool:
+        # Not imported yet means not on screen: no import just to ask.
+        module = sys.modules.get("leadtui.ui.screens.sign_in")
+        return module is not None and isinstance(self.screen, module.SignInScreen)
+
     def action_sign_in(self, reason: str = "") -> None:
-        if not isinstance(self.screen, SignInScreen):
-            self.push_screen(SignInScreen(self.services, reason), self._signed_in)
+        if not self._signing_in():
+            self.push_screen(_sign_in_screen()(self.services, reason), self._signed_in)
 
     # --- the account, for every screen --------------------------------------------------
 
@@ -178,12 +224,12 @@ class LeadApp(App[int]):
         """(mode, key as shown, label) of each screen, honouring the user's keymap."""
         keymap = self.services.settings.keymap
         return [
-            (s.MODE, keymap.get(f"screens.{s.MODE}", s.MODE[0]).split(",")[0], s.LABEL)
+            (s.mode, keymap.get(f"screens.{s.mode}", s.mode[0]).split(",")[0], s.label)
             for s in SCREENS
         ]
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        signing_in = isinstance(self.screen, SignInScreen) or self.services.client is None
+        signing_in = self._signing_in() or self.services.client is None
         if action in ("open", "help"):
             return not signing_in
         return not (action == "sign_in" and signing_in)
@@ -219,12 +265,12 @@ class LeadApp(App[int]):
                 self.notify(str(error), title="Sign out", severity="warning")
         self.identity = None
         self.credits = None
-        self.push_screen(SignInScreen(self.services, "Signed out."), self._signed_in)
+        self.push_screen(_sign_in_screen()(self.services, "Signed out."), self._signed_in)
 
     def palette_commands(self, screen: Screen[Any]) -> list[PaletteCommand]:
         """The palette: screens, app and account actions, then the screen's own commands."""
         commands = [
-            PaletteCommand(f"screens: {s.LABEL}", f"Open {s.LABEL}", self._opener(s.MODE))
+            PaletteCommand(f"screens: {s.label}", f"Open {s.label}", self._opener(s.mode))
             for s in SCREENS
         ]
         commands += [

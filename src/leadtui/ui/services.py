@@ -9,14 +9,17 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from leadtui.api.client import LeadClient
 from leadtui.settings.config import Settings
-from leadtui.settings.credentials import Credentials
-from leadtui.settings.journal import SpendJournal
-from leadtui.settings.secrets import KeyStore
-from leadtui.settings.spending import SpendGate
+
+# Types only: the spend gate's journal (sqlite3) is built on first use, after the first frame.
+if TYPE_CHECKING:
+    from leadtui.settings.credentials import Credentials
+    from leadtui.settings.journal import SpendJournal
+    from leadtui.settings.secrets import KeyStore
+    from leadtui.settings.spending import SpendGate
 
 
 def _connect(base_url: str, api_key: str) -> LeadClient:
