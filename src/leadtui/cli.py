@@ -48,6 +48,7 @@ def build_parser() -> argparse.ArgumentParser:
     sandbox.add_argument("--fault-rate", type=float, default=0.0)
     sandbox.add_argument("--fault-seed", type=int, default=None)
     sandbox.add_argument("--latency-ms", type=int, default=0)
+    sandbox.add_argument("--demo-data", action="store_true", help="seed Demo Co's demo history")
 
     login = sub.add_parser("login", help="save a key for a profile (checked with GET /me)")
     _add_profile(login, _KEEP_TOP_LEVEL)
@@ -92,7 +93,7 @@ def _run_demo(ns: argparse.Namespace) -> int:
     from leadtui.sandbox.embedded import EmbeddedSandbox
     from leadtui.ui.launch import run as run_tui
 
-    with EmbeddedSandbox() as sandbox:
+    with EmbeddedSandbox(demo_data=True) as sandbox:
         return run_tui(ns, demo_base_url=sandbox.base_url, demo_key=DEMO_KEY)
 
 

@@ -20,6 +20,7 @@ def config_from(ns: argparse.Namespace) -> SandboxConfig:
         fault_rate=ns.fault_rate,
         fault_seed=ns.fault_seed,
         latency_ms=ns.latency_ms,
+        demo_data=ns.demo_data,
     )
 
 
@@ -36,7 +37,10 @@ def run(ns: argparse.Namespace) -> int:
     app.state.sandbox.served_over_socket = True
     host = "[::1]" if ns.host == "::1" else ns.host
     print(f"Lead Data API sandbox on http://{host}:{ns.port}  (API under /api/v1)")
-    print("State: " + (f"kept in {ns.db}" if ns.db else "fresh, in memory"))
+    state = f"kept in {ns.db}" if ns.db else "fresh, in memory"
+    if ns.demo_data:
+        state += "; Demo Co starts with a month of demo history"
+    print("State: " + state)
     if ns.host not in _LOOPBACK:
         print(f"Warning: listening on {ns.host}, reachable from other machines.", file=sys.stderr)
     print("Demo keys:")
