@@ -20,6 +20,12 @@ from textual.widgets import Button, Input, Label, Static, TextArea
 from leadtui.api.models import Extraction, ExtractionDraft, ExtractionRequest
 
 LIST_FIELDS = ("categories", "countries", "localisations", "enrichment_sources")
+EXAMPLES = {
+    "categories": "bakery, florist",
+    "countries": "FR, BE",
+    "localisations": "Paris, Lyon",
+    "enrichment_sources": "website, social",
+}
 REQUIRED = frozenset(LIST_FIELDS)
 
 
@@ -67,7 +73,12 @@ class ExtractionForm(ModalScreen[ExtractionFormResult | None]):
             for name in LIST_FIELDS:
                 with Horizontal(classes="form-row"):
                     yield Label(name.replace("_", " ") + ("*" if name in REQUIRED else ""))
-                    yield Input(", ".join(self._initial(name) or []), id=f"x-{name}", compact=True)
+                    yield Input(
+                        ", ".join(self._initial(name) or []),
+                        placeholder=EXAMPLES[name],
+                        id=f"x-{name}",
+                        compact=True,
+                    )
             yield Label("urls (one per line)", classes="form-label")
             yield TextArea("\n".join(self._initial("urls") or []), id="x-urls", compact=True)
             yield Label("serp_config (a JSON object, optional)", classes="form-label")

@@ -17,7 +17,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.reactive import reactive
 from textual.timer import Timer
-from textual.widgets import DataTable, Label, ProgressBar, Static
+from textual.widgets import DataTable, Footer, Label, ProgressBar, Static
 
 from leadtui.api.contract import ExportStatus, Scope
 from leadtui.api.errors import LeadError
@@ -47,9 +47,9 @@ class JobsScreen(ExtractionActions):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("r", "refresh", "Refresh", id="jobs.refresh"),
-        Binding("p", "toggle_polling", "Pause polling", id="jobs.toggle_polling"),
-        Binding("v", "results", "Results", id="jobs.results"),
-        Binding("d", "download", "Download", id="jobs.download"),
+        Binding("p", "toggle_polling", "Polling", id="jobs.toggle_polling"),
+        Binding("v", "results", "Results", id="jobs.results", show=False),
+        Binding("d", "download", "ZIP", id="jobs.download"),
         Binding("o", "custom_download", "Columns", id="jobs.custom_download"),
         Binding("t", "retry", "Retry", id="jobs.retry"),
         Binding("w", "export_csv", "CSV", id="jobs.export_csv", show=False),
@@ -96,6 +96,8 @@ class JobsScreen(ExtractionActions):
 
     def on_mount(self) -> None:
         self.query_one("#download-line").display = False
+        # Many keys, 80 columns: the compact footer keeps them all on one line.
+        self.query_one(Footer).compact = True
         self.watcher.changed.subscribe(self, self._board_changed)
         self._clock_timer = self.set_interval(1.0, self._draw_status, pause=True)
         self._board_changed(self.watcher.board)
@@ -106,7 +108,9 @@ class JobsScreen(ExtractionActions):
             self._clock_timer.resume()
 
     def on_screen_suspend(self) -> None:
-        # The watcher keeps only a slow tick for followed jobs while the dashboard is hidden.
+        if self in self.app.screen_stack:
+            return  # a dialog or the results screen on top: the dashboard is still in use
+        # Another screen: the watcher keeps only a slow tick for followed jobs that move.
         self.watcher.hide()
         if self._clock_timer is not None:
             self._clock_timer.pause()
@@ -131,6 +135,13 @@ class JobsScreen(ExtractionActions):
         self.exports_table.merge(board.exports.values(), now)
         extractions = self.extractions_table
         extractions.merge(board.extractions.values(), now)
+        if not board.exports:
+            self.exports_table.border_subtitle = "none yet: unlock results on Searches (s)"
+        else:
+            self.exports_table.border_subtitle = f"{len(board.exports)} shown"
+        extractions.border_subtitle = (
+            f"{len(board.extractions)} shown" if board.extractions else "none yet: e drafts one"
+        )
         if not self.lead_app.has_scope(Scope.EXTRACTIONS_READ):
             extractions.border_title = "Extractions — this key lacks extractions:read"
         if board.stopped and board.error is not None:
@@ -156,11 +167,10 @@ class JobsScreen(ExtractionActions):
             line += " · polling paused (p resumes)" if watcher.paused else ""
         elif watcher.paused:
             line = f"‖ polling paused (p resumes) · {updated}"
-        elif watcher.ticking:
-            line = f"⟳ refreshing… · {updated}"
         else:
             line = f"● live · {updated}"
-        if watcher.next_tick_at is not None and not watcher.ticking and not board.stopped:
+        # No "refreshing…" state: a 2 s poll would make the line flicker for nothing.
+        if watcher.next_tick_at is not None and not board.stopped:
             line += f" · next in {max(0, round(watcher.next_tick_at - now))}s"
         if moving:
             line += f" · {moving} moving"
@@ -178,6 +188,10 @@ class JobsScreen(ExtractionActions):
     @on(DataTable.RowHighlighted)
     def _row_highlighted(self) -> None:
         self.refresh_bindings()
+
+    @on(DataTable.RowSelected)
+    def _row_selected(self) -> None:
+        self.action_results()  # Enter on a row: its results
 
     def on_descendant_focus(self, event: object) -> None:
         self.refresh_bindings()

@@ -29,12 +29,15 @@ EXTRACTION_ACTIONS = frozenset({"edit_draft", "launch", "toggle_job", "stop"})
 _STOPPABLE = frozenset({*MOVING_EXTRACTION_STATES, ExtractionStatus.PAUSED})
 
 
-def _launch_summary(title: str, target: str, launch_cost: object) -> SpendSummary:
+def _launch_summary(
+    title: str, target: str, launch_cost: object, balance: int | None
+) -> SpendSummary:
     cost = launch_cost if isinstance(launch_cost, int) else 1
     return SpendSummary(
         title=title,
         target=target,
         target_label="Extraction",
+        balance=balance,
         price_source=f"{cost} launch of the account's extraction quota; "
         "the server states no credit price",
     )
@@ -52,9 +55,9 @@ class ExtractionActions(LeadScreen):
     }
     EXTRACTION_BINDINGS: ClassVar[list[BindingType]] = [
         Binding("e", "new_extraction", "New", id="jobs.new_extraction"),
-        Binding("m", "edit_draft", "Edit draft", id="jobs.edit_draft"),
+        Binding("m", "edit_draft", "Edit", id="jobs.edit_draft"),
         Binding("l", "launch", "Launch", id="jobs.launch"),
-        Binding("z", "toggle_job", "Pause/resume", id="jobs.toggle_job"),
+        Binding("z", "toggle_job", "Pause", id="jobs.toggle_job"),
         Binding("x", "stop", "Stop", id="jobs.stop"),
     ]
 
@@ -105,7 +108,12 @@ class ExtractionActions(LeadScreen):
             return
         if result.launch:
             request = SpendRequest.extraction_create(result.body, amount=None)
-            summary = _launch_summary("Create and launch an extraction", "new extraction", 1)
+            summary = _launch_summary(
+                "Create and launch an extraction",
+                "new: " + ", ".join(result.body.get("categories", [])),
+                1,
+                self.lead_app.credits,
+            )
             spent = await confirm_and_spend(self, request, summary=summary)
             if spent is not None:
                 self._absorb(spent.record)
@@ -144,6 +152,7 @@ class ExtractionActions(LeadScreen):
             f"Launch extraction {extraction.extractionId}",
             extraction.extractionId,
             extraction.extra("launch_cost"),
+            self.lead_app.credits,
         )
         spent = await confirm_and_spend(self, request, summary=summary)
         if spent is not None:

@@ -149,7 +149,7 @@ def _summary(job: Extraction) -> str:
 class ExtractionTable(JobTable[Extraction]):
     COLUMNS = (
         ("id", "Extraction"),
-        ("what", "Categories · countries"),
+        ("what", "What"),
         ("results", "Results"),
         ("status", "Status"),
         ("created", "Created"),
@@ -164,7 +164,7 @@ class ExtractionTable(JobTable[Extraction]):
         summary = _summary(job)
         return (
             job.extractionId,
-            summary if len(summary) <= 28 else summary[:27] + "…",
+            summary if len(summary) <= 16 else summary[:15] + "…",
             f"{count:,}" if isinstance(count, int) else "—",
             self.status_cell(job.status or "", job.extra("progress")),
             short_time(job.created_at),
