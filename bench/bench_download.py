@@ -185,12 +185,14 @@ def compare(
     if not theirs:
         return
     curl_speed = statistics.median(r.mb_per_s for r in theirs)
-    curl_peak = max(r.peak_kb for r in theirs) / 1024
-    print(f"  curl      {curl_speed:8.1f} MB/s   peak RSS {curl_peak:6.1f} MiB")
+    peaks = [r.peak_kb for r in theirs if r.peak_kb is not None]
+    curl_peak = max(peaks) / 1024 if peaks else None
+    peak_text = f"{curl_peak:6.1f} MiB" if curl_peak else "unknown (GNU time is missing)"
+    print(f"  curl      {curl_speed:8.1f} MB/s   peak RSS {peak_text}")
+    memory = f"{client_peak / curl_peak:.1f}" if curl_peak else "n/a"
     print(
         f"  ratio     throughput leadtui/curl = {client_speed / curl_speed:.2f}"
-        f"   peak RSS leadtui/curl = {client_peak / curl_peak:.1f}"
-        f"   growth/archive = {growth * 1024 * 1024 / size:.3f}"
+        f"   peak RSS leadtui/curl = {memory}"
     )
 
 
