@@ -85,7 +85,7 @@ async def test_valid_form_creates_counts_and_opens_the_search(build_app: Any) ->
         search = app.screen.search
         assert search.result_count is not None
         assert search.result_count > 0
-        assert f"{search.result_count:,} · 0 unlocked" in screen_text(app)
+        assert f"Results {search.result_count:,}  Unlocked 0" in screen_text(app)
 
 
 async def test_server_400_is_shown_against_the_field_it_names(

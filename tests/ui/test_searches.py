@@ -64,7 +64,7 @@ async def test_unlock_from_detail_updates_counts_badge_and_table(
         await pilot.press("enter")
         await _settle(app, pilot)
         assert isinstance(app.screen, SearchDetailScreen)
-        assert "0 unlocked" in screen_text(app)
+        assert "Unlocked 0" in screen_text(app)
         assert "No results unlocked yet" in screen_text(app)
         await pilot.press("u")
         await pilot.pause()
@@ -82,7 +82,7 @@ async def test_unlock_from_detail_updates_counts_badge_and_table(
         await _settle(app, pilot)
         assert isinstance(app.screen, SearchDetailScreen)
         assert app.credits == 10_000 - 120
-        assert "120 unlocked" in screen_text(app)
+        assert "Unlocked 120" in screen_text(app)
         table = app.screen.query_one(LeadTable)
         assert table.rows.row_count == 120
         assert "leadId" in table.rows.columns

@@ -5,7 +5,6 @@ from __future__ import annotations
 from functools import partial
 from typing import ClassVar
 
-from rich.table import Table
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -37,6 +36,7 @@ class SearchDetailScreen(LeadScreen):
     MODE = "searches"  # pushed on the Searches stack; the header marks Searches
     LABEL = "Search"
     REQUIRED_SCOPES = ((Scope.SEARCHES_READ, "read this search and its unlocked results"),)
+    AUTO_FOCUS = "#search-leads"
     ACTION_SCOPES: ClassVar[dict[str, tuple[Scope, str]]] = {
         "unlock": (Scope.EXPORTS_WRITE, "unlock results (spends credits)"),
     }
@@ -72,13 +72,6 @@ class SearchDetailScreen(LeadScreen):
             ),
             PaletteCommand("search: refresh", "Counts and leads again", self.action_refresh),
         ]
-
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if (gate := super().check_action(action, parameters)) is not True:
-            return gate
-        if action == "unlock":
-            return True if remaining(self.search) > 0 else None
-        return True
 
     # --- data ---------------------------------------------------------------------------
 
@@ -133,22 +126,24 @@ class SearchDetailScreen(LeadScreen):
     def _draw_summary(self) -> None:
         s = self.search
         price = s.price_per_result
-        grid = Table.grid(padding=(0, 2))
-        grid.add_column(style="bold", no_wrap=True)
-        grid.add_column(no_wrap=True)
-        grid.add_column(style="bold", no_wrap=True)
-        grid.add_column(overflow="ellipsis", no_wrap=True)
-        grid.add_row("Search", Text(s.searchId), "What", Text(search_summary(s)))
-        grid.add_row(
-            "Results",
-            Text(f"{count_text(s.result_count)} · {count_text(s.unlocked_count)} unlocked"),
-            "Price",
-            Text(
-                f"{price if price is not None else DEFAULT_PRICE_PER_RESULT} credit/result "
-                f"({SERVER_PRICE if price is not None else DEFAULT_PRICE})"
-            ),
+        source = SERVER_PRICE if price is not None else DEFAULT_PRICE
+        price_text = f"{price if price is not None else DEFAULT_PRICE_PER_RESULT} credit/result"
+        title = Text(s.searchId, style="bold")
+        if search_summary(s):
+            title.append(f" · {search_summary(s)}")
+        title.no_wrap, title.overflow = True, "ellipsis"
+        counts = Text.assemble(
+            ("Results ", "bold"),
+            count_text(s.result_count),
+            ("  Unlocked ", "bold"),
+            count_text(s.unlocked_count),
+            ("  Locked ", "bold"),
+            f"{remaining(s):,}",
+            ("  Price ", "bold"),
+            f"{price_text} ({source})",
         )
-        self.query_one("#search-detail-summary", Static).update(grid)
+        counts.no_wrap, counts.overflow = True, "ellipsis"
+        self.query_one("#search-detail-summary", Static).update(Text("\n").join([title, counts]))
 
     def _draw_status(self) -> None:
         table = self.query_one(LeadTable)

@@ -37,6 +37,7 @@ class SearchesScreen(LeadScreen):
     MODE = "searches"
     LABEL = "Searches"
     REQUIRED_SCOPES = ((Scope.SEARCHES_READ, "list your searches"),)
+    AUTO_FOCUS = "#searches-table"
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("slash", "filter", "Filter", id="searches.filter", key_display="/"),
