@@ -114,7 +114,11 @@ search_request = bodies(
     frozenset({"activities", "countries", "localisations"}),
 )
 export_request = bodies(
-    {"additional_results": around(1, ADDITIONAL_RESULTS_MAX) | st.integers() | st.floats()},
+    {
+        "additional_results": around(1, ADDITIONAL_RESULTS_MAX)
+        | st.integers()
+        | st.floats(allow_nan=False, allow_infinity=False)
+    },
     frozenset({"additional_results"}),
 )
 urls = st.lists(
