@@ -72,3 +72,44 @@ async def test_y_spends_once_journals_and_updates_badge(build_app: Any, sandbox_
         journaled = SpendJournal().get(request.idempotency_key)
         assert journaled is not None
         assert journaled.outcome == "succeeded"
+
+
+async def test_read_only_blocks_before_any_modal_or_request(
+    build_app: Any, sandbox_http: Any
+) -> None:
+    from leadtui.settings.config import Settings
+
+    app = build_app(settings=Settings(read_only=True))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await app.workers.wait_for_complete()
+        search = await _search(app)
+        request = SpendRequest.unlock(search.searchId, 3)
+        worker = _start(app, request, SpendSummary.unlock(search, 3, app.credits))
+        await worker.wait()
+        await pilot.pause()
+        assert worker.result is None
+        assert not isinstance(app.screen, ConfirmSpend)
+        assert "Spending is switched off" in screen_text(app)
+        assert await _unlock_requests(app, sandbox_http) == []
+
+
+async def test_within_budget_spends_without_the_modal(build_app: Any) -> None:
+    from leadtui.settings.config import Settings
+
+    app = build_app(settings=Settings(spend_budget=5))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await app.workers.wait_for_complete()
+        search = await _search(app)
+        request = SpendRequest.unlock(search.searchId, 5)
+        worker = _start(app, request, SpendSummary.unlock(search, 5, app.credits))
+        await worker.wait()
+        await pilot.pause()
+        assert isinstance(worker.result, SpendResult)
+        assert app.credits == 10_000 - 5
+        over = SpendRequest.unlock(search.searchId, 6)
+        worker = _start(app, over, SpendSummary.unlock(search, 6, app.credits))
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmSpend)  # over the budget: asked
+        await pilot.press("escape")
+        await worker.wait()
+        assert app.credits == 10_000 - 5
