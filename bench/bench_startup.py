@@ -2,7 +2,9 @@
 
 Both run in tmux (a real terminal emulator) side by side in one run, alternating, and the
 time is taken from `tmux new-session` until `capture-pane` shows the marker: "10,000 credits"
-for leadtui (so the /me round trip is included), "ready" for the bare app. The sandbox runs
+for leadtui (so the /me round trip is included), "ready" for the bare app. For scale, a third
+program is timed too: the floor, a bare Textual app that imports httpx and pydantic, asks
+GET /me (httpx defaults) and shows the balance parsed by a pydantic model. The sandbox runs
 in this process, so its imports are not counted; leadtui gets its key from LEADTUI_API_KEY,
 as on a server (the keyring path reads the key after the first frame anyway).
 
@@ -32,6 +34,33 @@ class Bare(App[None]):
         yield Static("ready")
 
 Bare().run()
+"""
+
+# What any Textual + httpx + pydantic client must pay for the same screen, nothing of leadtui.
+FLOOR_APP = """
+import os
+import httpx
+from pydantic import BaseModel
+from textual.app import App
+from textual.widgets import Static
+
+class Me(BaseModel):
+    credits: int
+
+class Floor(App[None]):
+    def compose(self):
+        yield Static("...")
+
+    async def on_mount(self):
+        async with httpx.AsyncClient(base_url=os.environ["LEADTUI_BASE_URL"]) as http:
+            response = await http.get(
+                "/api/v1/me",
+                headers={"Authorization": "Bearer " + os.environ["LEADTUI_API_KEY"]},
+            )
+        me = Me.model_validate(response.json()["data"])
+        self.query_one(Static).update(f"{me.credits:,} credits")
+
+Floor().run()
 """
 
 SOCKET = f"leadtui-bench-{os.getpid()}"
@@ -74,6 +103,8 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as home, EmbeddedSandbox() as sandbox:
         bare_file = Path(home) / "bare.py"
         bare_file.write_text(BARE_APP)
+        floor_file = Path(home) / "floor.py"
+        floor_file.write_text(FLOOR_APP)
         env = {
             "XDG_CONFIG_HOME": f"{home}/config",
             "XDG_STATE_HOME": f"{home}/state",
@@ -86,9 +117,11 @@ def main() -> int:
             # One warm-up each: the first run pays for cold .pyc and disk caches.
             time_to_marker([python, str(bare_file)], "ready", env)
             time_to_marker([leadtui], "10,000 credits", app_env)
-            bare, frame, app = [], [], []
+            time_to_marker([python, str(floor_file)], "10,000 credits", app_env)
+            bare, frame, app, floor = [], [], [], []
             for _ in range(args.runs):
                 bare.append(time_to_marker([python, str(bare_file)], "ready", env))
+                floor.append(time_to_marker([python, str(floor_file)], "10,000 credits", app_env))
                 # The header's tabs are on the first frame, before any request.
                 frame.append(time_to_marker([leadtui], "j Jobs", app_env))
                 app.append(time_to_marker([leadtui], "10,000 credits", app_env))
@@ -96,7 +129,9 @@ def main() -> int:
             tmux("kill-server")
     bare_ms, app_ms = statistics.median(bare) * 1000, statistics.median(app) * 1000
     frame_ms = statistics.median(frame) * 1000
+    floor_ms = statistics.median(floor) * 1000
     print(f"bare Textual app, one line on screen: {bare_ms:6.0f} ms (median of {args.runs})")
+    print(f"floor: + httpx, pydantic, GET /me:    {floor_ms:6.0f} ms ({floor_ms / bare_ms:.2f}x)")
     print(f"leadtui, first frame (header):        {frame_ms:6.0f} ms ({frame_ms / bare_ms:.2f}x)")
     print(f"leadtui, credit balance on screen:    {app_ms:6.0f} ms (median of {args.runs})")
     print(f"ratio: {app_ms / bare_ms:.2f}x (goal ≤ 1.5x)")

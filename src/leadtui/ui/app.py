@@ -75,6 +75,10 @@ class LeadApp(App[int]):
     CSS_PATH = Path(__file__).with_name("leadtui.tcss")
     TITLE = "leadtui"
     MODES: ClassVar[dict[str, Any]] = {screen.mode: screen for screen in SCREENS}
+    # Start in the account mode itself: switching to it from Textual's blank default mode
+    # parses the whole stylesheet twice more before the first frame. Signing in is pushed on
+    # top of it; the account screen loads nothing until there is a client.
+    DEFAULT_MODE: ClassVar[str] = SCREENS[0].mode
     COMMANDS: ClassVar[set[Any]] = {LeadCommands}
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("a", "open('account')", "Account", id="screens.account", show=False),
@@ -115,16 +119,20 @@ class LeadApp(App[int]):
     def on_mount(self) -> None:
         # Spends journaled but never settled (a crash): offered at start and after each sign-in.
         self.watch(self, "session", self._offer_pending_spends)
+        # With a client, the account screen (DEFAULT_MODE) loads /me itself.
         if self.services.client is not None:
-            self.switch_mode("account")
-        elif self.services.load_credentials is not None:
-            self.switch_mode("account")  # paint first; the keyring is read in a thread
-            self.load_saved_key()
+            return
+        if self.services.load_credentials is not None:
+            self.load_saved_key()  # paint first; the keyring is read in a thread
         else:
             self.push_screen(_sign_in_screen()(self.services), self._signed_in)
 
     def _offer_pending_spends(self) -> None:
-        # Imported here: the spend gate, its journal (sqlite3) and dialogs are not first-frame.
+        # After the next frame, and imported only then: the spend gate, its journal (sqlite3)
+        # and its dialogs are not needed to paint the frame or show the balance.
+        self.call_after_refresh(self._offer_pending_spends_now)
+
+    def _offer_pending_spends_now(self) -> None:
         from leadtui.ui.spend_flow import offer_pending_spends
 
         offer_pending_spends(self)
@@ -170,8 +178,6 @@ class LeadApp(App[int]):
         self.credits = result.identity.credits
         if result.stored == "keyring":
             self.save_profile(result.client.base_url)
-        if self.current_mode == "_default":
-            self.switch_mode("account")
 
     @work(thread=True, group="save-settings")
     def save_profile(self, base_url: str) -> None:

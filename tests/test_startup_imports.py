@@ -1,0 +1,235 @@
+"""Start-up stays lean: what is imported before the balance is on screen, and what is not.
+
+Start-up time is a goal (issue 4, item 7; bench/bench_startup.py measures it). These tests pin
+the behaviour that keeps it, not times: the sandbox, the keyring, the screens not shown first,
+the API resources and the spend journal stay out of a launch until they are used.
+"""
+
+from __future__ import annotations
+
+import datetime
+import os
+import ssl
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+import leadtui.api
+from leadtui.api.client import LeadClient
+from leadtui.api.errors import ConnectionFailed
+from leadtui.sandbox.embedded import EmbeddedSandbox
+from leadtui.ui.app import SCREENS
+
+# Never imported by `leadtui` before the credits are on screen (a key from the environment).
+OFF_THE_FIRST_FRAME = (
+    "fastapi",
+    "uvicorn",
+    "faker",
+    "keyring",
+    "leadtui.sandbox",
+    "leadtui.api.searches",
+    "leadtui.api.exports",
+    "leadtui.api.extractions",
+    "leadtui.api.downloads",
+    "leadtui.ui.screens.searches",
+    "leadtui.ui.screens.search_builder",
+    "leadtui.ui.screens.jobs",
+    "leadtui.ui.screens.sign_in",
+)
+
+# Runs the real launch path (cli parser → launch.build_services → make_app) headless until the
+# header shows the balance, then prints the leadtui-relevant modules it had imported.
+LAUNCH_UNTIL_CREDITS = """
+import asyncio, sys
+from leadtui.cli import build_parser
+from leadtui.ui.app import make_app
+from leadtui.ui.launch import build_services
+
+async def main():
+    app = make_app(build_services(build_parser().parse_args([])))
+    async with app.run_test(size=(100, 30)) as pilot:
+        for _ in range(400):
+            if app.credits is not None:
+                break
+            await pilot.pause(0.025)
+        print(app.credits)
+        print(" ".join(sorted(sys.modules)))
+
+asyncio.run(main())
+"""
+
+
+def _run(code: str, env: dict[str, str] | None = None) -> list[str]:
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    return done.stdout.splitlines()
+
+
+def _loaded(modules: set[str], names: tuple[str, ...]) -> list[str]:
+    return sorted(n for n in names if any(m == n or m.startswith(n + ".") for m in modules))
+
+
+def test_balance_on_screen_without_sandbox_keyring_or_other_screens(tmp_path: Path) -> None:
+    with EmbeddedSandbox() as sandbox:
+        env = {k: v for k, v in os.environ.items() if not k.startswith("LEADTUI_")}
+        env |= {
+            "LEADTUI_BASE_URL": sandbox.base_url,
+            "LEADTUI_API_KEY": "sk_demo_full",
+            "XDG_CONFIG_HOME": str(tmp_path / "config"),
+            "XDG_STATE_HOME": str(tmp_path / "state"),
+        }
+        credits, modules = _run(LAUNCH_UNTIL_CREDITS, env)
+    assert credits == "10000"
+    loaded = set(modules.split())
+    assert "leadtui.ui.screens.account" in loaded  # the screen that shows the balance
+    assert _loaded(loaded, OFF_THE_FIRST_FRAME) == []
+
+
+def test_importing_the_launch_path_builds_no_model_resource_or_journal() -> None:
+    (line,) = _run("import sys, leadtui.cli, leadtui.ui.launch; print(' '.join(sys.modules))")
+    heavy = (
+        *OFF_THE_FIRST_FRAME,
+        "leadtui.api.models",
+        "leadtui.settings.journal",
+        "leadtui.ui.spend_flow",
+        "leadtui.ui.screens.account",
+        "sqlite3",
+    )
+    assert _loaded(set(line.split()), heavy) == []
+
+
+def test_version_is_read_without_package_metadata_and_matches_it() -> None:
+    (imported, version) = _run(
+        "import sys, leadtui\n"
+        "print('importlib.metadata' in sys.modules)\n"
+        "print(leadtui.__version__)\n"
+    )
+    assert imported == "False"
+    from importlib.metadata import version as installed_version
+
+    assert version == installed_version("leadtui")  # pyproject reads leadtui.__version__
+
+
+def test_api_package_imports_nothing_until_a_name_is_used() -> None:
+    (before, after) = _run(
+        "import sys, leadtui.api\n"
+        "print(sorted(m for m in sys.modules if m.startswith('leadtui.api.')))\n"
+        "from leadtui.api import Identity, LeadClient\n"
+        "print(sorted(m for m in sys.modules if m.startswith('leadtui.api.')))\n"
+    )
+    assert before == "[]"
+    assert "'leadtui.api.client'" in after
+    assert "'leadtui.api.models'" in after
+
+
+def test_every_public_api_name_resolves_to_its_module_object() -> None:
+    import importlib
+
+    assert set(leadtui.api.__all__) <= set(dir(leadtui.api))
+    for module, names in leadtui.api._EXPORTS.items():
+        source = importlib.import_module(f"leadtui.api.{module}")
+        for name in names:
+            assert getattr(leadtui.api, name) is getattr(source, name)
+    assert sorted(leadtui.api.__all__) == sorted(leadtui.api._MODULE_OF)
+    with pytest.raises(AttributeError, match="no attribute 'Nope'"):
+        _ = leadtui.api.Nope
+
+
+def test_client_resources_are_built_once_on_first_use() -> None:
+    client = LeadClient("http://127.0.0.1:9", "sk_demo_full")
+    assert "searches" not in vars(client)
+    assert client.searches is client.searches
+    assert client.exports is client.exports
+    assert client.extractions is client.extractions
+
+
+def test_main_screens_are_listed_with_their_own_mode_and_label() -> None:
+    for entry in SCREENS:
+        cls = entry.screen_class()
+        assert (entry.mode, entry.label) == (cls.MODE, cls.LABEL)
+
+
+# --- https still verifies the server (only http:// loopback skips loading the CA bundle) ---
+
+
+@pytest.fixture
+def self_signed_tls_server(tmp_path: Path) -> Iterator[str]:
+    """An https server on loopback whose certificate no CA vouches for (a man in the middle)."""
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import NameOID
+
+    key = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "localhost")])
+    now = datetime.datetime.now(datetime.UTC)
+    cert = (
+        x509.CertificateBuilder()
+        .subject_name(name)
+        .issuer_name(name)
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - datetime.timedelta(days=1))
+        .not_valid_after(now + datetime.timedelta(days=1))
+        .add_extension(x509.SubjectAlternativeName([x509.DNSName("localhost")]), critical=False)
+        .sign(key, hashes.SHA256())
+    )
+    cert_file, key_file = tmp_path / "cert.pem", tmp_path / "key.pem"
+    cert_file.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
+    key_file.write_bytes(
+        key.private_bytes(
+            serialization.Encoding.PEM,
+            serialization.PrivateFormat.PKCS8,
+            serialization.NoEncryption(),
+        )
+    )
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(cert_file, key_file)
+
+    import socket
+
+    listener = socket.create_server(("127.0.0.1", 0))
+    port = listener.getsockname()[1]
+    answered: list[bytes] = []
+
+    def serve() -> None:
+        # Answers a request if the client ever completes the handshake (it must not).
+        while True:
+            try:
+                raw, _ = listener.accept()
+            except OSError:
+                return
+            try:
+                with context.wrap_socket(raw, server_side=True) as tls:
+                    answered.append(tls.recv(4096))
+                    tls.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}")
+            except (ssl.SSLError, OSError):
+                raw.close()
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    try:
+        yield f"https://localhost:{port}"
+    finally:
+        listener.close()
+        thread.join(timeout=5)
+    assert answered == []  # no request (and no key) ever went over the unverified connection
+
+
+async def test_https_server_with_an_untrusted_certificate_is_refused(
+    self_signed_tls_server: str,
+) -> None:
+    async with LeadClient(self_signed_tls_server, "sk_demo_full", max_retries=0) as client:
+        with pytest.raises(ConnectionFailed):
+            await client.me()
