@@ -36,7 +36,7 @@ Sleep = Callable[[float], Awaitable[None]]
 RETRY_STATUSES: Final = frozenset({429, 502, 503, 504})
 # One attempt (connect, headers and a JSON body) may take this many times the read timeout.
 DEADLINE_PER_TIMEOUT: Final = 3.0
-# The largest JSON answer is a page of at most 100 records (~50 KiB from the sandbox); 8 MiB
+# The largest JSON answer is a page of at most 100 records (~35 KB from the sandbox); 8 MiB
 # is ample headroom, yet bounds what a broken or hostile server can make us hold and parse.
 MAX_JSON_BYTES: Final = 8 * 1024 * 1024
 # An error object is a few hundred bytes; past this the body is not one (a proxy's page).
