@@ -113,3 +113,31 @@ async def test_within_budget_spends_without_the_modal(build_app: Any) -> None:
         await pilot.press("escape")
         await worker.wait()
         assert app.credits == 10_000 - 5
+
+
+async def test_an_unlocked_export_is_announced_when_ready_on_any_screen(
+    build_app: Any, sandbox_clock: Any
+) -> None:
+    from leadtui.ui.job_watcher import JobWatcher
+
+    app = build_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await app.workers.wait_for_complete()
+        search = await _search(app)
+        request = SpendRequest.unlock(search.searchId, 3)
+        worker = _start(app, request, SpendSummary.unlock(search, 3, app.credits))
+        await pilot.pause()
+        await pilot.press("y")
+        await worker.wait()
+        spent = worker.result
+        assert isinstance(spent, SpendResult)
+        export_id = spent.record.exportId
+        # The user never opened the dashboard: the watcher follows the new export anyway.
+        watcher = JobWatcher.of(app)
+        assert ("export", export_id) in watcher.board.followed
+        sandbox_clock.advance(60)
+        await watcher.tick()
+        await pilot.pause()
+        assert app.current_mode == "account"
+        messages = [n.message for n in app._notifications]
+        assert any(f"{export_id} is ready" in m for m in messages)

@@ -26,6 +26,7 @@ from leadtui.settings.spending import (
 )
 from leadtui.ui.dialogs.confirm_spend import ConfirmSpend, SpendSummary
 from leadtui.ui.errors import ErrorReport, describe
+from leadtui.ui.job_watcher import JobWatcher
 
 if TYPE_CHECKING:
     from leadtui.ui.app import LeadApp
@@ -156,6 +157,13 @@ async def _after_spend(screen: Screen[Any], result: SpendResult) -> None:
         title="Spent",
         timeout=6,
     )
+    # The job a spend started is followed wherever the user goes next, so its end is announced.
+    watcher = JobWatcher.of(app)
+    watcher.absorb(record)
+    if isinstance(record, Export):
+        watcher.follow("export", record.exportId)
+    else:
+        watcher.follow("extraction", record.extractionId)
     try:
         await app.refresh_identity()
     except LeadError as error:

@@ -114,9 +114,8 @@ class ExtractionActions(LeadScreen):
                 1,
                 self.lead_app.credits,
             )
-            spent = await confirm_and_spend(self, request, summary=summary)
-            if spent is not None:
-                self._absorb(spent.record)
+            # confirm_and_spend hands the new extraction to the job watcher.
+            await confirm_and_spend(self, request, summary=summary)
             return
         try:
             draft = await self.client.extractions.create_draft(result.body)
@@ -154,9 +153,7 @@ class ExtractionActions(LeadScreen):
             extraction.extra("launch_cost"),
             self.lead_app.credits,
         )
-        spent = await confirm_and_spend(self, request, summary=summary)
-        if spent is not None:
-            self._absorb(spent.record)
+        await confirm_and_spend(self, request, summary=summary)
 
     # --- running jobs ---------------------------------------------------------------------
 
