@@ -15,7 +15,7 @@ from pathlib import Path
 import httpx
 
 from leadtui.api.client import LeadClient
-from leadtui.sandbox import problems, traffic
+from leadtui.sandbox import problems
 from leadtui.sandbox.app import create_app
 from leadtui.sandbox.config import SandboxConfig
 from leadtui.ui.app import make_app
@@ -67,8 +67,7 @@ async def shoot(name: str, key: str | None, keys: Sequence[str]) -> Path:
 
 async def main() -> int:
     OUT.mkdir(exist_ok=True)
-    for module in (problems, traffic):  # stable pictures; traffic imports it by name
-        module.new_request_id = lambda: "req_0123456789abcdef01234567"
+    problems.new_request_id = lambda: "req_0123456789abcdef01234567"  # stable pictures
     for name, key, keys in SHOTS:
         print(await shoot(name, key, keys))
     return 0

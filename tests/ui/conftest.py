@@ -58,3 +58,14 @@ def build_app(make_services: ServicesFactory) -> Callable[..., LeadApp]:
         return make_app(make_services(key, **changes))
 
     return build
+
+
+FIXED_REQUEST_ID = "req_0123456789abcdef01234567"
+
+
+@pytest.fixture
+def fixed_request_ids(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every sandbox request id is the same, so pictures of errors are stable."""
+    from leadtui.sandbox import problems
+
+    monkeypatch.setattr(problems, "new_request_id", lambda: FIXED_REQUEST_ID)

@@ -15,11 +15,7 @@ SIZES = [pytest.param((100, 30), id="100x30"), pytest.param((80, 24), id="80x24"
 
 
 @pytest.fixture(autouse=True)
-def frozen_ids(monkeypatch: pytest.MonkeyPatch) -> None:
-    from leadtui.sandbox import problems, traffic
-
-    for module in (problems, traffic):
-        monkeypatch.setattr(module, "new_request_id", lambda: "req_0123456789abcdef01234567")
+def frozen_ids(fixed_request_ids: None, monkeypatch: pytest.MonkeyPatch) -> None:
     # The idempotency key's short form is on ConfirmSpend.
     key = uuid.UUID("3f9a2c1b-0000-4000-8000-000000000000")
     monkeypatch.setattr("leadtui.api.keys.uuid.uuid4", lambda: key)

@@ -10,13 +10,7 @@ from textual.widgets import Input
 SIZES = [pytest.param((100, 30), id="100x30"), pytest.param((80, 24), id="80x24")]
 
 
-@pytest.fixture(autouse=True)
-def fixed_request_ids(monkeypatch: pytest.MonkeyPatch) -> None:
-    from leadtui.sandbox import problems, traffic
-
-    # Both modules hold the function (traffic imports it by name).
-    for module in (problems, traffic):
-        monkeypatch.setattr(module, "new_request_id", lambda: "req_0123456789abcdef01234567")
+pytestmark = pytest.mark.usefixtures("fixed_request_ids")
 
 
 async def _settle(pilot: Any) -> None:

@@ -16,8 +16,8 @@ from fastapi.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from leadtui.api.contract import API_PREFIX, IDEMPOTENCY_HEADER, REQUEST_ID_HEADER, ErrorCode
+from leadtui.sandbox import problems
 from leadtui.sandbox.clock import iso
-from leadtui.sandbox.problems import new_request_id
 from leadtui.sandbox.state import RequestRecord, SandboxState
 
 _IDEMPOTENCY = IDEMPOTENCY_HEADER.lower().encode()
@@ -34,7 +34,7 @@ class TrafficLayer:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        request_id = new_request_id()
+        request_id = problems.new_request_id()
         scope.setdefault("state", {})["request_id"] = request_id
         rid_header = (REQUEST_ID_HEADER.lower().encode(), request_id.encode())
         path: str = scope["path"]
