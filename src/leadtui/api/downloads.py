@@ -11,6 +11,7 @@ from pathlib import Path
 import httpx
 
 from leadtui.api.errors import ConnectionFailed, RequestTimeout
+from leadtui.durable import fsync_dir
 
 OnProgress = Callable[[int, int | None], None]
 
@@ -27,23 +28,9 @@ def _total(response: httpx.Response) -> int | None:
         return None
 
 
-def _fsync_dir(directory: Path) -> None:
-    # Makes the rename itself durable; not every platform can open a directory.
-    try:
-        fd = os.open(directory, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
-
-
 def _replace(part: Path, path: Path) -> None:
     os.replace(part, path)
-    _fsync_dir(path.parent)
+    fsync_dir(path.parent)
 
 
 async def save_stream(

@@ -7,7 +7,6 @@ key file, or LEADTUI_API_KEY. A config file that holds one is refused when loade
 from __future__ import annotations
 
 import os
-import tempfile
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -23,6 +22,8 @@ from pydantic_settings import (
     PydanticBaseSettingsSource,
     SettingsConfigDict,
 )
+
+from leadtui.durable import write_atomically
 
 APP_NAME: Final = "leadtui"
 ENV_PREFIX: Final = "LEADTUI_"
@@ -245,34 +246,3 @@ def save_settings(settings: Settings, path: Path | None = None) -> Path:
     data = _without_environment(data, _environment_values(), read_settings_file(path))
     write_atomically(path, tomli_w.dumps(data).encode())
     return path
-
-
-def write_atomically(path: Path, content: bytes, mode: int = 0o600) -> None:
-    """Replace `path` with `content` so a crash leaves either the old or the new file."""
-    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(content)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.chmod(tmp, mode)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    _fsync_dir(path.parent)
-
-
-def _fsync_dir(directory: Path) -> None:
-    # Makes the rename itself durable; not every platform can open a directory.
-    try:
-        fd = os.open(directory, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)

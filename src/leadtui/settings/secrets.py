@@ -8,7 +8,6 @@ still calls these off its own thread. `keyring` is imported lazily: it costs ~80
 from __future__ import annotations
 
 import json
-import os
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -18,6 +17,7 @@ from typing import Any, Final, TypeVar
 
 from pydantic import SecretStr
 
+from leadtui.durable import write_atomically
 from leadtui.settings.config import state_dir
 
 SERVICE_NAME: Final = "leadtui"
@@ -161,20 +161,8 @@ class KeyStore:
         if not keys:
             path.unlink(missing_ok=True)
             return
-        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-        tmp.unlink(missing_ok=True)
-        # Created 0600 from the first byte: never a moment where the key is world-readable.
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                json.dump({"version": 1, "keys": keys}, fh, indent=2)
-                fh.flush()
-                os.fsync(fh.fileno())
-            os.replace(tmp, path)
-        except BaseException:
-            tmp.unlink(missing_ok=True)
-            raise
+        # The temp file is 0600 from its first byte: never a moment the key is world-readable.
+        write_atomically(path, json.dumps({"version": 1, "keys": keys}, indent=2).encode())
 
     # --- public -------------------------------------------------------------------------
 

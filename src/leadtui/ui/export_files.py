@@ -8,7 +8,7 @@ from datetime import datetime
 from pathlib import Path
 
 from leadtui.api.client import LeadClient
-from leadtui.settings.config import write_atomically
+from leadtui.durable import write_atomically
 
 
 def free_path(folder: Path, name: str) -> Path:
