@@ -17,7 +17,7 @@ import uuid
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import httpx
 from textual.pilot import Pilot
@@ -29,7 +29,7 @@ from leadtui.sandbox import problems
 from leadtui.sandbox.app import create_app
 from leadtui.sandbox.config import SandboxConfig
 from leadtui.settings.journal import SpendJournal
-from leadtui.ui.app import make_app
+from leadtui.ui.app import LeadApp, make_app
 from leadtui.ui.search_draft import ItemDraft
 from leadtui.ui.services import AppServices
 
@@ -83,7 +83,7 @@ def press_into_modal(*pressed: str) -> Step:
 async def jobs_in_every_state(pilot: Pilot[Any], control: httpx.AsyncClient) -> None:
     """The demo has ready/failed/processing/queued exports and draft/running/paused/completed
     extractions; add one stopped and one failed extraction so each state is on screen."""
-    client = pilot.app.client
+    client = cast("LeadApp", pilot.app).client
     stopped = await client.extractions.create(
         {
             "categories": ["Piano teachers"],
