@@ -222,13 +222,6 @@ async def test_jobs_dashboard_marks_itself_stale_then_recovers(hostile_app: Any,
         assert "10,000" in _flat(app)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "ui/errors.describe maps every bad_response to a non-transient 'Unexpected answer', "
-        "so a proxy's HTML 502 gets no countdown (the status is not consulted for known codes)"
-    ),
-)
 async def test_html_502_counts_down_and_recovers_by_itself(hostile_app: Any) -> None:
     app, hostile = hostile_app("html-502", ACCOUNT_PATHS)
     async with app.run_test(size=(100, 30)) as pilot:

@@ -84,10 +84,7 @@ _BY_CODE: dict[str, tuple[str, str]] = {
         "Not possible now",
         "The job is not in a state that allows this.",
     ),
-    ErrorCode.BAD_RESPONSE: (
-        "Unexpected answer",
-        "The server's answer could not be read. If this persists, report the request id.",
-    ),
+    ErrorCode.BAD_RESPONSE: ("Unexpected answer", "The server's answer could not be read."),
 }
 
 
@@ -155,7 +152,8 @@ def _report(
         code=error.code,
         request_id=error.request_id,
         status=error.status,
-        transient=transient,
+        # A gateway status is passing whatever the body said (a proxy's HTML 502 included).
+        transient=transient or error.status in _TRANSIENT_STATUSES,
         retry_after=error.retry_after,
         sign_in=sign_in,
     )
@@ -170,6 +168,8 @@ def _describe_api(error: ApiError) -> ErrorReport:
         if error.code == ErrorCode.INSUFFICIENT_SCOPE:
             # The server names the scope; showing its words is fine, branching on them is not.
             text = f"{text} Server said: {error.message}"
+        elif error.code == ErrorCode.BAD_RESPONSE and error.request_id:
+            text = f"{text} If this persists, report the request id."
         return _report(error, title, text)
     if isinstance(error, RateLimited):
         text = "Too many requests; waiting as the server asked before trying again."
