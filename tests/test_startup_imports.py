@@ -100,6 +100,7 @@ def test_importing_the_launch_path_builds_no_model_resource_or_journal() -> None
     (line,) = _run("import sys, leadtui.cli, leadtui.ui.launch; print(' '.join(sys.modules))")
     heavy = (
         *OFF_THE_FIRST_FRAME,
+        "click",  # httpx's command line, never run by the TUI
         "leadtui.api.models",
         "leadtui.settings.journal",
         "leadtui.ui.spend_flow",

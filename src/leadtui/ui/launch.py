@@ -10,19 +10,24 @@ import argparse
 import os
 import sys
 
-from leadtui.api.client import LeadClient
-from leadtui.api.errors import LeadError
-from leadtui.settings.config import (
+# httpx imports its own command line (click, pygments: ~20 ms of start-up) whenever click is
+# installed, as it is with the sandbox extra. The TUI never runs it, and with this entry httpx
+# defines its stub `main` instead. Must come before the first import of httpx (below).
+sys.modules.setdefault("httpx._main", None)  # type: ignore[arg-type]
+
+from leadtui.api.client import LeadClient  # noqa: E402
+from leadtui.api.errors import LeadError  # noqa: E402
+from leadtui.settings.config import (  # noqa: E402
     Settings,
     SettingsFileError,
     load_settings,
     resolve_profile_name,
     save_settings,
 )
-from leadtui.settings.credentials import API_KEY_ENV, BASE_URL_ENV, resolve_credentials
-from leadtui.settings.secrets import KeyStore
-from leadtui.ui.app import make_app
-from leadtui.ui.services import AppServices
+from leadtui.settings.credentials import API_KEY_ENV, BASE_URL_ENV, resolve_credentials  # noqa: E402
+from leadtui.settings.secrets import KeyStore  # noqa: E402
+from leadtui.ui.app import make_app  # noqa: E402
+from leadtui.ui.services import AppServices  # noqa: E402
 
 
 def _save(settings: Settings) -> None:
