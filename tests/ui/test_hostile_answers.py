@@ -206,6 +206,10 @@ async def test_jobs_dashboard_marks_itself_stale_then_recovers(hostile_app: Any,
         assert {"/exports", "/extractions"} & set(hostile.served)
         text = _flat(app)
         assert "⚠ stale: Unexpected answer · not loaded" in text
+        # The same panel as every screen: what went wrong, with the status and code.
+        panel = app.screen.query_one("#error-panel")
+        assert panel.border_title == "Unexpected answer"
+        assert "code bad_response" in text
         assert export.exportId not in text
         assert "Traceback" not in text
         # The server mends; r reads again and the stale mark goes.
@@ -216,6 +220,7 @@ async def test_jobs_dashboard_marks_itself_stale_then_recovers(hostile_app: Any,
         assert export.exportId in text
         assert "stale" not in text
         assert "● live" in text
+        assert app.screen.query_one("#error-panel").report is None  # the panel is gone
         await pilot.press("a")
         await _settle(pilot)
         assert isinstance(app.screen, AccountScreen)

@@ -25,6 +25,7 @@ from leadtui.api.models import Export
 from leadtui.ui.commands import PaletteCommand
 from leadtui.ui.dialogs.confirm_job_action import ConfirmJobAction
 from leadtui.ui.dialogs.custom_download import CustomDownload, CustomDownloadChoice
+from leadtui.ui.errors import ErrorReport
 from leadtui.ui.export_files import authorized_columns, free_path, stamp, write_rows_csv
 from leadtui.ui.job_board import JobBoard
 from leadtui.ui.job_watcher import JobWatcher
@@ -65,6 +66,7 @@ class JobsScreen(ExtractionActions):
         super().__init__()
         self.saved_path: Path | None = None
         self._clock_timer: Timer | None = None
+        self._board_report: ErrorReport | None = None
 
     def compose_body(self) -> ComposeResult:
         colour = self._theme_colour
@@ -144,16 +146,21 @@ class JobsScreen(ExtractionActions):
         )
         if not self.lead_app.has_scope(Scope.EXTRACTIONS_READ):
             extractions.border_title = "Extractions — this key lacks extractions:read"
-        if board.stopped and board.error is not None:
-            self.show_error(board.error)  # 401/403: the frame's words; no automatic retry
-        elif not board.stopped and self._showing_stop_error():
+        if board.error is not None and (board.stopped or board.stale):
+            if self.error_panel.report is not board.error:
+                # The frame's words, code and request id (c copies it). No countdown here: the
+                # watcher backs off by itself, and stops on 401/403.
+                self.show_error(board.error)
+                self._board_report = board.error
+        elif self._showing_board_error():
             self.clear_error()
         self._draw_status()
         self.refresh_bindings()
 
-    def _showing_stop_error(self) -> bool:
+    def _showing_board_error(self) -> bool:
+        # Scope notices share the panel; only the polling failure shown here is cleared.
         report = self.error_panel.report
-        return report is not None and report.status in (401, 403)
+        return report is not None and report is self._board_report
 
     def _draw_status(self) -> None:
         watcher, board, now = self.watcher, self.watcher.board, self.services.clock()
