@@ -37,6 +37,8 @@ class LeadScreen(Screen[None]):
     REQUIRED_SCOPES: ClassVar[tuple[tuple[Scope, str], ...]] = ()
     # action -> (scope, what it does), e.g. {"unlock": (Scope.EXPORTS_WRITE, "unlock results")}.
     ACTION_SCOPES: ClassVar[dict[str, tuple[Scope, str]]] = {}
+    # Screens with many keys use the compact footer so every key fits one line at 80 columns.
+    COMPACT_FOOTER: ClassVar[bool] = False
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("c", "copy_request_id", "Copy request id", id="error.copy_request_id"),
@@ -46,7 +48,7 @@ class LeadScreen(Screen[None]):
         yield AppHeader()
         yield ErrorPanel()
         yield from self.compose_body()
-        yield Footer()
+        yield Footer(compact=self.COMPACT_FOOTER)
 
     def compose_body(self) -> ComposeResult:
         """The screen's own widgets, between the error panel and the footer."""

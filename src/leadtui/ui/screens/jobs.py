@@ -17,7 +17,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.reactive import reactive
 from textual.timer import Timer
-from textual.widgets import DataTable, Footer, Label, ProgressBar, Static
+from textual.widgets import DataTable, Label, ProgressBar, Static
 
 from leadtui.api.contract import ExportStatus, Scope
 from leadtui.api.errors import LeadError
@@ -46,6 +46,7 @@ class JobsScreen(ExtractionActions):
         **ExtractionActions.EXTRACTION_SCOPES,
     }
 
+    COMPACT_FOOTER = True
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("r", "refresh", "Refresh", id="jobs.refresh"),
         Binding("p", "toggle_polling", "Polling", id="jobs.toggle_polling"),
@@ -98,8 +99,6 @@ class JobsScreen(ExtractionActions):
 
     def on_mount(self) -> None:
         self.query_one("#download-line").display = False
-        # Many keys, 80 columns: the compact footer keeps them all on one line.
-        self.query_one(Footer).compact = True
         self.watcher.changed.subscribe(self, self._board_changed)
         self._clock_timer = self.set_interval(1.0, self._draw_status, pause=True)
         self._board_changed(self.watcher.board)

@@ -41,6 +41,7 @@ class SearchDetailScreen(LeadScreen):
         "unlock": (Scope.EXPORTS_WRITE, "unlock results (spends credits)"),
     }
 
+    COMPACT_FOOTER = True
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("u", "unlock", "Unlock more", id="search.unlock"),
         Binding("r", "refresh", "Refresh", id="search.refresh"),
