@@ -9,7 +9,7 @@ from textual import events
 from leadtui.ui.screens.search_builder import NewSearchScreen
 from leadtui.ui.screens.search_detail import SearchDetailScreen
 from leadtui.ui.search_draft import server_field_errors
-from tests.ui.screen import screen_text
+from tests.ui.screen import screen_text, wait_until
 
 
 async def _open(app: Any, pilot: Any) -> NewSearchScreen:
@@ -77,11 +77,9 @@ async def test_valid_form_creates_counts_and_opens_the_search(build_app: Any) ->
         assert "3. " not in screen_text(app)
         assert "Paris" in screen_text(app)
         await pilot.press("ctrl+s")
+        await wait_until(pilot, lambda: isinstance(app.screen, SearchDetailScreen))
         await app.workers.wait_for_complete()
         await pilot.pause()
-        await app.workers.wait_for_complete()
-        await pilot.pause()
-        assert isinstance(app.screen, SearchDetailScreen)
         search = app.screen.search
         assert search.result_count is not None
         assert search.result_count > 0

@@ -11,7 +11,7 @@ from leadtui.ui.dialogs.unlock_count import UnlockCount
 from leadtui.ui.screens.search_detail import SearchDetailScreen
 from leadtui.ui.screens.searches import SearchesScreen
 from leadtui.ui.widgets.lead_table import LeadTable
-from tests.ui.screen import screen_text
+from tests.ui.screen import screen_text, wait_until
 
 
 def _request(activity: str = "Plumber", city: str = "Paris") -> SearchRequest:
@@ -67,21 +67,19 @@ async def test_unlock_from_detail_updates_counts_badge_and_table(
         assert "Unlocked 0" in screen_text(app)
         assert "No results unlocked yet" in screen_text(app)
         await pilot.press("u")
-        await pilot.pause()
-        assert isinstance(app.screen, UnlockCount)
+        await wait_until(pilot, lambda: isinstance(app.screen, UnlockCount))
         dialog_input = app.screen.query_one("#unlock-count-input")
         dialog_input.value = "0"
         await pilot.pause()
         assert "is not 1 to" in screen_text(app)
         dialog_input.value = "120"
         await pilot.press("enter")
-        await pilot.pause()
-        assert isinstance(app.screen, ConfirmSpend)
+        await wait_until(pilot, lambda: isinstance(app.screen, ConfirmSpend))
         assert "120 credits" in screen_text(app)
         await pilot.press("y")
+        await wait_until(pilot, lambda: app.credits == 10_000 - 120)
         await _settle(app, pilot)
         assert isinstance(app.screen, SearchDetailScreen)
-        assert app.credits == 10_000 - 120
         assert "Unlocked 120" in screen_text(app)
         table = app.screen.query_one(LeadTable)
         assert table.rows.row_count == 120
