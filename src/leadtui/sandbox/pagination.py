@@ -11,7 +11,8 @@ import binascii
 import hashlib
 import hmac
 import json
-from typing import Annotated, Any
+import sqlite3
+from typing import Annotated, Any, Literal
 
 from fastapi import Query
 
@@ -63,3 +64,33 @@ def decode_cursor(cursor: str | None, list_name: str) -> int | None:
 
 def page(items: list[dict[str, Any]], next_cursor: str | None, **extra: Any) -> dict[str, Any]:
     return {"data": items, "next_cursor": next_cursor, **extra}
+
+
+def newest_first(
+    conn: sqlite3.Connection,
+    table: Literal["searches", "exports", "extractions"],
+    account_id: str,
+    cursor: str | None,
+    limit: int,
+) -> tuple[list[sqlite3.Row], str | None]:
+    """One page of an account's rows of `table`, newest first, and the cursor past it."""
+    list_name = f"{table}:{account_id}"
+    before = decode_cursor(cursor, list_name)
+    rows = conn.execute(
+        # The table name is one of three literals, never user input.
+        f"SELECT * FROM {table} WHERE account_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?",  # noqa: S608
+        (account_id, before if before is not None else 2**62, limit + 1),
+    ).fetchall()
+    if len(rows) <= limit:
+        return rows, None
+    rows = rows[:limit]
+    return rows, encode_cursor(list_name, int(rows[-1]["seq"]))
+
+
+def window(
+    cursor: str | None, list_name: str, limit: int, total: int
+) -> tuple[int, int, str | None]:
+    """`(start, stop, next_cursor)` of one page of a list of `total` generated items."""
+    start = decode_cursor(cursor, list_name) or 0
+    stop = min(total, start + limit)
+    return start, stop, encode_cursor(list_name, stop) if stop < total else None

@@ -21,9 +21,9 @@ from leadtui.sandbox.pagination import (
     DEFAULT_LIMIT,
     CursorParam,
     LimitParam,
-    decode_cursor,
-    encode_cursor,
+    newest_first,
     page,
+    window,
 )
 from leadtui.sandbox.problems import ApiProblem, invalid, not_found
 from leadtui.sandbox.records import PRICE_PER_RESULT, export_json, search_source
@@ -127,17 +127,9 @@ async def list_exports(
     request: Request, who: Reader, cursor: CursorParam = None, limit: LimitParam = DEFAULT_LIMIT
 ) -> dict[str, Any]:
     state = sandbox_of(request)
-    list_name = f"exports:{who.account_id}"
-    before = decode_cursor(cursor, list_name)
     with state.store.reading() as conn:
-        rows = conn.execute(
-            "SELECT * FROM exports WHERE account_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?",
-            (who.account_id, before if before is not None else 2**62, limit + 1),
-        ).fetchall()
-    more = len(rows) > limit
-    rows = rows[:limit]
-    items = [export_json(row, _view(state, row)) for row in rows]
-    return page(items, encode_cursor(list_name, int(rows[-1]["seq"])) if more else None)
+        rows, next_cursor = newest_first(conn, "exports", who.account_id, cursor, limit)
+    return page([export_json(row, _view(state, row)) for row in rows], next_cursor)
 
 
 def _load(state: SandboxState, who: Principal, export_id: str) -> sqlite3.Row:
@@ -186,15 +178,13 @@ async def export_results(
     limit: LimitParam = DEFAULT_LIMIT,
 ) -> dict[str, Any]:
     state = sandbox_of(request)
-    list_name = f"export-results:{exportId}"
-    offset = decode_cursor(cursor, list_name) or 0
     row, search = _ready_leads(state, who, exportId)
-    total = int(row["additional_results"])
+    start, stop, next_cursor = window(
+        cursor, f"export-results:{exportId}", limit, int(row["additional_results"])
+    )
     first = int(row["first_index"])
-    stop = min(total, offset + limit)
     source = search_source(search["id"], json.loads(search["request_json"]))
-    leads = generate(source, first + offset, first + stop)
-    return page(leads, encode_cursor(list_name, stop) if stop < total else None)
+    return page(generate(source, first + start, first + stop), next_cursor)
 
 
 @router.post(

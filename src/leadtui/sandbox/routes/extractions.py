@@ -21,9 +21,9 @@ from leadtui.sandbox.pagination import (
     DEFAULT_LIMIT,
     CursorParam,
     LimitParam,
-    decode_cursor,
-    encode_cursor,
+    newest_first,
     page,
+    window,
 )
 from leadtui.sandbox.problems import ApiProblem, describe_validation, invalid, not_found
 from leadtui.sandbox.records import EXTRACTION_LAUNCH_COST, extraction_json, extraction_source
@@ -109,17 +109,9 @@ async def list_extractions(
     request: Request, who: Reader, cursor: CursorParam = None, limit: LimitParam = DEFAULT_LIMIT
 ) -> dict[str, Any]:
     state = sandbox_of(request)
-    list_name = f"extractions:{who.account_id}"
-    before = decode_cursor(cursor, list_name)
     with state.store.reading() as conn:
-        rows = conn.execute(
-            "SELECT * FROM extractions WHERE account_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?",
-            (who.account_id, before if before is not None else 2**62, limit + 1),
-        ).fetchall()
-    more = len(rows) > limit
-    rows = rows[:limit]
-    items = [_record(state, row)[0] for row in rows]
-    return page(items, encode_cursor(list_name, int(rows[-1]["seq"])) if more else None)
+        rows, next_cursor = newest_first(conn, "extractions", who.account_id, cursor, limit)
+    return page([_record(state, row)[0] for row in rows], next_cursor)
 
 
 @router.post(
@@ -308,18 +300,12 @@ async def extraction_results(
     limit: LimitParam = DEFAULT_LIMIT,
 ) -> dict[str, Any]:
     state = sandbox_of(request)
-    list_name = f"extraction-results:{extractionId}"
-    start = decode_cursor(cursor, list_name) or 0
     with state.store.reading() as conn:
         row = _load(conn, who, extractionId)
     record, _ = _record(state, row)
-    available = int(record["result_count"])
-    stop_at = min(available, start + limit)
-    source = extraction_source(extractionId, json.loads(row["request_json"]))
-    leads = generate(source, start, stop_at) if stop_at > start else []
-    more = stop_at < available
-    return page(
-        leads,
-        encode_cursor(list_name, stop_at) if more else None,
-        results_state=record["results_state"],
+    start, stop, next_cursor = window(
+        cursor, f"extraction-results:{extractionId}", limit, int(record["result_count"])
     )
+    source = extraction_source(extractionId, json.loads(row["request_json"]))
+    leads = generate(source, start, stop) if stop > start else []
+    return page(leads, next_cursor, results_state=record["results_state"])

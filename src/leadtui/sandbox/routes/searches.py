@@ -17,9 +17,9 @@ from leadtui.sandbox.pagination import (
     DEFAULT_LIMIT,
     CursorParam,
     LimitParam,
-    decode_cursor,
-    encode_cursor,
+    newest_first,
     page,
+    window,
 )
 from leadtui.sandbox.problems import not_found
 from leadtui.sandbox.records import count_results, search_json, search_source
@@ -37,16 +37,8 @@ async def list_searches(
     request: Request, who: Reader, cursor: CursorParam = None, limit: LimitParam = DEFAULT_LIMIT
 ) -> dict[str, Any]:
     state = sandbox_of(request)
-    list_name = f"searches:{who.account_id}"
-    before = decode_cursor(cursor, list_name)
     with state.store.reading() as conn:
-        rows = conn.execute(
-            "SELECT * FROM searches WHERE account_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?",
-            (who.account_id, before if before is not None else 2**62, limit + 1),
-        ).fetchall()
-    more = len(rows) > limit
-    rows = rows[:limit]
-    next_cursor = encode_cursor(list_name, int(rows[-1]["seq"])) if more else None
+        rows, next_cursor = newest_first(conn, "searches", who.account_id, cursor, limit)
     return page([search_json(row) for row in rows], next_cursor)
 
 
@@ -108,9 +100,8 @@ async def search_results(
     limit: LimitParam = DEFAULT_LIMIT,
 ) -> dict[str, Any]:
     row = load_search(request, who, searchId)
-    list_name = f"search-results:{searchId}"
-    start = decode_cursor(cursor, list_name) or 0
-    stop = min(int(row["unlocked_count"]), start + limit)
+    start, stop, next_cursor = window(
+        cursor, f"search-results:{searchId}", limit, int(row["unlocked_count"])
+    )
     leads = generate(search_source(searchId, json.loads(row["request_json"])), start, stop)
-    more = stop < int(row["unlocked_count"])
-    return page(leads, encode_cursor(list_name, stop) if more else None)
+    return page(leads, next_cursor)
