@@ -19,6 +19,9 @@ POLL_HINT_HEADER: Final = "Retry-After"
 REQUEST_ID_HEADER: Final = "X-Request-Id"
 IDEMPOTENCY_HEADER: Final = "Idempotency-Key"
 
+# Gateway statuses: passing failures, whatever the body says. The client retries them (and 429).
+GATEWAY_STATUSES: Final = frozenset({502, 503, 504})
+
 
 class ErrorCode(StrEnum):
     """Stable `error.code` values. Code branches on these, never on messages."""

@@ -18,7 +18,12 @@ from typing import Any, Final
 import httpx
 from pydantic import SecretStr
 
-from leadtui.api.contract import API_PREFIX, IDEMPOTENCY_HEADER, REQUEST_ID_HEADER
+from leadtui.api.contract import (
+    API_PREFIX,
+    GATEWAY_STATUSES,
+    IDEMPOTENCY_HEADER,
+    REQUEST_ID_HEADER,
+)
 from leadtui.api.errors import (
     ApiError,
     ConnectionFailed,
@@ -33,7 +38,7 @@ log = logging.getLogger("leadtui.api")
 
 Sleep = Callable[[float], Awaitable[None]]
 
-RETRY_STATUSES: Final = frozenset({429, 502, 503, 504})
+RETRY_STATUSES: Final = GATEWAY_STATUSES | {429}
 # One attempt (connect, headers and a JSON body) may take this many times the read timeout.
 DEADLINE_PER_TIMEOUT: Final = 3.0
 # The largest JSON answer is a page of at most 100 records (~35 KB from the sandbox); 8 MiB

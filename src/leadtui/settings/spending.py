@@ -39,6 +39,16 @@ log = logging.getLogger(__name__)
 _NOT_DEFINITIVE = frozenset({408, 425, 429})
 
 
+def settles_spend(error: BaseException) -> bool:
+    """True when `error` is a definitive refusal (the journal records the intent as rejected);
+    False when the server may or may not have acted (network, timeout, 5xx, 408/425/429)."""
+    return (
+        isinstance(error, ApiError)
+        and 400 <= error.status < 500
+        and (error.status not in _NOT_DEFINITIVE)
+    )
+
+
 class SpendBlocked(Exception):
     """Spending is switched off (read-only) or the intent belongs to another account."""
 
@@ -176,7 +186,7 @@ class SpendGate:
         try:
             record = await _dispatch(intent, client)
         except ApiError as exc:
-            if 400 <= exc.status < 500 and exc.status not in _NOT_DEFINITIVE:
+            if settles_spend(exc):
                 detail = {"status": exc.status, "code": exc.code, "request_id": exc.request_id}
                 await self._settle(intent, SpendOutcome.REJECTED, detail)
             raise

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from leadtui.api.contract import ErrorCode, Scope
+from leadtui.api.contract import GATEWAY_STATUSES, ErrorCode, Scope
 from leadtui.api.errors import (
     ApiError,
     ConfigurationError,
@@ -23,7 +23,6 @@ from leadtui.api.errors import (
 )
 
 # 5xx answers that usually go away by themselves (gateways, overload).
-_TRANSIENT_STATUSES = frozenset({502, 503, 504})
 
 # Which screens or actions stop working without each scope, in the words of the UI.
 SCOPE_DISABLES: dict[Scope, str] = {
@@ -153,7 +152,7 @@ def _report(
         request_id=error.request_id,
         status=error.status,
         # A gateway status is passing whatever the body said (a proxy's HTML 502 included).
-        transient=transient or error.status in _TRANSIENT_STATUSES,
+        transient=transient or error.status in GATEWAY_STATUSES,
         retry_after=error.retry_after,
         sign_in=sign_in,
     )
@@ -175,7 +174,7 @@ def _describe_api(error: ApiError) -> ErrorReport:
         text = "Too many requests; waiting as the server asked before trying again."
         return _report(error, "Rate limited", text, transient=True)
     if isinstance(error, ServerError):
-        transient = error.status in _TRANSIENT_STATUSES
+        transient = error.status in GATEWAY_STATUSES
         text = "The server failed to answer this request."
         if transient:
             text += " It usually recovers by itself."

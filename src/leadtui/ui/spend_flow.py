@@ -23,6 +23,7 @@ from leadtui.settings.spending import (
     SpendGate,
     SpendRequest,
     SpendResult,
+    settles_spend,
 )
 from leadtui.ui.dialogs.confirm_spend import ConfirmSpend, SpendSummary
 from leadtui.ui.errors import ErrorReport, describe
@@ -31,9 +32,6 @@ from leadtui.ui.job_watcher import JobWatcher
 if TYPE_CHECKING:
     from leadtui.ui.app import LeadApp
     from leadtui.ui.services import AppServices
-
-# 4xx answers that settle nothing (the journal keeps the intent pending); see SpendGate.
-_NOT_DEFINITIVE = frozenset({408, 425, 429})
 
 
 def spend_gate(services: AppServices) -> SpendGate:
@@ -223,8 +221,7 @@ async def _explain_failure(
         )
         _show(screen, _report(error, "Key already used", text))
         return None
-    definitive = isinstance(error, ApiError) and 400 <= error.status < 500
-    if definitive and cast(ApiError, error).status not in _NOT_DEFINITIVE:
+    if settles_spend(error):
         _show(screen, describe(error))  # rejected: the journal has settled the intent
         return None
     # Network failure, timeout, 5xx, 429: the server may or may not have acted.
