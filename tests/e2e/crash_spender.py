@@ -1,35 +1,33 @@
 """A spender that dies between sending and recording: run as a child process, then SIGKILLed.
 
-`python -m tests.e2e.crash_spender BASE_URL JOURNAL SEARCH_ID N KEY` records the intent in
-the journal (as SpendGate.execute does first), sends the unlock with that key, prints `SENT`
-and then waits to be killed, so the outcome is never recorded. Only the journal and the
-client are used: nothing in src knows this script exists.
+`python -m tests.e2e.crash_spender BASE_URL JOURNAL SEARCH_ID N KEY` journals the intent
+(SpendGate.journal_intent, step one of execute), sends the unlock with that key, prints `SENT`
+and then waits to be killed, so the outcome is never recorded. Nothing in src knows this
+script exists.
 """
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import sys
 from pathlib import Path
 
 from leadtui.api import LeadClient, LeadError
-from leadtui.settings.journal import SpendJournal, SpendOperation
+from leadtui.settings.config import SpendPolicy
+from leadtui.settings.journal import SpendJournal
+from leadtui.settings.spending import SpendGate, SpendRequest
 
 PROFILE = "default"
 
 
 async def main(base_url: str, journal_path: str, search_id: str, n: int, key: str) -> None:
-    journal = SpendJournal(Path(journal_path))
+    gate = SpendGate(
+        SpendJournal(Path(journal_path)), profile=PROFILE, policy=SpendPolicy(0, read_only=False)
+    )
+    request = dataclasses.replace(SpendRequest.unlock(search_id, n), idempotency_key=key)
     async with LeadClient(base_url, "sk_demo_full", max_retries=3, timeout=5.0) as client:
-        journal.record_intent(
-            idempotency_key=key,
-            operation=SpendOperation.UNLOCK,
-            params={"search_id": search_id, "additional_results": n},
-            body={"additional_results": n},
-            amount=n,
-            profile=PROFILE,
-            base_url=client.base_url,
-        )
+        gate.journal_intent(request, client.base_url)
         try:
             export = await client.exports.create(search_id, n, idempotency_key=key)
             print(f"SENT {export.exportId}", flush=True)

@@ -7,8 +7,9 @@ from typing import Any
 import pytest
 
 from leadtui.api.models import SearchRequest
+from leadtui.settings.config import SpendPolicy
 from leadtui.settings.journal import SpendJournal
-from leadtui.settings.spending import SpendRequest
+from leadtui.settings.spending import SpendGate, SpendRequest
 from leadtui.ui.dialogs.confirm_spend import SpendSummary
 from leadtui.ui.dialogs.pending_spends import PendingSpends
 from leadtui.ui.spend_flow import confirm_and_spend
@@ -29,6 +30,11 @@ async def _unlocks(sandbox_http: Any) -> list[dict[str, Any]]:
     return [r for r in log if r["method"] == "POST" and r["path"].endswith("/exports")]
 
 
+def _journaled_by_an_earlier_run(request: SpendRequest) -> None:
+    gate = SpendGate(SpendJournal(), profile="default", policy=SpendPolicy(0, read_only=False))
+    gate.journal_intent(request, SANDBOX_URL)
+
+
 async def _settle(app: Any, pilot: Any) -> None:
     for _ in range(2):
         await app.workers.wait_for_complete()
@@ -42,15 +48,7 @@ async def test_crash_between_journal_and_answer_resends_same_key_debits_once(
     request = SpendRequest.unlock(search.searchId, 7)
     # The previous run: intent journaled, request sent (the server debited), then a crash
     # before the outcome was written.
-    SpendJournal().record_intent(
-        idempotency_key=request.idempotency_key,
-        operation=request.operation,
-        params=request.params,
-        body=request.body,
-        amount=request.amount,
-        profile="default",
-        base_url=SANDBOX_URL,
-    )
+    _journaled_by_an_earlier_run(request)
     await client.exports.create(search.searchId, 7, idempotency_key=request.idempotency_key)
     assert (await client.me()).credits == 10_000 - 7
 
@@ -76,15 +74,7 @@ async def test_crash_between_journal_and_answer_resends_same_key_debits_once(
 async def test_discarded_intent_is_not_offered_again(build_app: Any, client: Any) -> None:
     search = await client.searches.create(ONE_EACH)
     request = SpendRequest.unlock(search.searchId, 2)
-    SpendJournal().record_intent(
-        idempotency_key=request.idempotency_key,
-        operation=request.operation,
-        params=request.params,
-        body=request.body,
-        amount=request.amount,
-        profile="default",
-        base_url=SANDBOX_URL,
-    )
+    _journaled_by_an_earlier_run(request)
     app = build_app()
     async with app.run_test(size=(100, 30)) as pilot:
         await _settle(app, pilot)

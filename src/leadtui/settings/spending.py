@@ -146,17 +146,20 @@ class SpendGate:
                 f"This spend ({_amount_text(request.amount)}) is over the budget of "
                 f"{self.policy.spend_budget} credits and needs the user's confirmation."
             )
-        intent = await asyncio.to_thread(
-            self.journal.record_intent,
+        intent = await asyncio.to_thread(self.journal_intent, request, client.base_url)
+        return await self._send(intent, client)
+
+    def journal_intent(self, request: SpendRequest, base_url: str) -> SpendIntent:
+        """Step one of `execute`: write the intent durably, before anything is sent. Blocking."""
+        return self.journal.record_intent(
             idempotency_key=request.idempotency_key,
             operation=request.operation,
             params=request.params,
             body=request.body,
             amount=request.amount,
             profile=self.profile,
-            base_url=client.base_url,
+            base_url=base_url,
         )
-        return await self._send(intent, client)
 
     async def resend(self, intent: SpendIntent, client: LeadClient) -> SpendResult:
         """Send a pending intent again with its SAME key: the server debits at most once."""
