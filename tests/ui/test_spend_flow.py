@@ -31,6 +31,18 @@ def _start(app: Any, request: SpendRequest, summary: SpendSummary) -> Any:
     return app.run_worker(confirm_and_spend(app.screen, request, summary=summary))
 
 
+async def _confirm_unlock(app: Any, pilot: Any, count: int) -> tuple[SpendRequest, Any]:
+    """Unlock `count` results of a new search, confirming with y; (request, worker result)."""
+    search = await _search(app)
+    request = SpendRequest.unlock(search.searchId, count)
+    worker = _start(app, request, SpendSummary.unlock(search, count, app.credits))
+    await pilot.pause()
+    await pilot.press("y")
+    await worker.wait()
+    await pilot.pause()
+    return request, worker.result
+
+
 async def test_confirm_shows_cost_and_enter_cancels(build_app: Any, sandbox_http: Any) -> None:
     app = build_app()
     async with app.run_test(size=(100, 30)) as pilot:
@@ -58,14 +70,8 @@ async def test_y_spends_once_journals_and_updates_badge(build_app: Any, sandbox_
     app = build_app()
     async with app.run_test(size=(100, 30)) as pilot:
         await app.workers.wait_for_complete()
-        search = await _search(app)
-        request = SpendRequest.unlock(search.searchId, 3)
-        worker = _start(app, request, SpendSummary.unlock(search, 3, app.credits))
-        await pilot.pause()
-        await pilot.press("y")
-        await worker.wait()
-        await pilot.pause()
-        assert isinstance(worker.result, SpendResult)
+        request, spent = await _confirm_unlock(app, pilot, 3)
+        assert isinstance(spent, SpendResult)
         assert app.credits == 10_000 - 3
         sent = await _unlock_requests(app, sandbox_http)
         assert [r["idempotency_key"] for r in sent] == [request.idempotency_key]
@@ -123,13 +129,7 @@ async def test_an_unlocked_export_is_announced_when_ready_on_any_screen(
     app = build_app()
     async with app.run_test(size=(100, 30)) as pilot:
         await app.workers.wait_for_complete()
-        search = await _search(app)
-        request = SpendRequest.unlock(search.searchId, 3)
-        worker = _start(app, request, SpendSummary.unlock(search, 3, app.credits))
-        await pilot.pause()
-        await pilot.press("y")
-        await worker.wait()
-        spent = worker.result
+        _, spent = await _confirm_unlock(app, pilot, 3)
         assert isinstance(spent, SpendResult)
         export_id = spent.record.exportId
         # The user never opened the dashboard: the watcher follows the new export anyway.
