@@ -16,10 +16,10 @@ from typing import Any
 import httpx
 
 from leadtui.api.client import LeadClient
+from leadtui.config.settings import MAX_SETTLED_REQUESTS_PER_MINUTE, Polling
 from leadtui.sandbox.app import create_app
 from leadtui.sandbox.config import SandboxConfig
-from leadtui.settings.config import MAX_SETTLED_REQUESTS_PER_MINUTE, Polling
-from leadtui.ui.job_board import JobPoller
+from leadtui.ui.model.job_board import JobPoller
 
 START = 1_767_225_600.0
 SEARCH = {

@@ -28,9 +28,9 @@ from leadtui.api.client import LeadClient
 from leadtui.sandbox import problems
 from leadtui.sandbox.app import create_app
 from leadtui.sandbox.config import SandboxConfig
-from leadtui.settings.journal import SpendJournal
+from leadtui.spend.journal import SpendJournal
 from leadtui.ui.app import LeadApp, make_app
-from leadtui.ui.search_draft import ItemDraft
+from leadtui.ui.model.search_draft import ItemDraft
 from leadtui.ui.services import AppServices
 
 OUT = Path(__file__).resolve().parent.parent / "screenshots"

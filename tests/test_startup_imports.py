@@ -45,7 +45,7 @@ OFF_THE_FIRST_FRAME = (
 # header shows the balance, then prints the leadtui-relevant modules it had imported.
 LAUNCH_UNTIL_CREDITS = """
 import asyncio, sys
-from leadtui.cli import build_parser
+from leadtui.cli.main import build_parser
 from leadtui.ui.app import make_app
 from leadtui.ui.launch import build_services
 
@@ -97,12 +97,12 @@ def test_balance_on_screen_without_sandbox_keyring_or_other_screens(tmp_path: Pa
 
 
 def test_importing_the_launch_path_builds_no_model_resource_or_journal() -> None:
-    (line,) = _run("import sys, leadtui.cli, leadtui.ui.launch; print(' '.join(sys.modules))")
+    (line,) = _run("import sys, leadtui.cli.main, leadtui.ui.launch; print(' '.join(sys.modules))")
     heavy = (
         *OFF_THE_FIRST_FRAME,
         "click",  # httpx's command line, never run by the TUI
         "leadtui.api.models",
-        "leadtui.settings.journal",
+        "leadtui.spend.journal",
         "leadtui.ui.spend_flow",
         "leadtui.ui.screens.account",
         "sqlite3",

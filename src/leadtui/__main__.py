@@ -1,3 +1,3 @@
-from leadtui.cli import main
+from leadtui.cli.main import main
 
 raise SystemExit(main())

@@ -14,9 +14,9 @@ import sys
 from pathlib import Path
 
 from leadtui.api import LeadClient, LeadError
-from leadtui.settings.config import SpendPolicy
-from leadtui.settings.journal import SpendJournal
-from leadtui.settings.spending import SpendGate, SpendRequest
+from leadtui.config.settings import SpendPolicy
+from leadtui.spend.gate import SpendGate, SpendRequest
+from leadtui.spend.journal import SpendJournal
 
 PROFILE = "default"
 

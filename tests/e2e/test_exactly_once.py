@@ -17,9 +17,9 @@ import pytest
 from tests.e2e.sandbox_process import clean_env, sandbox_process
 
 from leadtui.api import Export, Extraction, LeadClient, LeadError, new_idempotency_key
-from leadtui.settings.config import SpendPolicy
-from leadtui.settings.journal import SpendJournal, SpendOutcome
-from leadtui.settings.spending import SpendGate, SpendRequest, SpendResult
+from leadtui.config.settings import SpendPolicy
+from leadtui.spend.gate import SpendGate, SpendRequest, SpendResult
+from leadtui.spend.journal import SpendJournal, SpendOutcome
 
 SPENDS = 50
 RESULTS_PER_UNLOCK = 3

@@ -20,15 +20,15 @@ import keyring
 import pytest
 from keyring.backends import fail
 
-from leadtui import auth_cli
 from leadtui.api import ConfigurationError, Export, LeadClient, LeadError
-from leadtui.cli import build_parser
+from leadtui.cli import auth as auth_cli
+from leadtui.cli.main import build_parser
+from leadtui.config.credentials import resolve_credentials
+from leadtui.config.secrets import insecure_key_path
+from leadtui.config.settings import SpendPolicy, config_path, load_settings
 from leadtui.sandbox.accounts import DEMO_KEYS
-from leadtui.settings.config import SpendPolicy, config_path, load_settings
-from leadtui.settings.credentials import resolve_credentials
-from leadtui.settings.journal import SpendJournal
-from leadtui.settings.secrets import insecure_key_path
-from leadtui.settings.spending import SpendGate, SpendRequest
+from leadtui.spend.gate import SpendGate, SpendRequest
+from leadtui.spend.journal import SpendJournal
 from tests.conftest import FakeClock
 
 REPO = Path(__file__).resolve().parents[2]

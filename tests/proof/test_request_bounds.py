@@ -41,8 +41,10 @@ from leadtui.sandbox.leads import LEAD_COLUMNS
 
 API = "/api/v1"
 AUTH = {"Authorization": "Bearer sk_demo_full"}
+# Derandomized: the same draws on every run, so "both verdicts were exercised" cannot flake.
 EXAMPLES = settings(
     max_examples=60,
+    derandomize=True,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )

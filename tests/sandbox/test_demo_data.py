@@ -11,9 +11,9 @@ from typing import Any
 import httpx
 import pytest
 
-from leadtui.cli import build_parser
+from leadtui.cli.main import build_parser
+from leadtui.cli.sandbox import config_from
 from leadtui.sandbox.app import create_app
-from leadtui.sandbox.cli import config_from
 from leadtui.sandbox.config import SandboxConfig
 from tests.conftest import FakeClock
 from tests.sandbox.helpers import API, auth, credits

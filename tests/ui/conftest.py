@@ -9,7 +9,7 @@ import httpx
 import pytest
 
 from leadtui.api.client import LeadClient
-from leadtui.settings.secrets import KeyStore
+from leadtui.config.secrets import KeyStore
 from leadtui.ui.app import LeadApp, make_app
 from leadtui.ui.services import AppServices
 

@@ -8,7 +8,7 @@ import httpx
 import pytest
 
 from leadtui.api.errors import ApiError
-from leadtui.ui.errors import describe
+from leadtui.ui.model.errors import describe
 from leadtui.ui.screens.account import AccountScreen
 from leadtui.ui.screens.sign_in import SignInScreen
 from tests.ui.screen import screen_text

@@ -9,7 +9,7 @@ import httpx
 import pytest
 from textual.widgets import Input, Static, TextArea
 
-from leadtui.settings.config import Settings
+from leadtui.config.settings import Settings
 from leadtui.ui.dialogs.confirm_job_action import ConfirmJobAction
 from leadtui.ui.dialogs.confirm_spend import ConfirmSpend
 from leadtui.ui.dialogs.extraction_form import ExtractionForm

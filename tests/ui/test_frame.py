@@ -117,7 +117,7 @@ async def test_theme_toggle_is_remembered(build_app: Any) -> None:
 
 
 async def test_light_theme_from_settings_and_keymap_remap(make_services: Any) -> None:
-    from leadtui.settings.config import Settings
+    from leadtui.config.settings import Settings
     from leadtui.ui.app import make_app
 
     settings = Settings(theme="light", keymap={"screens.jobs": "J"})

@@ -7,9 +7,9 @@ from typing import Any
 import httpx
 
 from leadtui.api.client import LeadClient
-from leadtui.settings.config import MAX_SETTLED_REQUESTS_PER_MINUTE, Polling, Settings
-from leadtui.ui.job_board import JobPoller
+from leadtui.config.settings import MAX_SETTLED_REQUESTS_PER_MINUTE, Polling, Settings
 from leadtui.ui.job_watcher import JobWatcher
+from leadtui.ui.model.job_board import JobPoller
 from tests.ui import jobs_seed
 from tests.ui.screen import screen_text
 

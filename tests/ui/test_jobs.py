@@ -13,7 +13,7 @@ import httpx
 import pytest
 from textual.widgets import Label, RadioButton, SelectionList, Static
 
-from leadtui.settings.config import Settings
+from leadtui.config.settings import Settings
 from leadtui.ui.dialogs.confirm_job_action import ConfirmJobAction
 from leadtui.ui.dialogs.custom_download import CustomDownload
 from leadtui.ui.job_watcher import JobWatcher

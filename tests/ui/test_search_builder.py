@@ -6,9 +6,9 @@ from typing import Any
 
 from textual import events
 
+from leadtui.ui.model.search_draft import server_field_errors
 from leadtui.ui.screens.search_builder import NewSearchScreen
 from leadtui.ui.screens.search_detail import SearchDetailScreen
-from leadtui.ui.search_draft import server_field_errors
 from tests.ui.screen import screen_text, wait_until
 
 

@@ -9,7 +9,7 @@ import pytest
 from textual.widgets import Input
 
 from leadtui.api.models import SearchRequest
-from leadtui.ui.search_draft import ItemDraft
+from leadtui.ui.model.search_draft import ItemDraft
 
 SIZES = [pytest.param((100, 30), id="100x30"), pytest.param((80, 24), id="80x24")]
 

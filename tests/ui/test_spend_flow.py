@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from leadtui.api.models import SearchRequest
-from leadtui.settings.journal import SpendJournal
-from leadtui.settings.spending import SpendRequest, SpendResult
+from leadtui.spend.gate import SpendRequest, SpendResult
+from leadtui.spend.journal import SpendJournal
 from leadtui.ui.dialogs.confirm_spend import ConfirmSpend, SpendSummary
 from leadtui.ui.spend_flow import confirm_and_spend
 from tests.ui.screen import screen_text
@@ -83,7 +83,7 @@ async def test_y_spends_once_journals_and_updates_badge(build_app: Any, sandbox_
 async def test_read_only_blocks_before_any_modal_or_request(
     build_app: Any, sandbox_http: Any
 ) -> None:
-    from leadtui.settings.config import Settings
+    from leadtui.config.settings import Settings
 
     app = build_app(settings=Settings(read_only=True))
     async with app.run_test(size=(100, 30)) as pilot:
@@ -100,13 +100,13 @@ async def test_read_only_blocks_before_any_modal_or_request(
 
 
 async def test_within_budget_spends_without_the_modal(build_app: Any) -> None:
-    from leadtui.settings.config import Settings
+    from leadtui.config.settings import Settings
 
     app = build_app(settings=Settings(spend_budget=5))
     async with app.run_test(size=(100, 30)) as pilot:
         await app.workers.wait_for_complete()
         search = await _search(app)
-        request = SpendRequest.unlock(search.searchId, 5)
+        request = SpendRequest.unlock(search.searchId, 5, price_per_result=search.price_per_result)
         worker = _start(app, request, SpendSummary.unlock(search, 5, app.credits))
         await worker.wait()
         await pilot.pause()

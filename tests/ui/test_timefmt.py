@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from leadtui.ui.timefmt import ago
+from leadtui.ui.model.timefmt import ago
 
 
 @pytest.mark.parametrize(

@@ -7,9 +7,9 @@ from typing import Any
 import pytest
 
 from leadtui.api.models import SearchRequest
-from leadtui.settings.config import SpendPolicy
-from leadtui.settings.journal import SpendJournal
-from leadtui.settings.spending import SpendGate, SpendRequest
+from leadtui.config.settings import SpendPolicy
+from leadtui.spend.gate import SpendGate, SpendRequest
+from leadtui.spend.journal import SpendJournal
 from leadtui.ui.dialogs.confirm_spend import SpendSummary
 from leadtui.ui.dialogs.pending_spends import PendingSpends
 from leadtui.ui.spend_flow import confirm_and_spend

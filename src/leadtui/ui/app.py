@@ -17,9 +17,9 @@ from textual.screen import Screen
 
 from leadtui.api.contract import Scope
 from leadtui.api.errors import ConfigurationError, LeadError, Unauthorized
-from leadtui.settings.secrets import KeyStoreError
+from leadtui.config.secrets import KeyStoreError
 from leadtui.ui.commands import LeadCommands, PaletteCommand
-from leadtui.ui.errors import ErrorReport, describe, missing_scope
+from leadtui.ui.model.errors import ErrorReport, describe, missing_scope
 from leadtui.ui.screens.base import LeadScreen
 from leadtui.ui.screens.help import HelpScreen
 from leadtui.ui.services import AppServices

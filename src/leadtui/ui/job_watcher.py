@@ -13,7 +13,7 @@ from textual.timer import Timer
 
 from leadtui.api.contract import Scope
 from leadtui.api.models import Export, Extraction
-from leadtui.ui.job_board import JobBoard, JobKind, JobPoller
+from leadtui.ui.model.job_board import JobBoard, JobKind, JobPoller
 from leadtui.ui.notifications import JobNotifier
 
 if TYPE_CHECKING:

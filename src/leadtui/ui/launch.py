@@ -17,15 +17,15 @@ sys.modules.setdefault("httpx._main", None)  # type: ignore[arg-type]
 
 from leadtui.api.client import LeadClient  # noqa: E402
 from leadtui.api.errors import LeadError  # noqa: E402
-from leadtui.settings.config import (  # noqa: E402
+from leadtui.config.credentials import API_KEY_ENV, BASE_URL_ENV, resolve_credentials  # noqa: E402
+from leadtui.config.secrets import KeyStore  # noqa: E402
+from leadtui.config.settings import (  # noqa: E402
     Settings,
     SettingsFileError,
     load_settings,
     resolve_profile_name,
     save_settings,
 )
-from leadtui.settings.credentials import API_KEY_ENV, BASE_URL_ENV, resolve_credentials  # noqa: E402
-from leadtui.settings.secrets import KeyStore  # noqa: E402
 from leadtui.ui.app import make_app  # noqa: E402
 from leadtui.ui.services import AppServices  # noqa: E402
 

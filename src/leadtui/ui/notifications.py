@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from textual.notifications import SeverityLevel
 
-from leadtui.ui.job_board import JobChange
+from leadtui.ui.model.job_board import JobChange
 
 if TYPE_CHECKING:
     from textual.app import App

@@ -12,14 +12,14 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from leadtui.api.client import LeadClient
-from leadtui.settings.config import Settings
+from leadtui.config.settings import Settings
 
 # Types only: the spend gate's journal (sqlite3) is built on first use, after the first frame.
 if TYPE_CHECKING:
-    from leadtui.settings.credentials import Credentials
-    from leadtui.settings.journal import SpendJournal
-    from leadtui.settings.secrets import KeyStore
-    from leadtui.settings.spending import SpendGate
+    from leadtui.config.credentials import Credentials
+    from leadtui.config.secrets import KeyStore
+    from leadtui.spend.gate import SpendGate
+    from leadtui.spend.journal import SpendJournal
 
 
 def _connect(base_url: str, api_key: str) -> LeadClient:

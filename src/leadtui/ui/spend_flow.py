@@ -16,8 +16,7 @@ from textual.screen import Screen
 from leadtui.api.contract import ErrorCode
 from leadtui.api.errors import ApiError, LeadError
 from leadtui.api.models import Export
-from leadtui.settings.journal import JournalError, SpendIntent, SpendJournal, SpendOperation
-from leadtui.settings.spending import (
+from leadtui.spend.gate import (
     ConfirmationRequired,
     SpendBlocked,
     SpendGate,
@@ -25,9 +24,10 @@ from leadtui.settings.spending import (
     SpendResult,
     settles_spend,
 )
+from leadtui.spend.journal import JournalError, SpendIntent, SpendJournal, SpendOperation
 from leadtui.ui.dialogs.confirm_spend import ConfirmSpend, SpendSummary
-from leadtui.ui.errors import ErrorReport, describe
 from leadtui.ui.job_watcher import JobWatcher
+from leadtui.ui.model.errors import ErrorReport, describe
 
 if TYPE_CHECKING:
     from leadtui.ui.app import LeadApp
@@ -72,7 +72,7 @@ async def confirm_and_spend(
     except (SpendBlocked, JournalError) as error:
         _show(screen, _blocked(error))
         return None
-    if gate.requires_confirmation(request.amount):
+    if gate.requires_confirmation(request):
         confirmed = await app.push_screen_wait(ConfirmSpend(request, summary))
         if not confirmed:
             app.notify("Cancelled: nothing was sent, nothing was spent.", timeout=4)

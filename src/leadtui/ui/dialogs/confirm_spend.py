@@ -19,7 +19,7 @@ from textual.widgets import Button, Static
 
 from leadtui.api.contract import DEFAULT_PRICE_PER_RESULT
 from leadtui.api.models import Search
-from leadtui.settings.spending import SpendRequest
+from leadtui.spend.gate import SpendRequest
 
 SERVER_PRICE = "stated by the server"
 DEFAULT_PRICE = "our default: the server states no price"

@@ -13,7 +13,7 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from leadtui.ui.lead_rows import cell_text
+from leadtui.ui.model.lead_rows import cell_text
 
 
 class LeadDetail(ModalScreen[None]):

@@ -13,7 +13,7 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from leadtui.settings.journal import JournalError, SpendIntent, SpendOperation
+from leadtui.spend.journal import JournalError, SpendIntent, SpendOperation
 from leadtui.ui.spend_flow import resend_intent, spend_gate
 
 if TYPE_CHECKING:

@@ -17,9 +17,9 @@ from leadtui.api.contract import SCOPE_DESCRIPTIONS, Scope
 from leadtui.api.errors import LeadError
 from leadtui.api.models import Identity, Usage
 from leadtui.ui.commands import PaletteCommand
-from leadtui.ui.errors import SCOPE_DISABLES
+from leadtui.ui.model.errors import SCOPE_DISABLES
+from leadtui.ui.model.timefmt import ago
 from leadtui.ui.screens.base import LeadScreen
-from leadtui.ui.timefmt import ago
 
 
 class AccountScreen(LeadScreen):

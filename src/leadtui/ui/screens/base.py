@@ -12,7 +12,7 @@ from textual.widgets import Footer
 
 from leadtui.api.contract import Scope
 from leadtui.ui.commands import PaletteCommand
-from leadtui.ui.errors import ErrorReport, describe, missing_scope
+from leadtui.ui.model.errors import ErrorReport, describe, missing_scope
 from leadtui.ui.widgets.error_panel import ErrorPanel
 from leadtui.ui.widgets.header import AppHeader
 

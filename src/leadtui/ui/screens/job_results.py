@@ -11,8 +11,8 @@ from textual.widgets import DataTable, Static
 
 from leadtui.api.errors import LeadError
 from leadtui.api.models import Lead, Page
-from leadtui.ui.job_board import JobBoard
 from leadtui.ui.job_watcher import JobWatcher
+from leadtui.ui.model.job_board import JobBoard
 from leadtui.ui.screens.base import LeadScreen
 
 # Rows kept on screen; the download has them all.

@@ -25,13 +25,13 @@ from leadtui.api.models import Export
 from leadtui.ui.commands import PaletteCommand
 from leadtui.ui.dialogs.confirm_job_action import ConfirmJobAction
 from leadtui.ui.dialogs.custom_download import CustomDownload, CustomDownloadChoice
-from leadtui.ui.errors import ErrorReport
-from leadtui.ui.export_files import authorized_columns, free_path, stamp, write_rows_csv
-from leadtui.ui.job_board import JobBoard
 from leadtui.ui.job_watcher import JobWatcher
+from leadtui.ui.model.errors import ErrorReport
+from leadtui.ui.model.export_files import authorized_columns, free_path, stamp, write_rows_csv
+from leadtui.ui.model.job_board import JobBoard
+from leadtui.ui.model.timefmt import ago
 from leadtui.ui.screens.job_results import JobResultsScreen
 from leadtui.ui.screens.jobs_extractions import EXTRACTION_ACTIONS, ExtractionActions
-from leadtui.ui.timefmt import ago
 from leadtui.ui.widgets.job_tables import ExportTable, ExtractionTable, JobTable
 
 EXPORT_ACTIONS = frozenset({"download", "custom_download", "retry"})

@@ -14,7 +14,7 @@ from textual.binding import Binding, BindingType
 from leadtui.api.contract import MOVING_EXTRACTION_STATES, ExtractionStatus, Scope
 from leadtui.api.errors import LeadError
 from leadtui.api.models import Extraction
-from leadtui.settings.spending import SpendRequest
+from leadtui.spend.gate import SpendRequest
 from leadtui.ui.commands import PaletteCommand
 from leadtui.ui.dialogs.confirm_job_action import ConfirmJobAction
 from leadtui.ui.dialogs.confirm_spend import SpendSummary

@@ -18,8 +18,7 @@ from textual.widgets.option_list import Option
 from leadtui.api.contract import ErrorCode, Scope
 from leadtui.api.errors import ApiError, LeadError
 from leadtui.ui.commands import PaletteCommand
-from leadtui.ui.screens.base import LeadScreen
-from leadtui.ui.search_draft import (
+from leadtui.ui.model.search_draft import (
     FILTER,
     SECTIONS,
     ItemDraft,
@@ -27,6 +26,7 @@ from leadtui.ui.search_draft import (
     section_limit,
     server_field_errors,
 )
+from leadtui.ui.screens.base import LeadScreen
 from leadtui.ui.widgets.search_item_editor import SearchItemEditor
 
 # The option ids of the outline: "activities" (a section), "activities.2" (an item), FILTER.

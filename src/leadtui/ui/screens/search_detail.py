@@ -14,7 +14,7 @@ from textual.widgets import Static
 from leadtui.api.contract import DEFAULT_PRICE_PER_RESULT, Scope
 from leadtui.api.errors import LeadError
 from leadtui.api.models import PAGE_LIMIT_MAX, Lead, Page, Search
-from leadtui.settings.spending import SpendRequest
+from leadtui.spend.gate import SpendRequest
 from leadtui.ui.commands import PaletteCommand
 from leadtui.ui.dialogs.confirm_spend import DEFAULT_PRICE, SERVER_PRICE, SpendSummary
 from leadtui.ui.dialogs.lead_detail import LeadDetail

@@ -17,8 +17,8 @@ from textual.widgets import Button, Footer, Input, Label, Static
 from leadtui.api.client import LeadClient
 from leadtui.api.errors import LeadError, Unauthorized
 from leadtui.api.models import Identity
-from leadtui.settings.secrets import KeyStoreError, NoKeyringAvailable
-from leadtui.ui.errors import describe
+from leadtui.config.secrets import KeyStoreError, NoKeyringAvailable
+from leadtui.ui.model.errors import describe
 from leadtui.ui.services import AppServices
 
 

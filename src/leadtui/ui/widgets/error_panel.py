@@ -12,7 +12,7 @@ from textual.markup import escape
 from textual.timer import Timer
 from textual.widgets import Static
 
-from leadtui.ui.errors import ErrorReport
+from leadtui.ui.model.errors import ErrorReport
 
 RetryFn = Callable[[], object]
 

@@ -13,7 +13,7 @@ from rich.text import Text
 from textual.widgets import DataTable
 
 from leadtui.api.models import Export, Extraction
-from leadtui.ui.timefmt import ago
+from leadtui.ui.model.timefmt import ago
 
 JobT = TypeVar("JobT", Export, Extraction)
 

@@ -21,7 +21,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from leadtui.api.errors import LeadError
-from leadtui.ui.lead_rows import FetchPage, LeadRows, cell_text
+from leadtui.ui.model.lead_rows import FetchPage, LeadRows, cell_text
 
 GAP = 2  # spaces between columns
 PREFETCH_ROWS = 20  # fetch the next page when the screen bottom is this close to it

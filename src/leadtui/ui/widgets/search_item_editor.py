@@ -8,7 +8,7 @@ from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import Input, Static
 
-from leadtui.ui.search_draft import ITEM_FIELDS, LIST_FIELDS, ItemDraft, split_values
+from leadtui.ui.model.search_draft import ITEM_FIELDS, LIST_FIELDS, ItemDraft, split_values
 
 _PLACEHOLDERS = {
     "name": "what to search for, e.g. Plumber",

@@ -16,11 +16,11 @@ import keyring
 import pytest
 from keyring.backends import fail
 
-from leadtui import auth_cli
-from leadtui.cli import build_parser
-from leadtui.settings.config import config_path, load_settings
-from leadtui.settings.secrets import KeyStore, insecure_key_path
-from tests.settings.test_secrets import HangingKeyring
+from leadtui.cli import auth as auth_cli
+from leadtui.cli.main import build_parser
+from leadtui.config.secrets import KeyStore, insecure_key_path
+from leadtui.config.settings import config_path, load_settings
+from tests.config.test_secrets import HangingKeyring
 from tests.support.memory_keyring import MemoryKeyring
 
 URL = "http://127.0.0.1"

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from leadtui.settings.config import (
+from leadtui.config.settings import (
     REQUESTS_PER_SETTLED_TICK,
     Polling,
     Settings,

@@ -25,13 +25,14 @@ from leadtui.api import (
     short_key,
 )
 from leadtui.api.contract import DEFAULT_PRICE_PER_RESULT
-from leadtui.settings.config import Settings, SpendPolicy
-from leadtui.settings.journal import (
+from leadtui.config.settings import Settings, SpendPolicy
+from leadtui.spend.journal import (
     SpendIntent,
     SpendJournal,
     SpendOperation,
     SpendOutcome,
 )
+from leadtui.spend.quote import stated_price
 
 log = logging.getLogger(__name__)
 
@@ -66,8 +67,11 @@ class SpendRequest:
     params: Mapping[str, Any]
     body: Mapping[str, Any] | None
     amount: int | None
-    """Credits, or None when the server states no price (then it always needs confirming)."""
+    """Credits, or None when the spend is not priced in credits (then it always needs
+    confirming)."""
     idempotency_key: str = field(default_factory=new_idempotency_key)
+    price_is_known: bool = True
+    """False when `amount` rests on our default price: such a spend always needs confirming."""
 
     @property
     def short_key(self) -> str:
@@ -79,12 +83,13 @@ class SpendRequest:
     ) -> SpendRequest:
         """`POST /searches/{id}/exports`; costs additional_results × price (default 1)."""
         body = ExportRequest(additional_results=additional_results).to_body()
-        price = DEFAULT_PRICE_PER_RESULT if price_per_result is None else price_per_result
+        price = stated_price(price_per_result)
         return cls(
             SpendOperation.UNLOCK,
             {"search_id": search_id, "additional_results": additional_results},
             body,
-            additional_results * price,
+            additional_results * (DEFAULT_PRICE_PER_RESULT if price is None else price),
+            price_is_known=price is not None,
         )
 
     @classmethod
@@ -119,9 +124,11 @@ class SpendGate:
     def for_profile(cls, settings: Settings, journal: SpendJournal, profile: str) -> SpendGate:
         return cls(journal, profile=profile, policy=settings.spend_policy(profile))
 
-    def requires_confirmation(self, amount: int | None) -> bool:
-        """True unless the amount is known and within the budget the user set."""
-        return amount is None or amount > self.policy.spend_budget
+    def requires_confirmation(self, request: SpendRequest) -> bool:
+        """True unless the amount rests on a price the server stated and is within the budget
+        the user set."""
+        amount = request.amount
+        return amount is None or not request.price_is_known or amount > self.policy.spend_budget
 
     def check_allowed(self) -> None:
         """Raise SpendBlocked in read-only mode; the UI may call it to grey out spend keys."""
@@ -141,7 +148,7 @@ class SpendGate:
         offer `resend`, never a new request.
         """
         self.check_allowed()
-        if not confirmed and self.requires_confirmation(request.amount):
+        if not confirmed and self.requires_confirmation(request):
             raise ConfirmationRequired(
                 f"This spend ({_amount_text(request.amount)}) is over the budget of "
                 f"{self.policy.spend_budget} credits and needs the user's confirmation."

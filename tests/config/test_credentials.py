@@ -7,9 +7,9 @@ import pytest
 from keyring.backends import fail
 from pydantic import SecretStr
 
-from leadtui.settings.config import Settings
-from leadtui.settings.credentials import resolve_credentials
-from leadtui.settings.secrets import KeySource, KeyStore
+from leadtui.config.credentials import resolve_credentials
+from leadtui.config.secrets import KeySource, KeyStore
+from leadtui.config.settings import Settings
 
 SAVED = SecretStr("sk_live_saved_0000000000")
 SETTINGS = Settings().with_profile("default", base_url="https://saved.example.com")

@@ -17,8 +17,8 @@ from typing import Any, Final, TypeVar
 
 from pydantic import SecretStr
 
+from leadtui.config.settings import state_dir
 from leadtui.durable import write_atomically
-from leadtui.settings.config import state_dir
 
 SERVICE_NAME: Final = "leadtui"
 KEYRING_TIMEOUT_SECONDS: Final = 3.0

@@ -22,14 +22,14 @@ from leadtui.api import (
     SearchRequest,
     ServerError,
 )
-from leadtui.settings.config import SpendPolicy
-from leadtui.settings.journal import SpendJournal, SpendOperation, SpendOutcome
-from leadtui.settings.spending import (
+from leadtui.config.settings import SpendPolicy
+from leadtui.spend.gate import (
     ConfirmationRequired,
     SpendBlocked,
     SpendGate,
     SpendRequest,
 )
+from leadtui.spend.journal import SpendJournal, SpendOperation, SpendOutcome
 
 MakeClient = Callable[..., LeadClient]
 
@@ -73,12 +73,27 @@ async def spend_attempts(sandbox_http: httpx.AsyncClient) -> list[dict[str, Any]
 
 
 def test_confirmation_follows_the_budget(journal: SpendJournal) -> None:
-    assert gate(journal).requires_confirmation(1)
-    assert not gate(journal).requires_confirmation(0)
-    assert not gate(journal, budget=50).requires_confirmation(50)
-    assert gate(journal, budget=50).requires_confirmation(51)
-    # A spend whose price the server does not state is always confirmed.
-    assert gate(journal, budget=10_000).requires_confirmation(None)
+    def unlock(n: int) -> SpendRequest:
+        return SpendRequest.unlock("srch_1", n, price_per_result=1)
+
+    assert gate(journal).requires_confirmation(unlock(1))
+    assert not gate(journal, budget=50).requires_confirmation(unlock(50))
+    assert gate(journal, budget=50).requires_confirmation(unlock(51))
+    # A spend that is not priced in credits is always confirmed.
+    assert gate(journal, budget=10_000).requires_confirmation(
+        SpendRequest.extraction_create(EXTRACTION)
+    )
+
+
+@pytest.mark.parametrize("stated", [None, 0, -1, 1.5, "1", True])
+def test_a_price_the_server_does_not_state_usably_is_always_confirmed(
+    journal: SpendJournal, stated: object
+) -> None:
+    # A proxy that rewrites the price to 0 must not turn "always ask" into "never ask".
+    request = SpendRequest.unlock("srch_1", 100, price_per_result=stated)  # type: ignore[arg-type]
+    assert request.amount == 100  # our stated default: 1 credit per result
+    assert gate(journal, budget=0).requires_confirmation(request)
+    assert gate(journal, budget=10_000).requires_confirmation(request)
 
 
 def test_a_request_knows_its_cost_and_key_before_confirmation() -> None:
@@ -126,7 +141,8 @@ async def test_within_budget_needs_no_confirmation(
     client: LeadClient, journal: SpendJournal
 ) -> None:
     search = await client.searches.create(SEARCH)
-    await gate(journal, budget=10).execute(SpendRequest.unlock(search.searchId, 10), client)
+    within = SpendRequest.unlock(search.searchId, 10, price_per_result=search.price_per_result)
+    await gate(journal, budget=10).execute(within, client)
     assert await credits(client) == 9_990
 
 

@@ -20,8 +20,8 @@ from leadtui.api.contract import (
 )
 from leadtui.api.errors import Forbidden, LeadError, Unauthorized
 from leadtui.api.models import Export, Extraction
-from leadtui.settings.config import Polling
-from leadtui.ui.errors import ErrorReport, describe
+from leadtui.config.settings import Polling
+from leadtui.ui.model.errors import ErrorReport, describe
 
 JobKind = Literal["export", "extraction"]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from leadtui.cli import build_parser
+from leadtui.cli.main import build_parser
 
 
 @pytest.mark.parametrize(

@@ -19,7 +19,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any, Final
 
-from leadtui.settings.config import state_dir
+from leadtui.config.settings import state_dir
 
 JOURNAL_FILE_NAME: Final = "journal.sqlite3"
 

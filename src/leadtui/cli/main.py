@@ -74,11 +74,11 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     ns = build_parser().parse_args(argv)
     if ns.command == "sandbox":
-        from leadtui.sandbox.cli import run as run_sandbox
+        from leadtui.cli.sandbox import run as run_sandbox
 
         return run_sandbox(ns)
     if ns.command in ("login", "logout", "auth"):
-        from leadtui import auth_cli
+        from leadtui.cli import auth as auth_cli
 
         return auth_cli.run(ns)
     if ns.demo:

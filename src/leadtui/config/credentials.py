@@ -10,8 +10,8 @@ from typing import Final
 from pydantic import SecretStr
 
 from leadtui.api.keys import mask_key
-from leadtui.settings.config import Settings, resolve_profile_name
-from leadtui.settings.secrets import KeySource, KeyStore
+from leadtui.config.secrets import KeySource, KeyStore
+from leadtui.config.settings import Settings, resolve_profile_name
 
 API_KEY_ENV: Final = "LEADTUI_API_KEY"
 BASE_URL_ENV: Final = "LEADTUI_BASE_URL"

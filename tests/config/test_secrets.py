@@ -16,7 +16,7 @@ from keyring.backend import KeyringBackend
 from keyring.backends import chainer, fail, null
 from pydantic import SecretStr
 
-from leadtui.settings.secrets import (
+from leadtui.config.secrets import (
     KeyringTimeout,
     KeySource,
     KeyStore,

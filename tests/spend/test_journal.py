@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from leadtui.settings.journal import (
+from leadtui.spend.journal import (
     JournalError,
     SpendJournal,
     SpendOperation,
@@ -61,7 +61,7 @@ def test_an_intent_survives_a_crash_right_after_it_is_recorded(tmp_path: Path) -
         f"""
         import os
         from pathlib import Path
-        from leadtui.settings.journal import SpendJournal
+        from leadtui.spend.journal import SpendJournal
         SpendJournal(Path({str(path)!r})).record_intent(
             idempotency_key="ik-crash", operation="unlock",
             params={{"search_id": "s", "additional_results": 1}},

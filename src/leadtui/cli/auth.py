@@ -28,15 +28,15 @@ from leadtui.api import (
     mask_key,
     validate_base_url,
 )
-from leadtui.settings.config import (
+from leadtui.config.credentials import API_KEY_ENV, BASE_URL_ENV, resolve_credentials
+from leadtui.config.secrets import KeySource, KeyStore, KeyStoreError, NoKeyringAvailable
+from leadtui.config.settings import (
     PROFILE_ENV,
     SettingsFileError,
     load_settings,
     resolve_profile_name,
     save_settings,
 )
-from leadtui.settings.credentials import API_KEY_ENV, BASE_URL_ENV, resolve_credentials
-from leadtui.settings.secrets import KeySource, KeyStore, KeyStoreError, NoKeyringAvailable
 
 EXIT_OK = 0
 EXIT_CHECK_FAILED = 1
