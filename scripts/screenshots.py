@@ -25,13 +25,13 @@ from textual.widgets import Input
 
 from leadtui.api import keys
 from leadtui.api.client import LeadClient
+from leadtui.config.settings import Settings
 from leadtui.sandbox import problems
 from leadtui.sandbox.app import create_app
 from leadtui.sandbox.config import SandboxConfig
-from leadtui.spend.journal import SpendJournal
 from leadtui.ui.app import LeadApp, make_app
 from leadtui.ui.model.search_draft import ItemDraft
-from leadtui.ui.services import AppServices
+from leadtui.ui.services import AppDeps
 
 OUT = Path(__file__).resolve().parent.parent / "screenshots"
 NOW = 1_767_225_600.0  # 2026-01-01T00:00:00Z
@@ -158,18 +158,16 @@ async def shoot(shot: Shot, state_dir: Path) -> Path:
     def connect(base_url: str, api_key: str) -> LeadClient:
         return LeadClient(base_url, api_key, transport=transport, max_retries=0)
 
-    client = connect(BASE_URL, shot.key) if shot.key else None
-    services = AppServices(
-        client=client,
+    deps = AppDeps(
+        Settings(),
+        save_settings=lambda settings: None,
         base_url=BASE_URL,
-        key_masked=client.key_masked if client else "",
-        key_source="demo" if client else "",
         clock=lambda: NOW,
         connect=connect,
         demo=True,
-        journal=SpendJournal(state_dir / f"{shot.name}-journal.sqlite3"),
+        journal_path=state_dir / f"{shot.name}-journal.sqlite3",
     )
-    app = make_app(services)
+    app = make_app(deps, key=shot.key, key_source="demo")
     control = httpx.AsyncClient(transport=transport, base_url=BASE_URL)
     async with control, app.run_test(size=shot.size) as pilot:
         await settle(pilot)

@@ -41,16 +41,15 @@ OFF_THE_FIRST_FRAME = (
     "leadtui.ui.screens.sign_in",
 )
 
-# Runs the real launch path (cli parser → launch.build_services → make_app) headless until the
+# Runs the real launch path (cli parser → launch.build_app → make_app) headless until the
 # header shows the balance, then prints the leadtui-relevant modules it had imported.
 LAUNCH_UNTIL_CREDITS = """
 import asyncio, sys
 from leadtui.cli.main import build_parser
-from leadtui.ui.app import make_app
-from leadtui.ui.launch import build_services
+from leadtui.ui.launch import build_app
 
 async def main():
-    app = make_app(build_services(build_parser().parse_args([])))
+    app = build_app(build_parser().parse_args([]))
     async with app.run_test(size=(100, 30)) as pilot:
         for _ in range(400):
             if app.credits is not None:

@@ -10,18 +10,24 @@ import pytest
 
 from leadtui.api.client import LeadClient
 from leadtui.config.secrets import KeyStore
+from leadtui.config.settings import Settings
 from leadtui.ui.app import LeadApp, make_app
-from leadtui.ui.services import AppServices
+from leadtui.ui.services import AppDeps
 
 SANDBOX_URL = "http://127.0.0.1"
 
-ServicesFactory = Callable[..., AppServices]
+AppFactory = Callable[..., LeadApp]
+
+
+def _keep_in_memory(settings: Settings) -> None:
+    """Tests of the frame alone: settings stay in memory."""
 
 
 @pytest.fixture
-def make_services(sandbox_app: Any, sandbox_clock: Any, tmp_path: Any) -> ServicesFactory:
-    """`make_services("sk_demo_readonly")` → services signed in with that demo key;
-    `make_services(None)` → not signed in (the sign-in screen opens)."""
+def build_app(sandbox_app: Any, sandbox_clock: Any, tmp_path: Any) -> AppFactory:
+    """`build_app("sk_demo_readonly")` → the app signed in with that demo key against the
+    in-process sandbox; `build_app(None)` → not signed in (the sign-in screen opens). Other
+    keyword arguments replace fields of `AppDeps`; `transport` stands between app and sandbox."""
     sandbox = httpx.ASGITransport(app=sandbox_app)
 
     def build(
@@ -29,33 +35,24 @@ def make_services(sandbox_app: Any, sandbox_clock: Any, tmp_path: Any) -> Servic
         *,
         transport: httpx.AsyncBaseTransport | None = None,
         **changes: Any,
-    ) -> AppServices:
+    ) -> LeadApp:
         def connect(base_url: str, api_key: str) -> LeadClient:
             # No client-side retries: the UI's own retry path is what these tests look at.
             return LeadClient(base_url, api_key, transport=transport or sandbox, max_retries=0)
 
-        client = connect(SANDBOX_URL, key) if key else None
-        services = AppServices(
-            client=client,
-            base_url=SANDBOX_URL,
-            key_masked=client.key_masked if client else "",
-            key_source="demo" if client else "",
-            clock=sandbox_clock,
-            connect=connect,
-            keystore=KeyStore(insecure_path=tmp_path / "insecure-keys.json", timeout=2.0),
-            retry_delays=(0.3,),
+        deps = AppDeps(
+            **{
+                "settings": Settings(),
+                "save_settings": _keep_in_memory,
+                "base_url": SANDBOX_URL,
+                "clock": sandbox_clock,
+                "connect": connect,
+                "keystore": KeyStore(insecure_path=tmp_path / "insecure-keys.json", timeout=2.0),
+                "retry_delays": (0.3,),
+                **changes,
+            }
         )
-        for name, value in changes.items():
-            setattr(services, name, value)
-        return services
-
-    return build
-
-
-@pytest.fixture
-def build_app(make_services: ServicesFactory) -> Callable[..., LeadApp]:
-    def build(key: str | None = "sk_demo_full", **changes: Any) -> LeadApp:
-        return make_app(make_services(key, **changes))
+        return make_app(deps, key=key, key_source="demo")
 
     return build
 

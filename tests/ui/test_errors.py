@@ -79,8 +79,8 @@ async def test_403_variants_say_which_and_what_to_do(
         assert "Traceback" not in text
 
 
-async def test_403_missing_scope_from_the_server(make_services: Any) -> None:
-    client = make_services("sk_demo_readonly").client
+async def test_403_missing_scope_from_the_server(build_app: Any) -> None:
+    client = build_app("sk_demo_readonly").client
     with pytest.raises(ApiError) as caught:
         await client.searches.create(
             {

@@ -13,7 +13,6 @@ from leadtui.config.settings import Settings
 from leadtui.ui.dialogs.confirm_job_action import ConfirmJobAction
 from leadtui.ui.dialogs.confirm_spend import ConfirmSpend
 from leadtui.ui.dialogs.extraction_form import ExtractionForm
-from leadtui.ui.job_watcher import JobWatcher
 from leadtui.ui.screens.job_results import JobResultsScreen
 from leadtui.ui.screens.jobs import JobsScreen
 from leadtui.ui.widgets.job_tables import ExtractionTable
@@ -208,7 +207,7 @@ async def test_results_grow_while_running_and_stay_once_archived(
         assert early > 0
         assert "live" in str(results.query_one("#results-status", Static).render())
         sandbox_clock.advance(2)  # completed: every result found, then archived
-        watcher = JobWatcher.of(pilot.app)
+        watcher = pilot.app.jobs
         await watcher.tick()
         await _settle(pilot)
         final = len(results.rows)

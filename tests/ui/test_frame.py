@@ -116,12 +116,11 @@ async def test_theme_toggle_is_remembered(build_app: Any) -> None:
     assert saved[-1] == "light"
 
 
-async def test_light_theme_from_settings_and_keymap_remap(make_services: Any) -> None:
+async def test_light_theme_from_settings_and_keymap_remap(build_app: Any) -> None:
     from leadtui.config.settings import Settings
-    from leadtui.ui.app import make_app
 
     settings = Settings(theme="light", keymap={"screens.jobs": "J"})
-    app = make_app(make_services(settings=settings))
+    app = build_app(settings=settings)
     async with app.run_test(size=(100, 30)) as pilot:
         await app.workers.wait_for_complete()
         assert app.theme == "textual-light"

@@ -19,11 +19,11 @@ import pytest
 
 from leadtui.api.contract import API_PREFIX, REQUEST_ID_HEADER
 from leadtui.api.models import SearchRequest
-from leadtui.ui.app import LeadApp, make_app
+from leadtui.ui.app import LeadApp
 from leadtui.ui.screens.account import AccountScreen
 from leadtui.ui.screens.jobs import JobsScreen
 from leadtui.ui.screens.searches import SearchesScreen
-from tests.ui.conftest import ServicesFactory
+from tests.ui.conftest import AppFactory
 from tests.ui.screen import screen_text
 
 PROXY_REQUEST_ID = "req_proxy0000000000000000001"
@@ -92,15 +92,15 @@ KINDS = {
 
 @pytest.fixture
 def hostile_app(
-    make_services: ServicesFactory, sandbox_app: Any
+    build_app: AppFactory, sandbox_app: Any
 ) -> Callable[[str, frozenset[str]], tuple[LeadApp, Hostile]]:
     """`hostile_app(kind, paths)` → an app whose server answers `paths` with that kind."""
 
     def build(kind: str, paths: frozenset[str]) -> tuple[LeadApp, Hostile]:
         hostile = KINDS[kind]()
         hostile.paths = paths
-        services = make_services(transport=_transport(sandbox_app, hostile), retry_delays=(0.2,))
-        return make_app(services), hostile
+        app = build_app(transport=_transport(sandbox_app, hostile), retry_delays=(0.2,))
+        return app, hostile
 
     return build
 

@@ -8,7 +8,6 @@ import httpx
 
 from leadtui.api.client import LeadClient
 from leadtui.config.settings import MAX_SETTLED_REQUESTS_PER_MINUTE, Polling, Settings
-from leadtui.ui.job_watcher import JobWatcher
 from leadtui.ui.model.job_board import JobPoller
 from tests.ui import jobs_seed
 from tests.ui.screen import screen_text
@@ -69,7 +68,7 @@ async def test_errors_back_off_and_mark_stale(build_app: Any, sandbox_clock: Any
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.press("j")
         await pilot.pause()
-        watcher = JobWatcher.of(app)
+        watcher = app.jobs
         watcher.toggle_pause()  # only the ticks this test runs
         await watcher.tick()
         first = watcher.poller.next_interval()
@@ -86,7 +85,7 @@ async def test_401_stops_polling_with_the_frames_message(build_app: Any) -> None
         await pilot.press("j")
         await app.workers.wait_for_complete()
         await pilot.pause()
-        watcher = JobWatcher.of(app)
+        watcher = app.jobs
         assert watcher.board.stopped
         assert watcher.next_tick_at is None  # no timer left running
         text = screen_text(app)
@@ -106,7 +105,7 @@ async def test_r_refreshes_now_and_p_pauses(
         await pilot.press("p")
         await pilot.pause()
         assert "‖ polling paused (p resumes)" in screen_text(app)
-        assert JobWatcher.of(app).next_tick_at is None
+        assert app.jobs.next_tick_at is None
         before = len(await jobs_seed.requests_log(sandbox_http))
         await pilot.press("p", "r")
         await pilot.pause(0.1)
@@ -126,7 +125,7 @@ async def test_hidden_dashboard_polls_only_followed_moving_jobs_and_announces_th
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.press("j")
         await app.workers.wait_for_complete()
-        watcher = JobWatcher.of(app)
+        watcher = app.jobs
         watcher.notifier.write = written.append
         await pilot.press("a")  # the dashboard is hidden; the export still moves
         await pilot.pause()

@@ -16,7 +16,6 @@ from textual.widgets import Label, RadioButton, SelectionList, Static
 from leadtui.config.settings import Settings
 from leadtui.ui.dialogs.confirm_job_action import ConfirmJobAction
 from leadtui.ui.dialogs.custom_download import CustomDownload
-from leadtui.ui.job_watcher import JobWatcher
 from leadtui.ui.screens.job_results import JobResultsScreen
 from leadtui.ui.screens.jobs import JobsScreen
 from leadtui.ui.widgets.job_tables import ExportTable
@@ -77,12 +76,12 @@ async def test_rows_update_in_place_and_selection_stays(
         assert "◌ queued" in screen_text(jobs_app)
         assert not _enabled(screen, "d")  # download greyed out until ready
         sandbox_clock.advance(0.2)  # processing
-        await JobWatcher.of(jobs_app).tick()
+        await jobs_app.jobs.tick()
         await pilot.pause()
         assert "◐ processing" in screen_text(jobs_app)
         await jobs_seed.exports(client, 1)  # a new job appears at the top
         sandbox_clock.advance(1)
-        await JobWatcher.of(jobs_app).tick()
+        await jobs_app.jobs.tick()
         await pilot.pause()
         assert table.row_count == 4
         assert table.selected is not None
@@ -133,7 +132,7 @@ async def test_results_of_an_export_that_is_not_ready_say_so(
         )
         assert isinstance(jobs_app.screen, JobsScreen)
         sandbox_clock.advance(1)
-        await JobWatcher.of(jobs_app).tick()
+        await jobs_app.jobs.tick()
         await pilot.pause()
         await pilot.press("v")
         await jobs_app.workers.wait_for_complete()

@@ -124,7 +124,6 @@ async def test_within_budget_spends_without_the_modal(build_app: Any) -> None:
 async def test_an_unlocked_export_is_announced_when_ready_on_any_screen(
     build_app: Any, sandbox_clock: Any
 ) -> None:
-    from leadtui.ui.job_watcher import JobWatcher
 
     app = build_app()
     async with app.run_test(size=(100, 30)) as pilot:
@@ -133,7 +132,7 @@ async def test_an_unlocked_export_is_announced_when_ready_on_any_screen(
         assert isinstance(spent, SpendResult)
         export_id = spent.record.exportId
         # The user never opened the dashboard: the watcher follows the new export anyway.
-        watcher = JobWatcher.of(app)
+        watcher = app.jobs
         assert ("export", export_id) in watcher.board.followed
         sandbox_clock.advance(60)
         await watcher.tick()

@@ -22,11 +22,16 @@ from leadtui.ui.commands import LeadCommands, PaletteCommand
 from leadtui.ui.model.errors import ErrorReport, describe, missing_scope
 from leadtui.ui.screens.base import LeadScreen
 from leadtui.ui.screens.help import HelpScreen
-from leadtui.ui.services import AppServices
+from leadtui.ui.services import AppDeps, Session
 
 if TYPE_CHECKING:
+    from pydantic import SecretStr
+
     from leadtui.api.client import LeadClient
     from leadtui.api.models import Identity
+    from leadtui.config.settings import Settings
+    from leadtui.spend.gate import SpendGate
+    from leadtui.ui.job_watcher import JobWatcher
     from leadtui.ui.screens.sign_in import SignedIn, SignInScreen
 
 THEMES = {"dark": "textual-dark", "light": "textual-light"}
@@ -97,35 +102,66 @@ class LeadApp(App[int]):
     credits: reactive[int | None] = reactive(None, init=False)
     # The server rejected the key (401); the error panel then says to press `i`.
     key_rejected: reactive[bool] = reactive(False, init=False)
-    # Bumped on every sign-in (a new client): screens watch it to load their data again.
-    session: reactive[int] = reactive(0, init=False)
+    # Bumped on every sign-in (a new session): screens watch it to load their data again.
+    sign_ins: reactive[int] = reactive(0, init=False)
 
-    def __init__(self, services: AppServices) -> None:
+    def __init__(self, deps: AppDeps, session: Session | None = None) -> None:
         super().__init__()
-        self.services = services
+        self.deps = deps
+        self.session = session
+        """The signed-in key; None until signed in. Replaced whole on each sign-in."""
+        self.settings: Settings = deps.settings
+        """The current settings (the theme and a profile's base URL change while running)."""
         self.last_error: ErrorReport | None = None
-        self.theme = THEMES.get(services.settings.theme, THEMES["dark"])
-        if services.settings.keymap:
-            self.set_keymap(services.settings.keymap)
+        self._jobs: JobWatcher | None = None
+        self._spend_gate: SpendGate | None = None
+        self.theme = THEMES.get(self.settings.theme, THEMES["dark"])
+        if self.settings.keymap:
+            self.set_keymap(self.settings.keymap)
 
     @property
     def client(self) -> LeadClient:
-        if self.services.client is None:
+        if self.session is None:
             raise ConfigurationError("Not signed in.")
-        return self.services.client
+        return self.session.client
+
+    def clock(self) -> float:
+        """Wall-clock seconds from the injected clock (frozen in tests)."""
+        return self.deps.clock()
+
+    @property
+    def jobs(self) -> JobWatcher:
+        """The app's one job watcher, made on first use (not needed for the first frame)."""
+        if self._jobs is None:
+            from leadtui.ui.job_watcher import JobWatcher
+
+            self._jobs = JobWatcher(self)
+        return self._jobs
+
+    async def spending(self) -> SpendGate:
+        """The profile's spend gate, built on first use: opening the journal (sqlite3) runs in
+        a thread. Raises JournalError when the journal cannot be opened."""
+        if self._spend_gate is None:
+            from leadtui.spend.gate import SpendGate
+            from leadtui.spend.journal import SpendJournal
+
+            deps = self.deps
+            journal = await asyncio.to_thread(SpendJournal, deps.journal_path)
+            self._spend_gate = SpendGate.for_profile(self.settings, journal, deps.profile)
+        return self._spend_gate
 
     # --- start-up and sign-in -----------------------------------------------------------
 
     def on_mount(self) -> None:
         # Spends journaled but never settled (a crash): offered at start and after each sign-in.
-        self.watch(self, "session", self._offer_pending_spends)
+        self.watch(self, "sign_ins", self._offer_pending_spends)
         # With a client, the account screen (DEFAULT_MODE) loads /me itself.
-        if self.services.client is not None:
+        if self.session is not None:
             return
-        if self.services.load_credentials is not None:
+        if self.deps.load_credentials is not None:
             self.load_saved_key()  # paint first; the keyring is read in a thread
         else:
-            self.push_screen(_sign_in_screen()(self.services), self._signed_in)
+            self.push_screen(_sign_in_screen()(), self._signed_in)
 
     def _offer_pending_spends(self) -> None:
         # After the next frame, and imported only then: the spend gate, its journal (sqlite3)
@@ -139,9 +175,9 @@ class LeadApp(App[int]):
 
     @work(thread=True, exclusive=True, group="load-key")
     def load_saved_key(self) -> None:
-        assert self.services.load_credentials is not None
+        assert self.deps.load_credentials is not None
         try:
-            credentials = self.services.load_credentials()
+            credentials = self.deps.load_credentials()
         except KeyStoreError as error:
             self.call_from_thread(self.action_sign_in, str(error))
             return
@@ -152,25 +188,22 @@ class LeadApp(App[int]):
             self.action_sign_in("")
             return
         try:
-            client = self.services.connect(credentials.base_url, credentials.key.get_secret_value())
+            client = self.deps.connect(credentials.base_url, credentials.key.get_secret_value())
         except LeadError as error:
             self.action_sign_in(describe(error).text)
             return
         self._use_client(client, credentials.key_source or "")
 
     def _use_client(self, client: LeadClient, source: str) -> None:
-        old, self.services.client = self.services.client, client
-        self.services.base_url = client.base_url
-        self.services.key_masked = client.key_masked
-        self.services.key_source = source
+        old, self.session = self.session, Session(client, source)
         self.key_rejected = False
-        self.session += 1
-        if old is not None and old is not client:
-            self.run_worker(old.aclose(), group="close-client")
+        self.sign_ins += 1
+        if old is not None and old.client is not client:
+            self.run_worker(old.client.aclose(), group="close-client")
 
     def _signed_in(self, result: SignedIn | None) -> None:
         if result is None:
-            if self.services.client is None:
+            if self.session is None:
                 self.exit(return_code=1, message="Not signed in.")
             return
         self._use_client(result.client, result.stored)
@@ -181,9 +214,8 @@ class LeadApp(App[int]):
 
     @work(thread=True, group="save-settings")
     def save_profile(self, base_url: str) -> None:
-        services = self.services
-        services.settings = services.settings.with_profile(services.profile, base_url=base_url)
-        services.save_settings(services.settings)
+        self.settings = self.settings.with_profile(self.deps.profile, base_url=base_url)
+        self.deps.save_settings(self.settings)
 
     def _signing_in(self) -> bool:
         # Not imported yet means not on screen: no import just to ask.
@@ -192,7 +224,7 @@ class LeadApp(App[int]):
 
     def action_sign_in(self, reason: str = "") -> None:
         if not self._signing_in():
-            self.push_screen(_sign_in_screen()(self.services, reason), self._signed_in)
+            self.push_screen(_sign_in_screen()(reason), self._signed_in)
 
     # --- the account, for every screen --------------------------------------------------
 
@@ -228,14 +260,14 @@ class LeadApp(App[int]):
 
     def nav_entries(self) -> list[tuple[str, str, str]]:
         """(mode, key as shown, label) of each screen, honouring the user's keymap."""
-        keymap = self.services.settings.keymap
+        keymap = self.settings.keymap
         return [
             (s.mode, keymap.get(f"screens.{s.mode}", s.mode[0]).split(",")[0], s.label)
             for s in SCREENS
         ]
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        signing_in = self._signing_in() or self.services.client is None
+        signing_in = self._signing_in() or self.session is None
         if action in ("open", "help"):
             return not signing_in
         return not (action == "sign_in" and signing_in)
@@ -255,15 +287,15 @@ class LeadApp(App[int]):
     def action_toggle_theme(self) -> None:
         light = self.theme == THEMES["dark"]
         self.theme = THEMES["light" if light else "dark"]
-        self.services.settings.theme = "light" if light else "dark"
+        self.settings.theme = "light" if light else "dark"
         self.run_worker(
-            asyncio.to_thread(self.services.save_settings, self.services.settings),
+            asyncio.to_thread(self.deps.save_settings, self.settings),
             group="save-settings",
         )
 
     @work(exclusive=True, group="sign-out")
     async def action_sign_out(self) -> None:
-        keystore, profile = self.services.keystore, self.services.profile
+        keystore, profile = self.deps.keystore, self.deps.profile
         if keystore is not None:
             try:
                 await asyncio.to_thread(keystore.delete, profile)
@@ -271,7 +303,7 @@ class LeadApp(App[int]):
                 self.notify(str(error), title="Sign out", severity="warning")
         self.identity = None
         self.credits = None
-        self.push_screen(_sign_in_screen()(self.services, "Signed out."), self._signed_in)
+        self.push_screen(_sign_in_screen()("Signed out."), self._signed_in)
 
     def palette_commands(self, screen: Screen[Any]) -> list[PaletteCommand]:
         """The palette: screens, app and account actions, then the screen's own commands."""
@@ -307,10 +339,16 @@ class LeadApp(App[int]):
             self.notify(report.text, title=report.title, severity="warning", markup=False)
 
     async def on_unmount(self) -> None:
-        if self.services.client is not None:
-            await self.services.client.aclose()
+        if self.session is not None:
+            await self.session.client.aclose()
 
 
-def make_app(services: AppServices) -> LeadApp:
-    """Build the app. Used by `launch.run` and by every UI test and snapshot."""
-    return LeadApp(services)
+def make_app(deps: AppDeps, *, key: str | SecretStr | None = None, key_source: str = "") -> LeadApp:
+    """Build the app, signed in with `key` at `deps.base_url` when both are given. The one
+    builder: `launch.run` and every UI test and snapshot call it. Raises ConfigurationError for
+    a bad base URL or key."""
+    session = None
+    if key is not None and deps.base_url:
+        secret = key if isinstance(key, str) else key.get_secret_value()
+        session = Session(deps.connect(deps.base_url, secret), key_source)
+    return LeadApp(deps, session)

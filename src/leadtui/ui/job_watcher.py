@@ -25,36 +25,25 @@ class JobWatcher:
 
     def __init__(self, app: LeadApp) -> None:
         self.app = app
-        services = app.services
         self.poller = JobPoller(
             lambda: app.client,
-            lambda: services.settings.polling,
+            lambda: app.settings.polling,
             read_extractions=lambda: app.has_scope(Scope.EXTRACTIONS_READ),
         )
         # Published after every tick and every merged action result; the payload is the board.
         self.changed: Signal[JobBoard] = Signal(app, "jobs-changed")
         self.notifier = JobNotifier(
             app,
-            bell=lambda: services.settings.notify_bell,
-            desktop=lambda: services.settings.notify_desktop,
+            bell=lambda: app.settings.notify_bell,
+            desktop=lambda: app.settings.notify_desktop,
         )
         self.visible = False
         self.paused = False
         self.ticking = False
-        # services.clock() time of the next tick; None when none is scheduled.
+        # app.clock() time of the next tick; None when none is scheduled.
         self.next_tick_at: float | None = None
         self._timer: Timer | None = None
-        app.watch(app, "session", self._new_session, init=False)
-
-    @classmethod
-    def of(cls, app: LeadApp) -> JobWatcher:
-        """The app's watcher, made on first use and kept in `services.job_watcher`."""
-        existing = app.services.job_watcher
-        if isinstance(existing, JobWatcher):
-            return existing
-        watcher = cls(app)
-        app.services.job_watcher = watcher
-        return watcher
+        app.watch(app, "sign_ins", self._new_session, init=False)
 
     @property
     def board(self) -> JobBoard:
@@ -67,7 +56,7 @@ class JobWatcher:
         self.visible = True
         updated = self.board.updated_at
         fresh = updated is not None and not self.board.stale
-        fresh = fresh and self.app.services.clock() - (updated or 0) < self._fast()
+        fresh = fresh and self.app.clock() - (updated or 0) < self._fast()
         self._schedule(self.poller.next_interval() if fresh else 0.0)
 
     def hide(self) -> None:
@@ -100,26 +89,26 @@ class JobWatcher:
     # --- scheduling -----------------------------------------------------------------------
 
     def _fast(self) -> float:
-        return self.app.services.settings.polling.fast_seconds
+        return self.app.settings.polling.fast_seconds
 
     def _hidden_interval(self) -> float | None:
         if not self.board.watched():
             return None
-        return max(self.app.services.settings.polling.slow_seconds, self.poller.next_interval())
+        return max(self.app.settings.polling.slow_seconds, self.poller.next_interval())
 
     def _schedule(self, delay: float | None) -> None:
         """One timer for the app: the pending tick is replaced, never doubled."""
         if self._timer is not None:
             self._timer.stop()
             self._timer = None
-        blocked = self.paused or self.board.stopped or self.app.services.client is None
+        blocked = self.paused or self.board.stopped or self.app.session is None
         if not self.visible and delay is not None:
             hidden = self._hidden_interval()
             delay = None if hidden is None else max(delay, hidden)
         if blocked or delay is None:
             self.next_tick_at = None
         else:
-            self.next_tick_at = self.app.services.clock() + delay
+            self.next_tick_at = self.app.clock() + delay
             # Textual's Timer divides by its interval: "now" is the shortest useful wait.
             wait = max(delay, 0.01)
             self._timer = self.app.set_timer(wait, self._fire, name="job-watcher")
@@ -134,7 +123,7 @@ class JobWatcher:
         self.ticking = True
         self.changed.publish(self.board)
         try:
-            changes = await self.poller.tick(self.app.services.clock(), full=self.visible)
+            changes = await self.poller.tick(self.app.clock(), full=self.visible)
         finally:
             self.ticking = False
         for change in changes:

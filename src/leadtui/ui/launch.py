@@ -9,64 +9,65 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from typing import TYPE_CHECKING
 
 # httpx imports its own command line (click, pygments: ~20 ms of start-up) whenever click is
 # installed, as it is with the sandbox extra. The TUI never runs it, and with this entry httpx
 # defines its stub `main` instead. Must come before the first import of httpx (below).
 sys.modules.setdefault("httpx._main", None)  # type: ignore[arg-type]
 
-from leadtui.api.client import LeadClient  # noqa: E402
+if TYPE_CHECKING:
+    from leadtui.config.credentials import Credentials
+
 from leadtui.api.errors import LeadError  # noqa: E402
 from leadtui.config.credentials import API_KEY_ENV, BASE_URL_ENV, resolve_credentials  # noqa: E402
 from leadtui.config.secrets import KeyStore  # noqa: E402
 from leadtui.config.settings import (  # noqa: E402
-    Settings,
     SettingsFileError,
     load_settings,
     resolve_profile_name,
     save_settings,
 )
-from leadtui.ui.app import make_app  # noqa: E402
-from leadtui.ui.services import AppServices  # noqa: E402
+from leadtui.ui.app import LeadApp, make_app  # noqa: E402
+from leadtui.ui.services import AppDeps  # noqa: E402
 
 
-def _save(settings: Settings) -> None:
-    save_settings(settings)
-
-
-def build_services(
+def build_app(
     ns: argparse.Namespace, demo_base_url: str | None = None, demo_key: str | None = None
-) -> AppServices:
-    """The services for this run: the demo account, an environment key, or a saved profile."""
+) -> LeadApp:
+    """The app for this run: the demo account, an environment key, or a saved profile."""
     settings = load_settings()
     profile = resolve_profile_name(getattr(ns, "profile", None))
-    services = AppServices(client=None, settings=settings, profile=profile, save_settings=_save)
     if demo_base_url and demo_key:
-        client = LeadClient(demo_base_url, demo_key)
-        services.client, services.demo, services.key_source = client, True, "demo"
-        services.base_url, services.key_masked = client.base_url, client.key_masked
-        return services
+        deps = AppDeps(settings, save_settings, profile=profile, base_url=demo_base_url, demo=True)
+        return make_app(deps, key=demo_key, key_source="demo")
     base_url = (
         getattr(ns, "base_url", None)
         or os.environ.get(BASE_URL_ENV)
         or settings.profile(profile).base_url
         or ""
     )
-    services.base_url = base_url
-    services.keystore = KeyStore()
+    keystore = KeyStore()
     if os.environ.get(API_KEY_ENV, "").strip():
         # The environment key: no keyring involved, so it is resolved before the first frame.
         credentials = resolve_credentials(settings, profile)
-        if base_url and credentials.key is not None:
-            client = LeadClient(base_url, credentials.key)
-            services.client, services.key_source = client, "environment"
-            services.key_masked = client.key_masked
-    elif base_url:
-        keystore = services.keystore
-        services.load_credentials = lambda: resolve_credentials(
-            settings, profile, keystore=keystore
-        )
-    return services
+        deps = AppDeps(settings, save_settings, profile=profile, base_url=base_url)
+        return make_app(deps, key=credentials.key, key_source="environment")
+    load = None
+    if base_url:
+
+        def load() -> Credentials:
+            return resolve_credentials(settings, profile, keystore=keystore)
+
+    deps = AppDeps(
+        settings,
+        save_settings,
+        profile=profile,
+        base_url=base_url,
+        keystore=keystore,
+        load_credentials=load,
+    )
+    return make_app(deps)
 
 
 def run(
@@ -74,13 +75,12 @@ def run(
 ) -> int:
     """Run the app until the user quits; returns the process exit code."""
     try:
-        services = build_services(ns, demo_base_url, demo_key)
+        app = build_app(ns, demo_base_url, demo_key)
     except SettingsFileError as error:
         print(f"leadtui: {error}", file=sys.stderr)
         return 2
     except LeadError as error:
         print(f"leadtui: {error.message}", file=sys.stderr)
         return 2
-    app = make_app(services)
     app.run()
     return app.return_code or 0

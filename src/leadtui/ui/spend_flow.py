@@ -19,30 +19,16 @@ from leadtui.api.models import Export
 from leadtui.spend.gate import (
     ConfirmationRequired,
     SpendBlocked,
-    SpendGate,
     SpendRequest,
     SpendResult,
     settles_spend,
 )
-from leadtui.spend.journal import JournalError, SpendIntent, SpendJournal, SpendOperation
+from leadtui.spend.journal import JournalError, SpendIntent, SpendOperation
 from leadtui.ui.dialogs.confirm_spend import ConfirmSpend, SpendSummary
-from leadtui.ui.job_watcher import JobWatcher
 from leadtui.ui.model.errors import ErrorReport, describe
 
 if TYPE_CHECKING:
     from leadtui.ui.app import LeadApp
-    from leadtui.ui.services import AppServices
-
-
-def spend_gate(services: AppServices) -> SpendGate:
-    """The app's SpendGate, built on first use (opens the SQLite journal: call in a thread)."""
-    if services.spend_gate is None:
-        if services.journal is None:
-            services.journal = SpendJournal()
-        services.spend_gate = SpendGate.for_profile(
-            services.settings, services.journal, services.profile
-        )
-    return services.spend_gate
 
 
 def _app(screen: Screen[Any]) -> LeadApp:
@@ -67,7 +53,7 @@ async def confirm_and_spend(
     """
     app = _app(screen)
     try:
-        gate = await asyncio.to_thread(spend_gate, app.services)
+        gate = await app.spending()
         gate.check_allowed()
     except (SpendBlocked, JournalError) as error:
         _show(screen, _blocked(error))
@@ -101,7 +87,7 @@ async def resend_intent(screen: Screen[Any], intent: SpendIntent) -> SpendResult
     """Send a pending intent again with its SAME key (the server debits at most once)."""
     app = _app(screen)
     try:
-        gate = await asyncio.to_thread(spend_gate, app.services)
+        gate = await app.spending()
         result = await gate.resend(intent, app.client)
     except (SpendBlocked, JournalError) as error:
         _show(screen, _blocked(error))
@@ -118,15 +104,15 @@ async def resend_intent(screen: Screen[Any], intent: SpendIntent) -> SpendResult
 
 async def pending_intents(app: LeadApp) -> list[SpendIntent]:
     """This profile's and server's intents whose outcome was never recorded."""
-    if app.services.client is None:
+    if app.session is None:
         return []
-    gate = await asyncio.to_thread(spend_gate, app.services)
+    gate = await app.spending()
     return await asyncio.to_thread(gate.pending, app.client.base_url)
 
 
 def offer_pending_spends(app: LeadApp) -> None:
     """At start (and after each sign-in): show intents with no outcome, to resend or discard."""
-    if app.services.client is not None:
+    if app.session is not None:
         app.run_worker(_offer_pending(app), group="pending-spends", exclusive=True)
 
 
@@ -156,7 +142,7 @@ async def _after_spend(screen: Screen[Any], result: SpendResult) -> None:
         timeout=6,
     )
     # The job a spend started is followed wherever the user goes next, so its end is announced.
-    watcher = JobWatcher.of(app)
+    watcher = app.jobs
     watcher.absorb(record)
     if isinstance(record, Export):
         watcher.follow("export", record.exportId)

@@ -14,11 +14,10 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from leadtui.spend.journal import JournalError, SpendIntent, SpendOperation
-from leadtui.ui.spend_flow import resend_intent, spend_gate
+from leadtui.ui.spend_flow import resend_intent
 
 if TYPE_CHECKING:
     from leadtui.ui.app import LeadApp
-    from leadtui.ui.services import AppServices
 
 
 def describe_intent(intent: SpendIntent) -> str:
@@ -74,8 +73,8 @@ class PendingSpends(ModalScreen[None]):
             options.highlighted = 0
         options.focus()
 
-    def _services(self) -> AppServices:
-        return cast("LeadApp", self.app).services
+    def _app(self) -> LeadApp:
+        return cast("LeadApp", self.app)
 
     def _selected(self) -> SpendIntent | None:
         index = self.query_one(OptionList).highlighted
@@ -104,7 +103,7 @@ class PendingSpends(ModalScreen[None]):
             self._settled(intent)
         else:
             # A definitive refusal settles it too; a lost answer keeps it here.
-            gate = await asyncio.to_thread(spend_gate, self._services())
+            gate = await self._app().spending()
             current = await asyncio.to_thread(gate.journal.get, intent.idempotency_key)
             if current is not None and not current.pending:
                 self._settled(intent)
@@ -115,7 +114,7 @@ class PendingSpends(ModalScreen[None]):
         if intent is None:
             return
         try:
-            gate = await asyncio.to_thread(spend_gate, self._services())
+            gate = await self._app().spending()
             await asyncio.to_thread(gate.journal.discard, intent.idempotency_key)
         except JournalError as error:
             self.notify(str(error), title="Spend journal", severity="error")

@@ -1,4 +1,4 @@
-"""Human durations for "updated 3s ago" labels (pass `services.clock()` differences)."""
+"""Human durations for "updated 3s ago" labels (pass `LeadApp.clock()` differences)."""
 
 from __future__ import annotations
 

@@ -44,7 +44,7 @@ class AccountScreen(LeadScreen):
     def on_mount(self) -> None:
         # No super().on_mount(): Textual calls LeadScreen's handler too (MRO dispatch).
         self.watch(self.app, "identity", self._draw_identity)
-        self.watch(self.app, "session", self._signed_in, init=False)
+        self.watch(self.app, "sign_ins", self._signed_in, init=False)
         self.query_one("#usage-chart").display = False  # until there is usage to draw
         self.set_interval(1.0, self._draw_refreshed)
         self.load()
@@ -64,7 +64,7 @@ class AccountScreen(LeadScreen):
     @work(exclusive=True, group="account-load")
     async def load(self) -> None:
         """Fetch /me, then /usage; the frame has already painted."""
-        if self.services.client is None:
+        if self.lead_app.session is None:
             return  # the saved key is still being read; `session` changes when it is
         body = self.query_one("#account-body")
         body.loading = self.lead_app.identity is None
@@ -83,7 +83,7 @@ class AccountScreen(LeadScreen):
             body.loading = False
         self.clear_error()
         self.usage = usage
-        self.refreshed_at = self.services.clock()
+        self.refreshed_at = self.lead_app.clock()
 
     def action_refresh(self) -> None:
         self.load()
@@ -97,24 +97,24 @@ class AccountScreen(LeadScreen):
         self.query_one("#scopes", Static).update(self._scopes_table(identity))
 
     def _draw_summary(self) -> None:
-        identity, services = self.lead_app.identity, self.services
-        if identity is None:
+        identity, session = self.lead_app.identity, self.lead_app.session
+        if identity is None or session is None:
             return
         name = identity.account.name if identity.account and identity.account.name else "—"
         mark = "✓" if identity.active else "✗"
-        key = services.key_masked
-        if services.key_source:
-            key += f" · {services.key_source}"
+        key = session.key_masked
+        if session.key_source:
+            key += f" · {session.key_source}"
         refreshed = "—"
         if self.refreshed_at is not None:
-            refreshed = ago(services.clock() - self.refreshed_at)
+            refreshed = ago(self.lead_app.clock() - self.refreshed_at)
         summary = Table.grid(padding=(0, 2))
         summary.add_column(style="bold", no_wrap=True)
         summary.add_column(no_wrap=True)
         summary.add_column(style="bold", no_wrap=True)
         summary.add_column(overflow="fold")
         summary.add_row("Account", Text(name), "Key", Text(key))
-        summary.add_row("Credits", Text(f"{identity.credits:,}"), "Server", Text(services.base_url))
+        summary.add_row("Credits", Text(f"{identity.credits:,}"), "Server", Text(session.base_url))
         summary.add_row(
             "Subscription",
             Text(f"{mark} {identity.subscription.status}"),
@@ -127,7 +127,8 @@ class AccountScreen(LeadScreen):
         held = set(identity.scopes)
         count = sum(scope.value in held for scope in Scope)
         table = Table(
-            title=f"Scopes of this key ({count} of {len(Scope)}, profile {self.services.profile})",
+            title=f"Scopes of this key ({count} of {len(Scope)}, "
+            f"profile {self.lead_app.deps.profile})",
             title_justify="left",
             title_style="bold",
             box=None,

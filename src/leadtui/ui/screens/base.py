@@ -20,7 +20,6 @@ if TYPE_CHECKING:
     from leadtui.api.client import LeadClient
     from leadtui.api.models import Identity
     from leadtui.ui.app import LeadApp
-    from leadtui.ui.services import AppServices
 
 
 class LeadScreen(Screen[None]):
@@ -61,10 +60,6 @@ class LeadScreen(Screen[None]):
         return cast("LeadApp", self.app)
 
     @property
-    def services(self) -> AppServices:
-        return self.lead_app.services
-
-    @property
     def client(self) -> LeadClient:
         """The signed-in client. Workers only run once signed in, so this is always set."""
         return self.lead_app.client
@@ -82,7 +77,7 @@ class LeadScreen(Screen[None]):
         report = error if isinstance(error, ErrorReport) else describe(error)
         self.lead_app.note_error(report)
         panel = self.error_panel
-        panel.delays = self.services.retry_delays
+        panel.delays = self.lead_app.deps.retry_delays
         panel.show(report, retry=retry)
         self.refresh_bindings()
 

@@ -11,7 +11,6 @@ from textual.widgets import DataTable, Static
 
 from leadtui.api.errors import LeadError
 from leadtui.api.models import Lead, Page
-from leadtui.ui.job_watcher import JobWatcher
 from leadtui.ui.model.job_board import JobBoard
 from leadtui.ui.screens.base import LeadScreen
 
@@ -49,7 +48,7 @@ class JobResultsScreen(LeadScreen):
 
     def on_mount(self) -> None:
         if self.kind == "extraction":
-            watcher = JobWatcher.of(self.lead_app)
+            watcher = self.lead_app.jobs
             watcher.changed.subscribe(self, self._board_changed)
             self._note_state(watcher.board)
         self.load_more()

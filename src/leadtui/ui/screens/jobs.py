@@ -87,7 +87,7 @@ class JobsScreen(ExtractionActions):
 
     @property
     def watcher(self) -> JobWatcher:
-        return JobWatcher.of(self.lead_app)
+        return self.lead_app.jobs
 
     @property
     def exports_table(self) -> ExportTable:
@@ -132,7 +132,7 @@ class JobsScreen(ExtractionActions):
     # --- the board ------------------------------------------------------------------------
 
     def _board_changed(self, board: JobBoard) -> None:
-        now = self.services.clock()
+        now = self.lead_app.clock()
         self.exports_table.merge(board.exports.values(), now)
         extractions = self.extractions_table
         extractions.merge(board.extractions.values(), now)
@@ -162,7 +162,7 @@ class JobsScreen(ExtractionActions):
         return report is not None and report is self._board_report
 
     def _draw_status(self) -> None:
-        watcher, board, now = self.watcher, self.watcher.board, self.services.clock()
+        watcher, board, now = self.watcher, self.watcher.board, self.lead_app.clock()
         updated = f"updated {ago(now - board.updated_at)}" if board.updated_at else "not loaded"
         moving = len(board.moving())
         if board.stopped:
@@ -300,7 +300,7 @@ class JobsScreen(ExtractionActions):
             await self._save(export.exportId, f"{export.exportId}-custom.zip", choice)
 
     def download_folder(self) -> Path:
-        return Path(self.services.settings.download_dir).expanduser()
+        return Path(self.lead_app.settings.download_dir).expanduser()
 
     async def _save(self, export_id: str, name: str, choice: CustomDownloadChoice | None) -> None:
         folder = self.download_folder()
@@ -346,7 +346,7 @@ class JobsScreen(ExtractionActions):
     async def action_export_csv(self) -> None:
         table = self._focused_table()
         rows = table.visible_rows()
-        name = f"{self.focused_kind()}s-{stamp(self.services.clock())}.csv"
+        name = f"{self.focused_kind()}s-{stamp(self.lead_app.clock())}.csv"
         folder = self.download_folder()
         try:
             path = await asyncio.to_thread(write_rows_csv, folder, name, rows)

@@ -63,7 +63,7 @@ class ExtractionActions(LeadScreen):
 
     @property
     def job_watcher(self) -> JobWatcher:
-        return JobWatcher.of(self.lead_app)
+        return self.lead_app.jobs
 
     def selected_extraction(self) -> Extraction | None:
         if not isinstance(self.focused, ExtractionTable):

@@ -67,7 +67,7 @@ class SearchesScreen(LeadScreen):
         table.add_column("Created", key="created")
         table.add_column("What", key="summary")
         table.focus()
-        self.watch(self.app, "session", self._signed_in, init=False)
+        self.watch(self.app, "sign_ins", self._signed_in, init=False)
         self.reload()
 
     def _signed_in(self) -> None:
@@ -88,7 +88,7 @@ class SearchesScreen(LeadScreen):
 
     @work(exclusive=True, group="searches-load")
     async def load_more(self) -> None:
-        if self.services.client is None or self.exhausted:
+        if self.lead_app.session is None or self.exhausted:
             return
         table = self.query_one("#searches-table", DataTable)
         table.loading = not self.searches

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar, cast
 
 from pydantic import SecretStr
 from textual import on, work
@@ -19,7 +19,9 @@ from leadtui.api.errors import LeadError, Unauthorized
 from leadtui.api.models import Identity
 from leadtui.config.secrets import KeyStoreError, NoKeyringAvailable
 from leadtui.ui.model.errors import describe
-from leadtui.ui.services import AppServices
+
+if TYPE_CHECKING:
+    from leadtui.ui.app import LeadApp
 
 
 @dataclass(frozen=True)
@@ -38,12 +40,20 @@ class SignInScreen(Screen[SignedIn | None]):
         Binding("escape", "cancel", "Cancel", id="sign_in.cancel"),
     ]
 
-    def __init__(self, services: AppServices, reason: str = "") -> None:
+    def __init__(self, reason: str = "") -> None:
         super().__init__()
-        self._services = services
         self._reason = reason
         # A checked client whose key could not be saved: usable for this session only.
         self._unsaved: tuple[LeadClient, Identity] | None = None
+
+    @property
+    def _app(self) -> LeadApp:
+        return cast("LeadApp", self.app)
+
+    def _server(self) -> str:
+        """The server to sign in to: the current session's, else the configured one."""
+        session = self._app.session
+        return session.base_url if session is not None else self._app.deps.base_url
 
     def compose(self) -> ComposeResult:
         with Vertical(id="sign-in-box") as box:
@@ -52,7 +62,7 @@ class SignInScreen(Screen[SignedIn | None]):
                 yield Static(self._reason, id="sign-in-reason")
             yield Label("Server URL (without /api/v1)")
             yield Input(
-                self._services.base_url,
+                self._server(),
                 placeholder="https://api.example.com",
                 id="base-url",
             )
@@ -66,7 +76,7 @@ class SignInScreen(Screen[SignedIn | None]):
 
     def on_mount(self) -> None:
         self.query_one("#session-only").display = False
-        field = "#api-key" if self._services.base_url else "#base-url"
+        field = "#api-key" if self._server() else "#base-url"
         self.query_one(field, Input).focus()
 
     @on(Input.Submitted, "#base-url")
@@ -103,7 +113,7 @@ class SignInScreen(Screen[SignedIn | None]):
         self.query_one("#session-only").display = False
         self._say("Checking the key…")
         try:
-            client = self._services.connect(url, key)
+            client = self._app.deps.connect(url, key)
         except LeadError as error:
             self._say(describe(error).text, error=True)
             return
@@ -119,12 +129,12 @@ class SignInScreen(Screen[SignedIn | None]):
             )
             self._say(f"{text}\n{report.meta}".strip(), error=True)
             return
-        keystore = self._services.keystore
+        keystore = self._app.deps.keystore
         if keystore is None:
             self.dismiss(SignedIn(client, identity, "this session only"))
             return
         self._say("Key accepted. Saving it in the OS keyring…")
-        profile = self._services.profile
+        profile = self._app.deps.profile
         try:
             await asyncio.to_thread(keystore.store, profile, SecretStr(key))
         except NoKeyringAvailable as error:

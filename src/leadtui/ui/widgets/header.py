@@ -61,7 +61,7 @@ class AppHeader(Horizontal):
         name = identity.account.name if identity and identity.account else None
         # The account name comes first: at 80 columns there are ~17 cells for the brand.
         brand = name or "leadtui"
-        if self.lead_app.services.demo:
+        if self.lead_app.deps.demo:
             brand += " · demo"
         self.query_one("#brand", Static).update(brand)
 
