@@ -19,6 +19,9 @@ POLL_HINT_HEADER: Final = "Retry-After"
 REQUEST_ID_HEADER: Final = "X-Request-Id"
 IDEMPOTENCY_HEADER: Final = "Idempotency-Key"
 
+# Deepest nesting of arrays and objects a request body may have (a body is level 1).
+JSON_NESTING_MAX: Final = 32
+
 # Gateway statuses: passing failures, whatever the body says. The client retries them (and 429).
 GATEWAY_STATUSES: Final = frozenset({502, 503, 504})
 

@@ -13,6 +13,7 @@ from pydantic import (
     AfterValidator,
     AnyUrl,
     BaseModel,
+    BeforeValidator,
     ConfigDict,
     Field,
     PrivateAttr,
@@ -50,13 +51,42 @@ def _check_uri(value: str) -> str:
     return value
 
 
-Uri = Annotated[str, AfterValidator(_check_uri)]
+Uri = Annotated[str, AfterValidator(_check_uri), Field(json_schema_extra={"format": "uri"})]
+
+
+def _integral(value: Any) -> Any:
+    # JSON Schema counts 5.0 as an integer; 5.5, "5" and true stay what they are (rejected).
+    if type(value) is float and value.is_integer():
+        return int(value)
+    return value
+
+
+# Every integer member of a request ends with this: any integral JSON number (5 or 5.0),
+# never a string or a boolean. (After the bounds, so they stay minimum/maximum in the schema.)
+INTEGRAL: Final = BeforeValidator(_integral)
+
+
+def _absent_or_value(schema: dict[str, Any]) -> None:
+    """Optional members may be omitted but are never null, and the JSON Schema says so."""
+    for member in schema.get("properties", {}).values():
+        if "default" in member and member["default"] is None:
+            del member["default"]
+        branches = member.get("anyOf")
+        if branches and {"type": "null"} in branches:
+            rest = [branch for branch in branches if branch != {"type": "null"}]
+            del member["anyOf"]
+            if len(rest) == 1:
+                member.update(rest[0])
+            else:
+                member["anyOf"] = rest
 
 
 class RequestModel(BaseModel):
     """Strict request body: no unknown members, no nulls, no type coercion."""
 
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+    model_config = ConfigDict(
+        extra="forbid", strict=True, frozen=True, json_schema_extra=_absent_or_value
+    )
 
     @model_validator(mode="before")
     @classmethod
@@ -97,7 +127,9 @@ class SearchRequest(RequestModel):
 class ExportRequest(RequestModel):
     """Body of `POST /searches/{searchId}/exports` (unlock)."""
 
-    additional_results: Annotated[int, Field(ge=ADDITIONAL_RESULTS_MIN, le=ADDITIONAL_RESULTS_MAX)]
+    additional_results: Annotated[
+        int, Field(ge=ADDITIONAL_RESULTS_MIN, le=ADDITIONAL_RESULTS_MAX), INTEGRAL
+    ]
 
 
 class ExtractionRequest(RequestModel):

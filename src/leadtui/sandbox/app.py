@@ -9,6 +9,7 @@ from fastapi import FastAPI
 from leadtui.api.contract import API_PREFIX, API_VERSION
 from leadtui.sandbox import control
 from leadtui.sandbox.config import SandboxConfig
+from leadtui.sandbox.openapi.document import TITLE, build_openapi
 from leadtui.sandbox.problems import install_handlers
 from leadtui.sandbox.routes import account, discovery, exports, extractions, searches
 from leadtui.sandbox.state import SandboxState
@@ -19,11 +20,13 @@ def create_app(config: SandboxConfig | None = None) -> FastAPI:
     """A fresh sandbox; its state is `app.state.sandbox` (a `SandboxState`)."""
     state = SandboxState.create(config or SandboxConfig())
     app = FastAPI(
-        title=discovery.TITLE,
+        title=TITLE,
         version=API_VERSION,
         openapi_url=f"{API_PREFIX}/openapi.json",
         docs_url=f"{API_PREFIX}/docs",
         redoc_url=None,
+        # A trailing slash is another path: 404 with the error body, not a redirect.
+        redirect_slashes=False,
     )
     app.state.sandbox = state
     install_handlers(app)
@@ -32,7 +35,7 @@ def create_app(config: SandboxConfig | None = None) -> FastAPI:
     app.include_router(control.router)
 
     def openapi() -> dict[str, Any]:
-        return discovery.build_openapi(app)
+        return build_openapi(app)
 
     app.openapi = openapi  # type: ignore[method-assign]
     app.add_middleware(TrafficLayer, state=state)

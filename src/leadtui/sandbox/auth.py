@@ -5,24 +5,15 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any
 
 from fastapi import Request
 
 from leadtui.api.contract import ErrorCode, Scope
 from leadtui.sandbox.accounts import KEYS_BY_SECRET, DemoKey
 from leadtui.sandbox.clock import day_of
-from leadtui.sandbox.problems import ApiProblem, ErrorBody
+from leadtui.sandbox.domain.ledger import count_usage
+from leadtui.sandbox.problems import ApiProblem
 from leadtui.sandbox.state import SandboxState, sandbox_of
-from leadtui.sandbox.usage import count_usage
-
-_STATUS_TEXT = {
-    400: "Invalid input (the message names the field).",
-    401: "Missing, malformed, expired or revoked key.",
-    403: "Inactive subscription, suspended data access, or insufficient scope.",
-    404: "Not found, or not owned by the authenticated account.",
-    409: "Conflict with the current state (see error.code).",
-}
 
 
 @dataclass(frozen=True)
@@ -92,22 +83,3 @@ def require(scope: Scope) -> Callable[[Request], Awaitable[Principal]]:
         return principal
 
     return dependency
-
-
-def op(scope: Scope | None, *statuses: int, summary: str | None = None) -> dict[str, Any]:
-    """Route keyword arguments documenting the scope and error statuses in OpenAPI."""
-    codes = set(statuses)
-    extra: dict[str, Any] = {}
-    if scope is None:
-        extra["security"] = []
-    else:
-        codes |= {401, 403}
-        extra["security"] = [{"bearerAuth": [str(scope)]}]
-        extra["x-required-scope"] = str(scope)
-    responses: dict[int | str, dict[str, Any]] = {
-        code: {"model": ErrorBody, "description": _STATUS_TEXT[code]} for code in sorted(codes)
-    }
-    kwargs: dict[str, Any] = {"openapi_extra": extra, "responses": responses}
-    if summary is not None:
-        kwargs["summary"] = summary
-    return kwargs

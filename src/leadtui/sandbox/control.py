@@ -2,21 +2,22 @@
 
 from __future__ import annotations
 
-import sqlite3
 from typing import Any, Literal
 
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field
 
-from leadtui.api.contract import ErrorCode, ExportStatus, ExtractionStatus
+from leadtui.api.contract import ExportStatus, ExtractionStatus
 from leadtui.sandbox.accounts import DEMO_KEYS
 from leadtui.sandbox.clock import iso
-from leadtui.sandbox.jobs import export_view, extraction_run_seconds
-from leadtui.sandbox.problems import ApiProblem, not_found
-from leadtui.sandbox.records import extraction_json
+from leadtui.sandbox.domain.exports import fail_export
+from leadtui.sandbox.domain.extractions import move
+from leadtui.sandbox.domain.jobs import StoredState
+from leadtui.sandbox.json_body import StrictJsonRoute
+from leadtui.sandbox.problems import not_found
 from leadtui.sandbox.state import sandbox_of
 
-router = APIRouter(prefix="/_sandbox", include_in_schema=False)
+router = APIRouter(prefix="/_sandbox", include_in_schema=False, route_class=StrictJsonRoute)
 
 
 class AccountChange(BaseModel):
@@ -101,47 +102,24 @@ async def change_clock(request: Request, body: ClockChange) -> dict[str, Any]:
 
 
 @router.post("/exports/{export_id}/fail")
-async def fail_export(request: Request, export_id: str) -> dict[str, Any]:
+async def force_export_failure(request: Request, export_id: str) -> dict[str, Any]:
     """A queued or processing export becomes failed (to exercise retry)."""
     state = sandbox_of(request)
     with state.store.transaction() as conn:
         row = conn.execute("SELECT * FROM exports WHERE id = ?", (export_id,)).fetchone()
         if row is None:
             raise not_found(f"Export '{export_id}'")
-        fail_export_now(conn, row, state.now(), state.config.job_seconds)
+        fail_export(conn, row, state.now(), state.config.job_seconds)
     return {"data": {"exportId": export_id, "status": ExportStatus.FAILED}}
 
 
-def fail_export_now(
-    conn: sqlite3.Connection, row: sqlite3.Row, now: float, job_seconds: float
-) -> None:
-    """A queued or processing export fails at `now`, or 409 (the demo data uses it too)."""
-    status = export_view(row, now, job_seconds).status
-    if status not in (ExportStatus.QUEUED, ExportStatus.PROCESSING):
-        raise ApiProblem(409, ErrorCode.INVALID_TRANSITION, f"Export '{row['id']}' is {status}.")
-    conn.execute("UPDATE exports SET failed_at = ? WHERE id = ?", (now, row["id"]))
-
-
 @router.post("/extractions/{extraction_id}/fail")
-async def fail_extraction(request: Request, extraction_id: str) -> dict[str, Any]:
+async def force_extraction_failure(request: Request, extraction_id: str) -> dict[str, Any]:
     """A queued, running or paused extraction becomes failed."""
     state = sandbox_of(request)
     with state.store.transaction() as conn:
         row = conn.execute("SELECT * FROM extractions WHERE id = ?", (extraction_id,)).fetchone()
         if row is None:
             raise not_found(f"Extraction '{extraction_id}'")
-        now = state.now()
-        record, _ = extraction_json(row, now, state.config.job_seconds)
-        moving = (ExtractionStatus.QUEUED, ExtractionStatus.RUNNING, ExtractionStatus.PAUSED)
-        if record["status"] not in moving:
-            raise ApiProblem(
-                409,
-                ErrorCode.INVALID_TRANSITION,
-                f"Extraction '{extraction_id}' is {record['status']}.",
-            )
-        conn.execute(
-            "UPDATE extractions SET state = 'failed', run_seconds = ?, resumed_at = NULL,"
-            " updated_at = ? WHERE id = ?",
-            (extraction_run_seconds(row, now), now, extraction_id),
-        )
+        move(conn, row, StoredState.FAILED, state.now(), state.config.job_seconds)
     return {"data": {"extractionId": extraction_id, "status": ExtractionStatus.FAILED}}

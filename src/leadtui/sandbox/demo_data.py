@@ -1,6 +1,6 @@
 """Demo Co's month of history for `leadtui --demo`: usage, searches, unlocks and jobs.
 
-Everything is written through the functions the API's own handlers use (search insert,
+Everything is written through the domain, as the API's own handlers do (search insert,
 unlock, extraction insert/launch/pause, export failure), at backdated times, with the
 idempotency records a real client's calls would have left; only the per-day request counts
 are added in bulk, as the request counter would have added them one by one. The figures are
@@ -19,20 +19,14 @@ from typing import Any, Final
 
 from leadtui.api.contract import API_PREFIX
 from leadtui.api.models import USAGE_WINDOW_DAYS, SearchRequest
-from leadtui.sandbox.control import fail_export_now
-from leadtui.sandbox.idempotency import fingerprint, remember
-from leadtui.sandbox.jobs import QUEUED_FRACTION, export_view
+from leadtui.sandbox.domain.answers import fingerprint, remember
+from leadtui.sandbox.domain.exports import fail_export, unlock
+from leadtui.sandbox.domain.extractions import insert_extraction, launch_draft, move
+from leadtui.sandbox.domain.jobs import QUEUED_FRACTION, StoredState, export_view
+from leadtui.sandbox.domain.ledger import count_usage
+from leadtui.sandbox.domain.searches import insert_search
 from leadtui.sandbox.records import export_json, extraction_json
-from leadtui.sandbox.routes.exports import unlock
-from leadtui.sandbox.routes.extractions import (
-    consume_launch,
-    insert_extraction,
-    launch_draft,
-    move,
-)
-from leadtui.sandbox.routes.searches import insert_search
 from leadtui.sandbox.store import Store
-from leadtui.sandbox.usage import count_usage
 
 ACCOUNT: Final = "acct_demo"
 DAY: Final = 86_400.0
@@ -127,7 +121,7 @@ class _Seeder:
         body = {"additional_results": count}
         fp = fingerprint("POST", f"{API_PREFIX}/searches/{search_id}/exports", body)
         result = {"data": export_json(row, export_view(row, at, self.job_seconds))}
-        remember(self.conn, ACCOUNT, self.key(), fp, 202, result, at)
+        remember(self.conn, ACCOUNT, self.key(), fp, (202, result), at)
         return row
 
     def _remember_extraction(
@@ -136,10 +130,9 @@ class _Seeder:
         at = float(row["updated_at"])
         record, _ = extraction_json(row, at, self.job_seconds)
         fp = fingerprint(method, f"{API_PREFIX}{path}", body)
-        remember(self.conn, ACCOUNT, self.key(), fp, status, {"data": record}, at)
+        remember(self.conn, ACCOUNT, self.key(), fp, (status, {"data": record}), at)
 
     def create_extraction(self, name: str, at: float) -> None:
-        consume_launch(self.conn, ACCOUNT)
         row = insert_extraction(self.conn, ACCOUNT, EXTRACTIONS[name], at, launched=True)
         self.extraction_ids[name] = str(row["id"])
         self._remember_extraction(row, "POST", "/extractions", EXTRACTIONS[name], 201)
@@ -159,7 +152,7 @@ class _Seeder:
         self._remember_extraction(row, "POST", f"/extractions/{row['id']}/launch", None, 201)
 
     def pause(self, name: str, at: float) -> None:
-        row = move(self.conn, self._row(name), "paused", at, self.job_seconds)
+        row = move(self.conn, self._row(name), StoredState.PAUSED, at, self.job_seconds)
         body = {"action": "pause"}
         self._remember_extraction(row, "PATCH", f"/extractions/{row['id']}", body, 200)
 
@@ -171,7 +164,7 @@ def _timeline(job_seconds: float) -> list[tuple[float, Callable[[_Seeder, float]
 
     def failed_unlock(seeder: _Seeder, at: float) -> None:
         row = seeder.unlock("dentists", 90, at)
-        fail_export_now(seeder.conn, row, at + 0.6 * job_seconds, job_seconds)
+        fail_export(seeder.conn, row, at + 0.6 * job_seconds, job_seconds)
 
     def waiting_unlock(seeder: _Seeder, at: float) -> None:
         # Queued behind other jobs: it starts four job lengths after the demo opens.

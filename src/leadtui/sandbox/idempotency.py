@@ -1,68 +1,72 @@
-"""Replay-safe writes: the first response to a key is stored in the same transaction as the
-change it describes, and a repeat of the same request gets it back with no new effect."""
+"""Replay-safe writes over HTTP: one `Idempotency-Key` per request, and `once`, which answers
+a repeat of the same request with the first answer and no new effect."""
 
 from __future__ import annotations
 
-import hashlib
-import json
 import sqlite3
+from collections.abc import Callable
 from typing import Annotated, Any
 
-from fastapi import Header
+from fastapi import Depends, Header, Request
 from fastapi.responses import JSONResponse
 
-from leadtui.api.contract import IDEMPOTENCY_HEADER, ErrorCode
+from leadtui.api.contract import IDEMPOTENCY_HEADER
 from leadtui.api.models import IDEMPOTENCY_KEY_MAX, IDEMPOTENCY_KEY_MIN
-from leadtui.sandbox.problems import ApiProblem
-
-IdempotencyKeyHeader = Annotated[
-    str,
-    Header(
-        alias=IDEMPOTENCY_HEADER,
-        min_length=IDEMPOTENCY_KEY_MIN,
-        max_length=IDEMPOTENCY_KEY_MAX,
-        description="Unique per intended action; a repeat replays the first response.",
-    ),
-]
+from leadtui.sandbox.domain.answers import Outcome, fingerprint, remember, stored_answer
+from leadtui.sandbox.problems import invalid
+from leadtui.sandbox.state import SandboxState
 
 REPLAY_HEADER = "Idempotent-Replayed"
 
-
-def fingerprint(method: str, path: str, body: Any) -> str:
-    canonical = json.dumps([method, path, body], sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(canonical.encode()).hexdigest()
-
-
-def replay(conn: sqlite3.Connection, account_id: str, key: str, fp: str) -> JSONResponse | None:
-    """The stored response for this key, or None; 409 if the key was used for another request."""
-    row = conn.execute(
-        "SELECT fingerprint, status, body FROM idempotency WHERE account_id = ? AND key = ?",
-        (account_id, key),
-    ).fetchone()
-    if row is None:
-        return None
-    if row["fingerprint"] != fp:
-        raise ApiProblem(
-            409,
-            ErrorCode.IDEMPOTENCY_CONFLICT,
-            "This Idempotency-Key was already used for a different request.",
-        )
-    return JSONResponse(
-        json.loads(row["body"]), status_code=int(row["status"]), headers={REPLAY_HEADER: "true"}
-    )
+# The change itself, inside the transaction, at `now`.
+Action = Callable[[sqlite3.Connection, float], Outcome]
+# The polling hint for the record an answer carries, from its current state.
+Hint = Callable[[sqlite3.Connection, dict[str, Any]], dict[str, str]]
 
 
-def remember(
-    conn: sqlite3.Connection,
+def _single_key(
+    request: Request,
+    key: Annotated[
+        str,
+        Header(
+            alias=IDEMPOTENCY_HEADER,
+            min_length=IDEMPOTENCY_KEY_MIN,
+            max_length=IDEMPOTENCY_KEY_MAX,
+            description="Unique per intended action; a repeat replays the first response.",
+        ),
+    ],
+) -> str:
+    # Two keys on one request would make the replay ambiguous: refuse rather than pick one.
+    if len(request.headers.getlist(IDEMPOTENCY_HEADER)) > 1:
+        raise invalid(f"{IDEMPOTENCY_HEADER}: send exactly one.")
+    return key
+
+
+IdempotencyKeyHeader = Annotated[str, Depends(_single_key)]
+
+
+def once(
+    state: SandboxState,
+    request: Request,
     account_id: str,
     key: str,
-    fp: str,
-    status: int,
-    body: dict[str, Any],
-    now: float,
-) -> None:
-    conn.execute(
-        "INSERT INTO idempotency (account_id, key, fingerprint, status, body, created_at)"
-        " VALUES (?, ?, ?, ?, ?, ?)",
-        (account_id, key, fp, status, json.dumps(body), now),
-    )
+    body: Any,
+    act: Action,
+    hint: Hint,
+) -> JSONResponse:
+    """Replay the first answer to `key`, or act and remember the answer, in one transaction.
+
+    Both answers carry the polling hint of the record's current state, so a replay is the
+    first response again: same status, same body, a hint that still helps."""
+    fp = fingerprint(request.method, request.url.path, body)
+    with state.store.transaction() as conn:
+        prior = stored_answer(conn, account_id, key, fp)
+        headers: dict[str, str] = {}
+        if prior is None:
+            now = state.now()
+            status, answer = act(conn, now)
+            remember(conn, account_id, key, fp, (status, answer), now)
+        else:
+            (status, answer), headers[REPLAY_HEADER] = prior, "true"
+        headers.update(hint(conn, answer["data"]))
+    return JSONResponse(answer, status_code=status, headers=headers)

@@ -1,7 +1,8 @@
 """Opaque, tamper-evident cursors and the page body `{"data": [...], "next_cursor": ...}`.
 
-A cursor holds the position after the last item shown (keyset, not offset), signed and bound
-to its list, so a walk never repeats or skips an item while new ones are created.
+A cursor holds the position after the last item shown (keyset, not offset), signed with the
+store's secret and bound to its list, so a walk never repeats or skips an item while new
+ones are created, and no position is accepted that this list could not have issued.
 """
 
 from __future__ import annotations
@@ -12,15 +13,12 @@ import hashlib
 import hmac
 import json
 import sqlite3
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Final, Literal
 
 from fastapi import Query
 
 from leadtui.api.models import PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX, PAGE_LIMIT_MIN
 from leadtui.sandbox.problems import invalid
-
-# A fixed secret: cursors stay valid across a restart with --db, which a client may expect.
-_SECRET = b"leadtui-sandbox-cursor-v1"
 
 CursorParam = Annotated[
     str | None, Query(description="Opaque cursor from a previous page's `next_cursor`.")
@@ -34,63 +32,70 @@ LimitParam = Annotated[
     ),
 ]
 DEFAULT_LIMIT = PAGE_LIMIT_DEFAULT
-
-
-def _sign(payload: bytes) -> str:
-    return hmac.new(_SECRET, payload, hashlib.sha256).hexdigest()[:16]
-
-
-def encode_cursor(list_name: str, position: int) -> str:
-    payload = json.dumps([list_name, position], separators=(",", ":")).encode()
-    token = base64.urlsafe_b64encode(payload).decode().rstrip("=")
-    return f"{token}.{_sign(payload)}"
-
-
-def decode_cursor(cursor: str | None, list_name: str) -> int | None:
-    """The position a cursor stands for; 400 for one this list never issued."""
-    if cursor is None:
-        return None
-    try:
-        token, signature = cursor.rsplit(".", 1)
-        payload = base64.urlsafe_b64decode(token + "=" * (-len(token) % 4))
-        name, position = json.loads(payload)
-    except (ValueError, TypeError, binascii.Error):
-        raise invalid("cursor: is not a cursor issued by this server.") from None
-    valid = hmac.compare_digest(signature, _sign(payload))
-    if not valid or name != list_name or not isinstance(position, int):
-        raise invalid("cursor: is not a cursor issued for this list.")
-    return position
+# Row sequence numbers stay below this (SQLite integers are 64-bit).
+_SEQ_CEILING: Final = 2**62
 
 
 def page(items: list[dict[str, Any]], next_cursor: str | None, **extra: Any) -> dict[str, Any]:
     return {"data": items, "next_cursor": next_cursor, **extra}
 
 
-def newest_first(
-    conn: sqlite3.Connection,
-    table: Literal["searches", "exports", "extractions"],
-    account_id: str,
-    cursor: str | None,
-    limit: int,
-) -> tuple[list[sqlite3.Row], str | None]:
-    """One page of an account's rows of `table`, newest first, and the cursor past it."""
-    list_name = f"{table}:{account_id}"
-    before = decode_cursor(cursor, list_name)
-    rows = conn.execute(
-        # The table name is one of three literals, never user input.
-        f"SELECT * FROM {table} WHERE account_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?",  # noqa: S608
-        (account_id, before if before is not None else 2**62, limit + 1),
-    ).fetchall()
-    if len(rows) <= limit:
-        return rows, None
-    rows = rows[:limit]
-    return rows, encode_cursor(list_name, int(rows[-1]["seq"]))
+class Pages:
+    """Pages of the sandbox's lists, with cursors signed by `secret`."""
 
+    def __init__(self, secret: bytes) -> None:
+        self._secret = secret
 
-def window(
-    cursor: str | None, list_name: str, limit: int, total: int
-) -> tuple[int, int, str | None]:
-    """`(start, stop, next_cursor)` of one page of a list of `total` generated items."""
-    start = decode_cursor(cursor, list_name) or 0
-    stop = min(total, start + limit)
-    return start, stop, encode_cursor(list_name, stop) if stop < total else None
+    def _sign(self, payload: bytes) -> str:
+        return hmac.new(self._secret, payload, hashlib.sha256).hexdigest()[:16]
+
+    def encode_cursor(self, list_name: str, position: int) -> str:
+        payload = json.dumps([list_name, position], separators=(",", ":")).encode()
+        token = base64.urlsafe_b64encode(payload).decode().rstrip("=")
+        return f"{token}.{self._sign(payload)}"
+
+    def decode_cursor(self, cursor: str | None, list_name: str, ceiling: int) -> int | None:
+        """The position a cursor stands for, within `[0, ceiling]`; 400 for one this list
+        never issued."""
+        if cursor is None:
+            return None
+        try:
+            token, signature = cursor.rsplit(".", 1)
+            payload = base64.urlsafe_b64decode(token + "=" * (-len(token) % 4))
+            name, position = json.loads(payload)
+        except (ValueError, TypeError, binascii.Error):
+            raise invalid("cursor: is not a cursor issued by this server.") from None
+        valid = hmac.compare_digest(signature, self._sign(payload))
+        in_range = type(position) is int and 0 <= position <= ceiling
+        if not valid or name != list_name or not in_range:
+            raise invalid("cursor: is not a cursor issued for this list.")
+        return int(position)
+
+    def newest_first(
+        self,
+        conn: sqlite3.Connection,
+        table: Literal["searches", "exports", "extractions"],
+        account_id: str,
+        cursor: str | None,
+        limit: int,
+    ) -> tuple[list[sqlite3.Row], str | None]:
+        """One page of an account's rows of `table`, newest first, and the cursor past it."""
+        list_name = f"{table}:{account_id}"
+        before = self.decode_cursor(cursor, list_name, _SEQ_CEILING)
+        rows = conn.execute(
+            # The table name is one of three literals, never user input.
+            f"SELECT * FROM {table} WHERE account_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?",  # noqa: S608
+            (account_id, before if before is not None else _SEQ_CEILING, limit + 1),
+        ).fetchall()
+        if len(rows) <= limit:
+            return rows, None
+        rows = rows[:limit]
+        return rows, self.encode_cursor(list_name, int(rows[-1]["seq"]))
+
+    def window(
+        self, cursor: str | None, list_name: str, limit: int, total: int
+    ) -> tuple[int, int, str | None]:
+        """`(start, stop, next_cursor)` of one page of a list of `total` generated items."""
+        start = self.decode_cursor(cursor, list_name, total) or 0
+        stop = min(total, start + limit)
+        return start, stop, self.encode_cursor(list_name, stop) if stop < total else None

@@ -28,8 +28,9 @@ class ErrorBody(BaseModel):
     error: ErrorDetail
 
 
-class ApiProblem(Exception):
-    """Raised by handlers; turned into the error body by `install_handlers`."""
+class ApiProblem(StarletteHTTPException):
+    """Raised by handlers (and while a body is read); turned into the error body by
+    `install_handlers`."""
 
     def __init__(
         self,
@@ -38,11 +39,10 @@ class ApiProblem(Exception):
         message: str,
         headers: Mapping[str, str] | None = None,
     ) -> None:
-        super().__init__(message)
+        super().__init__(status, message, dict(headers or {}))
         self.status = status
         self.code = code
         self.message = message
-        self.headers = dict(headers or {})
 
 
 def not_found(what: str) -> ApiProblem:
@@ -126,6 +126,8 @@ def install_handlers(app: FastAPI) -> None:
             code, message = ErrorCode.NOT_FOUND, "No such operation."
         elif exc.status_code == 405:
             code, message = ErrorCode.INVALID_REQUEST, "This method is not allowed here."
+        elif exc.status_code < 500:
+            code, message = ErrorCode.INVALID_REQUEST, str(exc.detail)
         else:
             code, message = ErrorCode.INTERNAL_ERROR, str(exc.detail)
         headers = dict(exc.headers or {})
@@ -134,15 +136,6 @@ def install_handlers(app: FastAPI) -> None:
             headers["Allow"] = allowed_methods(request)
         return error_response(exc.status_code, code, message, request_id_of(request), headers)
 
-    async def on_crash(request: Request, exc: Exception) -> JSONResponse:
-        return error_response(
-            500,
-            ErrorCode.INTERNAL_ERROR,
-            "The sandbox failed unexpectedly.",
-            request_id_of(request),
-        )
-
     app.add_exception_handler(ApiProblem, on_problem)
     app.add_exception_handler(RequestValidationError, on_validation)
     app.add_exception_handler(StarletteHTTPException, on_http)
-    app.add_exception_handler(Exception, on_crash)

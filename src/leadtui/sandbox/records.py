@@ -6,15 +6,12 @@ import json
 import sqlite3
 from typing import Any, Final
 
-from leadtui.api.contract import DEFAULT_PRICE_PER_RESULT
+from leadtui.api.contract import API_PREFIX, ExportStatus
 from leadtui.api.models import SearchItem, SearchRequest
 from leadtui.sandbox.clock import iso
-from leadtui.sandbox.jobs import ExtractionView, JobView, extraction_view
+from leadtui.sandbox.domain.jobs import ExtractionView, JobView, StoredState, extraction_view
+from leadtui.sandbox.domain.ledger import EXTRACTION_LAUNCH_COST, PRICE_PER_RESULT
 from leadtui.sandbox.leads import LeadSource, seed_of
-
-PRICE_PER_RESULT: Final = DEFAULT_PRICE_PER_RESULT
-# Extractions cost launches from the account's quota, never credits.
-EXTRACTION_LAUNCH_COST: Final = 1
 
 
 def _weight(items: list[SearchItem]) -> int:
@@ -74,8 +71,8 @@ def export_json(row: sqlite3.Row, view: JobView) -> dict[str, Any]:
         "updated_at": iso(view.updated_at),
         "download_path": None,
     }
-    if view.status == "ready":
-        record["download_path"] = f"/api/v1/exports/{export_id}/download"
+    if view.status == ExportStatus.READY:
+        record["download_path"] = f"{API_PREFIX}/exports/{export_id}/download"
     return record
 
 
@@ -107,7 +104,7 @@ def extraction_json(
         "extractionId": row["id"],
         "status": str(view.job.status),
         "progress": view.job.progress,
-        "editable": row["state"] == "draft",
+        "editable": row["state"] == StoredState.DRAFT,
         "results_state": view.results_state,
         "result_count": view.results_available,
         **{name: request.get(name) for name in _EXTRACTION_FIELDS},

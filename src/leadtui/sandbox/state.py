@@ -12,6 +12,7 @@ from fastapi import Request
 
 from leadtui.sandbox.clock import SandboxClock
 from leadtui.sandbox.config import SandboxConfig
+from leadtui.sandbox.pagination import Pages
 from leadtui.sandbox.store import Store
 
 _LOG_LIMIT = 10_000
@@ -44,6 +45,7 @@ class SandboxState:
     config: SandboxConfig
     clock: SandboxClock
     store: Store
+    pages: Pages
     fault_rng: random.Random
     # Set by EmbeddedSandbox and the CLI: a "cut" fault then closes a real socket instead of
     # raising a transport error into an in-process httpx client.
@@ -53,10 +55,12 @@ class SandboxState:
 
     @classmethod
     def create(cls, config: SandboxConfig) -> SandboxState:
+        store = Store(config.db_path)
         state = cls(
             config=config,
             clock=SandboxClock(config.clock),
-            store=Store(config.db_path),
+            store=store,
+            pages=Pages(store.secret("cursor")),
             fault_rng=random.Random(config.fault_seed),
         )
         state.seed_demo_data()

@@ -6,6 +6,7 @@ Every credit-spending change (debit, job row, idempotency record) happens inside
 
 from __future__ import annotations
 
+import secrets
 import sqlite3
 import threading
 from collections.abc import Iterator
@@ -16,6 +17,7 @@ from leadtui.sandbox.accounts import DEMO_ACCOUNTS
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS secrets (name TEXT PRIMARY KEY, value BLOB NOT NULL);
 CREATE TABLE IF NOT EXISTS accounts (
     id TEXT PRIMARY KEY, name TEXT NOT NULL, credits INTEGER NOT NULL,
     subscription_status TEXT NOT NULL, access_status TEXT NOT NULL,
@@ -91,6 +93,17 @@ class Store:
             for table in _STATE_TABLES:
                 conn.execute(f"DELETE FROM {table}")  # noqa: S608 - fixed table names
             _seed(conn)
+
+    def secret(self, name: str) -> bytes:
+        """A random secret made on first use and kept with the state: per start in memory,
+        across restarts in a kept file (so its cursors stay valid)."""
+        with self.transaction() as conn:
+            conn.execute(
+                "INSERT OR IGNORE INTO secrets (name, value) VALUES (?, ?)",
+                (name, secrets.token_bytes(32)),
+            )
+            row = conn.execute("SELECT value FROM secrets WHERE name = ?", (name,)).fetchone()
+        return bytes(row[0])
 
     def close(self) -> None:
         with self._lock:

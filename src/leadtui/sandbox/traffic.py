@@ -3,16 +3,19 @@
 A fault strikes with probability `fault_rate`: half before handling (503, `Retry-After` 0 or
 1, nothing done), half after the handler committed (a 502 replaces the answer, or the
 connection is cut) — the case only idempotency keys make safe.
+
+A handler that crashes answers 500 with the error body here, and the connection stays
+usable: nothing reaches the server below as an unhandled exception.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import MutableMapping
 from typing import Any
 
 import httpx
-from fastapi.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from leadtui.api.contract import API_PREFIX, IDEMPOTENCY_HEADER, REQUEST_ID_HEADER, ErrorCode
@@ -21,6 +24,7 @@ from leadtui.sandbox.clock import iso
 from leadtui.sandbox.state import RequestRecord, SandboxState
 
 _IDEMPOTENCY = IDEMPOTENCY_HEADER.lower().encode()
+_log = logging.getLogger(__name__)
 
 
 class TrafficLayer:
@@ -39,7 +43,7 @@ class TrafficLayer:
         rid_header = (REQUEST_ID_HEADER.lower().encode(), request_id.encode())
         path: str = scope["path"]
         if not path.startswith(API_PREFIX):
-            await self.app(scope, receive, _with_header(send, rid_header))
+            await self._guarded(scope, receive, _with_header(send, rid_header), request_id)
             return
 
         record = RequestRecord(
@@ -63,6 +67,7 @@ class TrafficLayer:
         record: RequestRecord,
         rid_header: tuple[bytes, bytes],
     ) -> None:
+        send = _with_header(send, rid_header)
         config = self.state.config
         if config.latency_ms > 0:
             await asyncio.sleep(config.latency_ms / 1000)
@@ -70,7 +75,7 @@ class TrafficLayer:
         if fault == "503":
             record.fault, record.status = "503", 503
             retry_after = "0" if self.state.fault_rng.random() < 0.5 else "1"
-            await _send_error(send, 503, record.request_id, {"Retry-After": retry_after})
+            await _send_error(send, 503, record.request_id, {"Retry-After": retry_after}, _INJECTED)
             return
         if fault is None:
 
@@ -79,7 +84,7 @@ class TrafficLayer:
                     record.status = int(message["status"])
                 await send(message)
 
-            await self.app(scope, receive, _with_header(counting_send, rid_header))
+            await self._guarded(scope, receive, counting_send, record.request_id)
             return
 
         # After the handler: run it to completion (it commits), then spoil the answer.
@@ -88,13 +93,30 @@ class TrafficLayer:
         async def keep(message: Message) -> None:
             messages.append(message)
 
-        await self.app(scope, receive, keep)
+        await self._guarded(scope, receive, keep, record.request_id)
         record.fault = fault
         if fault == "502":
             record.status = 502
-            await _send_error(send, 502, record.request_id, {})
+            await _send_error(send, 502, record.request_id, {}, _INJECTED)
             return
         await self._cut(send, messages)
+
+    async def _guarded(self, scope: Scope, receive: Receive, send: Send, request_id: str) -> None:
+        """The app, with a crash answered as 500 `internal_error` instead of escaping."""
+        started = False
+
+        async def tracking_send(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, receive, tracking_send)
+        except Exception:
+            _log.exception("sandbox handler failed (request %s)", request_id)
+            if started:
+                raise  # half an answer is out: only closing the connection tells the client
+            await _send_error(send, 500, request_id, {}, "The sandbox failed unexpectedly.")
 
     def _draw_fault(self) -> str | None:
         rate = self.state.config.fault_rate
@@ -138,12 +160,15 @@ def _with_header(send: Send, header: tuple[bytes, bytes]) -> Send:
     return wrapped
 
 
-async def _send_error(send: Send, status: int, request_id: str, headers: dict[str, str]) -> None:
-    message = f"The sandbox injected a transient {status}; retry the request."
-    response = JSONResponse(
-        {"error": {"code": ErrorCode.INTERNAL_ERROR, "message": message, "request_id": request_id}},
-        status_code=status,
-        headers={REQUEST_ID_HEADER: request_id, **headers},
+_INJECTED = "The sandbox injected a transient failure; retry the request."
+
+
+async def _send_error(
+    send: Send, status: int, request_id: str, headers: dict[str, str], message: str
+) -> None:
+    # The X-Request-Id header comes from the `send` it is given, as for every answer.
+    response = problems.error_response(
+        status, ErrorCode.INTERNAL_ERROR, message, request_id, headers
     )
     await response({"type": "http"}, _no_receive, send)
 

@@ -10,11 +10,14 @@ from fastapi.responses import JSONResponse
 
 from leadtui.api.contract import API_PREFIX, Scope
 from leadtui.api.models import USAGE_WINDOW_DAYS
-from leadtui.sandbox.auth import Principal, op, require
-from leadtui.sandbox.records import EXTRACTION_LAUNCH_COST, PRICE_PER_RESULT
+from leadtui.sandbox.auth import Principal, require
+from leadtui.sandbox.domain.ledger import EXTRACTION_LAUNCH_COST, PRICE_PER_RESULT
+from leadtui.sandbox.json_body import StrictJsonRoute
+from leadtui.sandbox.openapi.operations import Answer, op
+from leadtui.sandbox.openapi.records import OneIdentity, OneUsage
 from leadtui.sandbox.state import sandbox_of
 
-router = APIRouter(prefix=API_PREFIX, tags=["account"])
+router = APIRouter(prefix=API_PREFIX, tags=["account"], route_class=StrictJsonRoute)
 
 UsageReader = Annotated[Principal, Depends(require(Scope.USAGE_READ))]
 
@@ -33,7 +36,14 @@ def _access(row: Any) -> dict[str, str]:
     return {"status": status}
 
 
-@router.get("/me", **op(Scope.USAGE_READ, summary="The authenticated account and key"))
+@router.get(
+    "/me",
+    **op(
+        Scope.USAGE_READ,
+        "The authenticated account and key",
+        Answer(200, OneIdentity, "The account, its credits, subscription and the key's scopes."),
+    ),
+)
 async def me(request: Request, who: UsageReader) -> JSONResponse:
     row = _account(request, who)
     quota, used = int(row["extraction_quota"]), int(row["launches_used"])
@@ -55,7 +65,14 @@ async def me(request: Request, who: UsageReader) -> JSONResponse:
     return JSONResponse({"data": data})
 
 
-@router.get("/usage", **op(Scope.USAGE_READ, summary="30-day usage, credits, access status"))
+@router.get(
+    "/usage",
+    **op(
+        Scope.USAGE_READ,
+        "30-day usage, credits, access status",
+        Answer(200, OneUsage, "Totals and a daily series over the 30-day window."),
+    ),
+)
 async def usage(request: Request, who: UsageReader) -> JSONResponse:
     state = sandbox_of(request)
     today = datetime.fromtimestamp(state.now(), UTC).date()

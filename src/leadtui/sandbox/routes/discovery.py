@@ -5,17 +5,17 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter, FastAPI, Request
-from fastapi.openapi.utils import get_openapi
 from fastapi.responses import JSONResponse
 
 from leadtui.api.contract import API_PREFIX, API_VERSION, IDEMPOTENCY_HEADER
 from leadtui.sandbox.accounts import DEMO_ACCOUNTS
-from leadtui.sandbox.auth import op
-from leadtui.sandbox.problems import ErrorBody
-from leadtui.sandbox.records import EXTRACTION_LAUNCH_COST, PRICE_PER_RESULT
+from leadtui.sandbox.domain.ledger import EXTRACTION_LAUNCH_COST, PRICE_PER_RESULT
+from leadtui.sandbox.json_body import StrictJsonRoute
+from leadtui.sandbox.openapi.document import TITLE
+from leadtui.sandbox.openapi.operations import Answer, op
+from leadtui.sandbox.openapi.records import Discovery
 
-TITLE = "Lead Data API (leadtui sandbox)"
-router = APIRouter(prefix=API_PREFIX, tags=["discovery"])
+router = APIRouter(prefix=API_PREFIX, tags=["discovery"], route_class=StrictJsonRoute)
 
 
 def _operations(app: FastAPI) -> list[dict[str, Any]]:
@@ -34,7 +34,10 @@ def _operations(app: FastAPI) -> list[dict[str, Any]]:
     return links
 
 
-@router.get("/", **op(None, summary="Discovery document"))
+@router.get(
+    "/",
+    **op(None, "Discovery document", Answer(200, Discovery, "What this server offers, and where.")),
+)
 async def discovery(request: Request) -> JSONResponse:
     app = request.app
     assert isinstance(app, FastAPI)
@@ -62,40 +65,3 @@ async def discovery(request: Request) -> JSONResponse:
             "operations": _operations(app),
         }
     )
-
-
-def build_openapi(app: FastAPI) -> dict[str, Any]:
-    """OpenAPI 3.1.0, version 1.0.0: every path, body, parameter, scope and the error schema."""
-    if app.openapi_schema is not None:
-        return app.openapi_schema
-    schema = get_openapi(
-        title=TITLE,
-        version=API_VERSION,
-        openapi_version="3.1.0",
-        description="A local, stateful implementation of the Lead Data API. Every error "
-        "answers with the `Error` schema; branch on `error.code`.",
-        routes=app.routes,
-    )
-    paths = schema["paths"]
-    paths[f"{API_PREFIX}/openapi.json"] = {
-        "get": {
-            "summary": "This OpenAPI 3.1 document",
-            "operationId": "openapi",
-            "security": [],
-            "responses": {"200": {"description": "The OpenAPI 3.1.0 document."}},
-        }
-    }
-    retry = paths[f"{API_PREFIX}/exports/{{exportId}}/retry"]["post"]["responses"]
-    retry["200"] = {"description": "The export was not failed; it is returned unchanged."}
-    components = schema.setdefault("components", {})
-    components.setdefault("securitySchemes", {})["bearerAuth"] = {
-        "type": "http",
-        "scheme": "bearer",
-        "description": "An API key; the scopes each operation needs are listed on it.",
-    }
-    # FastAPI registers ErrorBody from the responses; "Error" is the name the docs use.
-    components.setdefault("schemas", {})["Error"] = {
-        "$ref": f"#/components/schemas/{ErrorBody.__name__}"
-    }
-    app.openapi_schema = schema
-    return schema

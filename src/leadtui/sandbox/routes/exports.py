@@ -9,42 +9,59 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Request, Response
 from fastapi.responses import JSONResponse
 
-from leadtui.api.contract import API_PREFIX, ErrorCode, ExportStatus, Scope
+from leadtui.api.contract import API_PREFIX, ErrorCode, Scope
 from leadtui.api.models import CustomDownloadRequest, ExportRequest
 from leadtui.sandbox.archive import build_zip
-from leadtui.sandbox.auth import Principal, op, require
-from leadtui.sandbox.clock import day_of
-from leadtui.sandbox.idempotency import IdempotencyKeyHeader, fingerprint, remember, replay
-from leadtui.sandbox.jobs import JobView, export_view, poll_hint
+from leadtui.sandbox.auth import Principal, require
+from leadtui.sandbox.domain.answers import Outcome
+from leadtui.sandbox.domain.exports import load_export, require_ready, retry, unlock
+from leadtui.sandbox.domain.jobs import JobView, export_view, poll_hint
+from leadtui.sandbox.idempotency import Hint, IdempotencyKeyHeader, once
+from leadtui.sandbox.json_body import StrictJsonRoute
 from leadtui.sandbox.leads import LEAD_COLUMNS, generate
-from leadtui.sandbox.pagination import (
-    DEFAULT_LIMIT,
-    CursorParam,
-    LimitParam,
-    newest_first,
-    page,
-    window,
-)
-from leadtui.sandbox.problems import ApiProblem, invalid, not_found
-from leadtui.sandbox.records import PRICE_PER_RESULT, export_json, search_source
+from leadtui.sandbox.openapi.operations import Answer, op
+from leadtui.sandbox.openapi.records import ExportPage, LeadPage, OneExport
+from leadtui.sandbox.pagination import DEFAULT_LIMIT, CursorParam, LimitParam, page
+from leadtui.sandbox.problems import invalid
+from leadtui.sandbox.records import export_json, search_source
 from leadtui.sandbox.state import SandboxState, sandbox_of
-from leadtui.sandbox.store import make_id, next_seq
-from leadtui.sandbox.usage import count_usage
 
-router = APIRouter(prefix=API_PREFIX, tags=["exports"])
+router = APIRouter(prefix=API_PREFIX, tags=["exports"], route_class=StrictJsonRoute)
 
 Reader = Annotated[Principal, Depends(require(Scope.EXPORTS_READ))]
 Writer = Annotated[Principal, Depends(require(Scope.EXPORTS_WRITE))]
+
+_NOT_READY = (ErrorCode.EXPORT_NOT_READY,)
 
 
 def _view(state: SandboxState, row: sqlite3.Row) -> JobView:
     return export_view(row, state.now(), state.config.job_seconds)
 
 
+def _hint(state: SandboxState) -> Hint:
+    """The 202's polling hint, from the export's state now (first answer or replay)."""
+
+    def hint(conn: sqlite3.Connection, record: dict[str, Any]) -> dict[str, str]:
+        row = conn.execute("SELECT * FROM exports WHERE id = ?", (record["exportId"],)).fetchone()
+        return poll_hint(_view(state, row), accepted=True)
+
+    return hint
+
+
 @router.post(
     "/searches/{searchId}/exports",
-    status_code=202,
-    **op(Scope.EXPORTS_WRITE, 400, 404, 409, summary="Unlock results (spends credits)"),
+    **op(
+        Scope.EXPORTS_WRITE,
+        "Unlock results (spends credits)",
+        Answer(202, OneExport, "The export, queued.", hint="always", replayable=True),
+        400,
+        404,
+        conflicts=(
+            ErrorCode.INSUFFICIENT_CREDITS,
+            ErrorCode.INSUFFICIENT_RESULTS,
+            ErrorCode.IDEMPOTENCY_CONFLICT,
+        ),
+    ),
 )
 async def create_export(
     request: Request,
@@ -54,95 +71,41 @@ async def create_export(
     idempotency_key: IdempotencyKeyHeader,
 ) -> JSONResponse:
     state = sandbox_of(request)
-    fp = fingerprint("POST", request.url.path, body.to_body())
-    wanted = body.additional_results
-    with state.store.transaction() as conn:
-        prior = replay(conn, who.account_id, idempotency_key, fp)
-        if prior is not None:
-            return prior
-        now = state.now()
-        row = unlock(conn, who.account_id, searchId, wanted, now)
-        view = _view(state, row)
-        result = {"data": export_json(row, view)}
-        remember(conn, who.account_id, idempotency_key, fp, 202, result, now)
-    return JSONResponse(result, status_code=202, headers=poll_hint(view))
+
+    def act(conn: sqlite3.Connection, now: float) -> Outcome:
+        row = unlock(conn, who.account_id, searchId, body.additional_results, now)
+        return 202, {"data": export_json(row, _view(state, row))}
+
+    return once(state, request, who.account_id, idempotency_key, body.to_body(), act, _hint(state))
 
 
-def unlock(
-    conn: sqlite3.Connection, account_id: str, search_id: str, wanted: int, now: float
-) -> sqlite3.Row:
-    """Debit, count in /usage, unlock and queue the export, or raise 404/409 (call inside a
-    transaction, after the idempotency check); the demo data uses it too."""
-    search = conn.execute(
-        "SELECT * FROM searches WHERE id = ? AND account_id = ?", (search_id, account_id)
-    ).fetchone()
-    if search is None:
-        raise not_found(f"Search '{search_id}'")
-    locked = int(search["result_count"]) - int(search["unlocked_count"])
-    if wanted > locked:
-        raise ApiProblem(
-            409,
-            ErrorCode.INSUFFICIENT_RESULTS,
-            f"Only {locked} results of this search are still locked; {wanted} were asked.",
-        )
-    cost = wanted * PRICE_PER_RESULT
-    credits = int(
-        conn.execute("SELECT credits FROM accounts WHERE id = ?", (account_id,)).fetchone()[0]
-    )
-    if cost > credits:
-        raise ApiProblem(
-            409,
-            ErrorCode.INSUFFICIENT_CREDITS,
-            f"Unlocking {wanted} results costs {cost} credits; the account has {credits}.",
-        )
-    conn.execute("UPDATE accounts SET credits = credits - ? WHERE id = ?", (cost, account_id))
-    conn.execute(
-        "UPDATE searches SET unlocked_count = unlocked_count + ? WHERE id = ?",
-        (wanted, search_id),
-    )
-    count_usage(conn, account_id, day_of(now), credits_used=cost)
-    seq = next_seq(conn, "export")
-    conn.execute(
-        "INSERT INTO exports (seq, id, account_id, search_id, first_index,"
-        " additional_results, credits_debited, created_at, started_at)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        (
-            seq,
-            make_id("exp", seq),
-            account_id,
-            search_id,
-            int(search["unlocked_count"]),
-            wanted,
-            cost,
-            now,
-            now,
-        ),
-    )
-    row: sqlite3.Row = conn.execute("SELECT * FROM exports WHERE seq = ?", (seq,)).fetchone()
-    return row
-
-
-@router.get("/exports", **op(Scope.EXPORTS_READ, 400, summary="List exports"))
+@router.get(
+    "/exports",
+    **op(Scope.EXPORTS_READ, "List exports", Answer(200, ExportPage, "Newest first."), 400),
+)
 async def list_exports(
     request: Request, who: Reader, cursor: CursorParam = None, limit: LimitParam = DEFAULT_LIMIT
 ) -> dict[str, Any]:
     state = sandbox_of(request)
     with state.store.reading() as conn:
-        rows, next_cursor = newest_first(conn, "exports", who.account_id, cursor, limit)
+        rows, next_cursor = state.pages.newest_first(conn, "exports", who.account_id, cursor, limit)
     return page([export_json(row, _view(state, row)) for row in rows], next_cursor)
 
 
 def _load(state: SandboxState, who: Principal, export_id: str) -> sqlite3.Row:
     with state.store.reading() as conn:
-        row: sqlite3.Row | None = conn.execute(
-            "SELECT * FROM exports WHERE id = ? AND account_id = ?", (export_id, who.account_id)
-        ).fetchone()
-    if row is None:
-        raise not_found(f"Export '{export_id}'")
-    return row
+        return load_export(conn, who.account_id, export_id)
 
 
-@router.get("/exports/{exportId}", **op(Scope.EXPORTS_READ, 404, summary="Export status"))
+@router.get(
+    "/exports/{exportId}",
+    **op(
+        Scope.EXPORTS_READ,
+        "Export status",
+        Answer(200, OneExport, "The export.", hint="while_moving"),
+        404,
+    ),
+)
 async def get_export(request: Request, who: Reader, exportId: str) -> JSONResponse:
     state = sandbox_of(request)
     row = _load(state, who, exportId)
@@ -153,14 +116,7 @@ async def get_export(request: Request, who: Reader, exportId: str) -> JSONRespon
 def _ready_leads(state: SandboxState, who: Principal, export_id: str) -> tuple[Any, Any]:
     """The export row and its search row, or 409 while the export is not ready."""
     row = _load(state, who, export_id)
-    view = _view(state, row)
-    if view.status != ExportStatus.READY:
-        raise ApiProblem(
-            409,
-            ErrorCode.EXPORT_NOT_READY,
-            f"Export '{export_id}' is {view.status}; its results are readable once ready.",
-            poll_hint(view),
-        )
+    require_ready(row, _view(state, row))
     with state.store.reading() as conn:
         search = conn.execute("SELECT * FROM searches WHERE id = ?", (row["search_id"],)).fetchone()
     return row, search
@@ -168,7 +124,15 @@ def _ready_leads(state: SandboxState, who: Principal, export_id: str) -> tuple[A
 
 @router.get(
     "/exports/{exportId}/results",
-    **op(Scope.EXPORTS_READ, 400, 404, 409, summary="Leads of a ready export"),
+    **op(
+        Scope.EXPORTS_READ,
+        "Leads of a ready export",
+        Answer(200, LeadPage, "The export's leads, in unlock order."),
+        400,
+        404,
+        conflicts=_NOT_READY,
+        conflict_hint=True,
+    ),
 )
 async def export_results(
     request: Request,
@@ -179,7 +143,7 @@ async def export_results(
 ) -> dict[str, Any]:
     state = sandbox_of(request)
     row, search = _ready_leads(state, who, exportId)
-    start, stop, next_cursor = window(
+    start, stop, next_cursor = state.pages.window(
         cursor, f"export-results:{exportId}", limit, int(row["additional_results"])
     )
     first = int(row["first_index"])
@@ -189,25 +153,30 @@ async def export_results(
 
 @router.post(
     "/exports/{exportId}/retry",
-    status_code=202,
-    **op(Scope.EXPORTS_WRITE, 404, summary="Queue a failed export again (no credits)"),
+    **op(
+        Scope.EXPORTS_WRITE,
+        "Queue a failed export again (no credits)",
+        Answer(202, OneExport, "The failed export, queued again.", hint="always"),
+        404,
+        also=Answer(
+            200, OneExport, "The export was not failed; it is returned unchanged.", "while_moving"
+        ),
+    ),
 )
 async def retry_export(request: Request, who: Writer, exportId: str) -> JSONResponse:
     state = sandbox_of(request)
-    _load(state, who, exportId)
     with state.store.transaction() as conn:
-        row = conn.execute("SELECT * FROM exports WHERE id = ?", (exportId,)).fetchone()
-        view = _view(state, row)
-        if view.status != ExportStatus.FAILED:
-            return JSONResponse({"data": export_json(row, view)}, headers=poll_hint(view))
-        conn.execute(
-            "UPDATE exports SET failed_at = NULL, started_at = ?, retries = retries + 1"
-            " WHERE id = ?",
-            (state.now(), exportId),
+        queued = retry(
+            conn, load_export(conn, who.account_id, exportId), state.now(), state.config.job_seconds
         )
-        row = conn.execute("SELECT * FROM exports WHERE id = ?", (exportId,)).fetchone()
+        row = load_export(conn, who.account_id, exportId)
     view = _view(state, row)
-    return JSONResponse({"data": export_json(row, view)}, status_code=202, headers=poll_hint(view))
+    status = 202 if queued else 200
+    return JSONResponse(
+        {"data": export_json(row, view)},
+        status_code=status,
+        headers=poll_hint(view, accepted=queued),
+    )
 
 
 def _zip_response(export_id: str, content: bytes) -> Response:
@@ -227,8 +196,14 @@ def _export_leads(state: SandboxState, who: Principal, export_id: str) -> list[d
 # Plain `def`: building a large ZIP runs in the thread pool, not on the event loop.
 @router.get(
     "/exports/{exportId}/download",
-    **op(Scope.EXPORTS_READ, 404, 409, summary="ZIP of a ready export (leads.csv, leads.json)"),
-    response_class=Response,
+    **op(
+        Scope.EXPORTS_READ,
+        "ZIP of a ready export (leads.csv, leads.json)",
+        Answer(200, None, "A ZIP archive with leads.csv and leads.json."),
+        404,
+        conflicts=_NOT_READY,
+        conflict_hint=True,
+    ),
 )
 def download_export(request: Request, who: Reader, exportId: str) -> Response:
     leads = _export_leads(sandbox_of(request), who, exportId)
@@ -237,8 +212,16 @@ def download_export(request: Request, who: Reader, exportId: str) -> Response:
 
 @router.post(
     "/exports/{exportId}/custom-download",
-    **op(Scope.EXPORTS_READ, 400, 404, 409, summary="ZIP with selected authorized columns"),
-    response_class=Response,
+    **op(
+        Scope.EXPORTS_READ,
+        "ZIP with selected authorized columns",
+        Answer(200, None, "A ZIP archive with leads.csv or leads.json, the columns asked."),
+        400,
+        404,
+        conflicts=_NOT_READY,
+        conflict_hint=True,
+        description="Authorized columns: " + ", ".join(LEAD_COLUMNS) + ".",
+    ),
 )
 def custom_download(
     request: Request,

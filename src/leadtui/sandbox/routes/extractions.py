@@ -9,263 +9,200 @@ from typing import Annotated, Any, Final
 
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import JSONResponse
-from pydantic import ValidationError
 
-from leadtui.api.contract import API_PREFIX, ErrorCode, ExtractionStatus, Scope
+from leadtui.api.contract import API_PREFIX, ErrorCode, Scope
 from leadtui.api.models import ExtractionAction, ExtractionDraft, ExtractionRequest
-from leadtui.sandbox.auth import Principal, op, require
-from leadtui.sandbox.idempotency import IdempotencyKeyHeader, fingerprint, remember, replay
-from leadtui.sandbox.jobs import extraction_run_seconds, poll_hint
-from leadtui.sandbox.leads import generate
-from leadtui.sandbox.pagination import (
-    DEFAULT_LIMIT,
-    CursorParam,
-    LimitParam,
-    newest_first,
-    page,
-    window,
+from leadtui.sandbox.auth import Principal, require
+from leadtui.sandbox.domain.extractions import (
+    insert_extraction,
+    launch_draft,
+    load_extraction,
+    move,
+    update_draft,
 )
-from leadtui.sandbox.problems import ApiProblem, describe_validation, invalid, not_found
-from leadtui.sandbox.records import EXTRACTION_LAUNCH_COST, extraction_json, extraction_source
+from leadtui.sandbox.domain.jobs import StoredState, poll_hint
+from leadtui.sandbox.idempotency import Action, Hint, IdempotencyKeyHeader, once
+from leadtui.sandbox.json_body import StrictJsonRoute
+from leadtui.sandbox.leads import generate
+from leadtui.sandbox.openapi.operations import Answer, op
+from leadtui.sandbox.openapi.records import ExtractionPage, ExtractionResultsPage, OneExtraction
+from leadtui.sandbox.pagination import DEFAULT_LIMIT, CursorParam, LimitParam, page
+from leadtui.sandbox.records import extraction_json, extraction_source
 from leadtui.sandbox.state import SandboxState, sandbox_of
-from leadtui.sandbox.store import make_id, next_seq
 
-router = APIRouter(prefix=API_PREFIX, tags=["extractions"])
+router = APIRouter(prefix=API_PREFIX, tags=["extractions"], route_class=StrictJsonRoute)
 
 Reader = Annotated[Principal, Depends(require(Scope.EXTRACTIONS_READ))]
 Writer = Annotated[Principal, Depends(require(Scope.EXTRACTIONS_WRITE))]
 
-
-def _record(state: SandboxState, row: sqlite3.Row) -> tuple[dict[str, Any], dict[str, str]]:
-    record, view = extraction_json(row, state.now(), state.config.job_seconds)
-    return record, poll_hint(view.job)
+_MOVES: Final = (ErrorCode.INVALID_TRANSITION, ErrorCode.IDEMPOTENCY_CONFLICT)
 
 
-def _load(conn: sqlite3.Connection, who: Principal, extraction_id: str) -> sqlite3.Row:
-    row: sqlite3.Row | None = conn.execute(
-        "SELECT * FROM extractions WHERE id = ? AND account_id = ?",
-        (extraction_id, who.account_id),
-    ).fetchone()
-    if row is None:
-        raise not_found(f"Extraction '{extraction_id}'")
-    return row
+def _record(state: SandboxState, row: sqlite3.Row) -> dict[str, Any]:
+    return extraction_json(row, state.now(), state.config.job_seconds)[0]
 
 
-def consume_launch(conn: sqlite3.Connection, account_id: str) -> None:
-    quota, used = conn.execute(
-        "SELECT extraction_quota, launches_used FROM accounts WHERE id = ?", (account_id,)
-    ).fetchone()
-    if used + EXTRACTION_LAUNCH_COST > quota:
-        raise ApiProblem(
-            409,
-            ErrorCode.EXTRACTION_UNAVAILABLE,
-            f"The account's extraction quota is used up ({used} of {quota} launches).",
-        )
-    conn.execute(
-        "UPDATE accounts SET launches_used = launches_used + ? WHERE id = ?",
-        (EXTRACTION_LAUNCH_COST, account_id),
-    )
+def _hint(state: SandboxState) -> Hint:
+    """The polling hint of the extraction an answer carries, from its state now."""
+
+    def hint(conn: sqlite3.Connection, record: dict[str, Any]) -> dict[str, str]:
+        row = conn.execute(
+            "SELECT * FROM extractions WHERE id = ?", (record["extractionId"],)
+        ).fetchone()
+        return poll_hint(extraction_json(row, state.now(), state.config.job_seconds)[1].job)
+
+    return hint
 
 
-def insert_extraction(
-    conn: sqlite3.Connection, account_id: str, body: dict[str, Any], now: float, launched: bool
-) -> sqlite3.Row:
-    """A draft, or an extraction launched now (its launch consumed by the caller)."""
-    seq = next_seq(conn, "extraction")
-    conn.execute(
-        "INSERT INTO extractions (seq, id, account_id, request_json, state, created_at,"
-        " updated_at, launched_at, resumed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        (
-            seq,
-            make_id("ext", seq),
-            account_id,
-            json.dumps(body),
-            "active" if launched else ExtractionStatus.DRAFT,
-            now,
-            now,
-            now if launched else None,
-            now if launched else None,
-        ),
-    )
-    row: sqlite3.Row = conn.execute("SELECT * FROM extractions WHERE seq = ?", (seq,)).fetchone()
-    return row
+def _once(request: Request, who: Principal, key: str, body: Any, act: Action) -> JSONResponse:
+    state = sandbox_of(request)
+    return once(state, request, who.account_id, key, body, act, _hint(state))
 
 
 @router.post(
     "/extractions/drafts",
-    status_code=201,
-    **op(Scope.EXTRACTIONS_WRITE, 400, summary="Create a draft (no launch consumed)"),
+    **op(
+        Scope.EXTRACTIONS_WRITE,
+        "Create a draft (no launch consumed)",
+        Answer(201, OneExtraction, "The draft, editable."),
+        400,
+    ),
 )
 async def create_draft(request: Request, who: Writer, body: ExtractionDraft) -> JSONResponse:
     state = sandbox_of(request)
     with state.store.transaction() as conn:
         row = insert_extraction(conn, who.account_id, body.to_body(), state.now(), launched=False)
-    record, _ = _record(state, row)
-    return JSONResponse({"data": record}, status_code=201)
+    return JSONResponse({"data": _record(state, row)}, status_code=201)
 
 
-@router.get("/extractions", **op(Scope.EXTRACTIONS_READ, 400, summary="List extractions"))
+@router.get(
+    "/extractions",
+    **op(
+        Scope.EXTRACTIONS_READ,
+        "List extractions",
+        Answer(200, ExtractionPage, "Newest first."),
+        400,
+        description="`cursor` and `limit` are this server's extension: the spec lists no "
+        "parameters here. Without them the first page holds up to 25 extractions.",
+    ),
+)
 async def list_extractions(
     request: Request, who: Reader, cursor: CursorParam = None, limit: LimitParam = DEFAULT_LIMIT
 ) -> dict[str, Any]:
     state = sandbox_of(request)
     with state.store.reading() as conn:
-        rows, next_cursor = newest_first(conn, "extractions", who.account_id, cursor, limit)
-    return page([_record(state, row)[0] for row in rows], next_cursor)
+        rows, next_cursor = state.pages.newest_first(
+            conn, "extractions", who.account_id, cursor, limit
+        )
+    return page([_record(state, row) for row in rows], next_cursor)
 
 
 @router.post(
     "/extractions",
-    status_code=201,
-    **op(Scope.EXTRACTIONS_WRITE, 400, 409, summary="Create and launch (one launch of quota)"),
+    **op(
+        Scope.EXTRACTIONS_WRITE,
+        "Create and launch (one launch of quota)",
+        Answer(201, OneExtraction, "The extraction, queued.", "while_moving", replayable=True),
+        400,
+        conflicts=(ErrorCode.EXTRACTION_UNAVAILABLE, ErrorCode.IDEMPOTENCY_CONFLICT),
+    ),
 )
 async def create_extraction(
     request: Request, who: Writer, body: ExtractionRequest, idempotency_key: IdempotencyKeyHeader
 ) -> JSONResponse:
     state = sandbox_of(request)
-    fp = fingerprint("POST", request.url.path, body.to_body())
-    with state.store.transaction() as conn:
-        prior = replay(conn, who.account_id, idempotency_key, fp)
-        if prior is not None:
-            return prior
-        consume_launch(conn, who.account_id)
-        now = state.now()
+
+    def act(conn: sqlite3.Connection, now: float) -> tuple[int, dict[str, Any]]:
         row = insert_extraction(conn, who.account_id, body.to_body(), now, launched=True)
-        record, hint = _record(state, row)
-        remember(conn, who.account_id, idempotency_key, fp, 201, {"data": record}, now)
-    return JSONResponse({"data": record}, status_code=201, headers=hint)
+        return 201, {"data": _record(state, row)}
+
+    return _once(request, who, idempotency_key, body.to_body(), act)
 
 
 @router.patch(
     "/extractions/{extractionId}/draft",
-    **op(Scope.EXTRACTIONS_WRITE, 400, 404, 409, summary="Update a draft"),
+    **op(
+        Scope.EXTRACTIONS_WRITE,
+        "Update a draft",
+        Answer(200, OneExtraction, "The draft with the members sent replaced."),
+        400,
+        404,
+        conflicts=(ErrorCode.DRAFT_NOT_EDITABLE,),
+    ),
 )
-async def update_draft(
+async def edit_draft(
     request: Request, who: Writer, extractionId: str, body: ExtractionDraft
 ) -> JSONResponse:
     state = sandbox_of(request)
     with state.store.transaction() as conn:
-        row = _load(conn, who, extractionId)
-        if row["state"] != ExtractionStatus.DRAFT:
-            raise ApiProblem(
-                409, ErrorCode.DRAFT_NOT_EDITABLE, f"Extraction '{extractionId}' is not a draft."
-            )
-        merged = {**json.loads(row["request_json"]), **body.to_body()}
-        conn.execute(
-            "UPDATE extractions SET request_json = ?, updated_at = ? WHERE id = ?",
-            (json.dumps(merged), state.now(), extractionId),
-        )
-        row = _load(conn, who, extractionId)
-    return JSONResponse({"data": _record(state, row)[0]})
+        row = load_extraction(conn, who.account_id, extractionId)
+        row = update_draft(conn, row, body.to_body(), state.now())
+    return JSONResponse({"data": _record(state, row)})
 
 
 @router.post(
     "/extractions/{extractionId}/launch",
-    status_code=201,
-    **op(Scope.EXTRACTIONS_WRITE, 400, 404, 409, summary="Launch a draft (one launch of quota)"),
+    **op(
+        Scope.EXTRACTIONS_WRITE,
+        "Launch a draft (one launch of quota)",
+        Answer(201, OneExtraction, "The extraction, queued.", "while_moving", replayable=True),
+        400,
+        404,
+        conflicts=(ErrorCode.EXTRACTION_UNAVAILABLE, *_MOVES),
+    ),
 )
 async def launch(
     request: Request, who: Writer, extractionId: str, idempotency_key: IdempotencyKeyHeader
 ) -> JSONResponse:
     state = sandbox_of(request)
-    fp = fingerprint("POST", request.url.path, None)
-    with state.store.transaction() as conn:
-        prior = replay(conn, who.account_id, idempotency_key, fp)
-        if prior is not None:
-            return prior
-        now = state.now()
-        row = launch_draft(conn, _load(conn, who, extractionId), now)
-        record, hint = _record(state, row)
-        remember(conn, who.account_id, idempotency_key, fp, 201, {"data": record}, now)
-    return JSONResponse({"data": record}, status_code=201, headers=hint)
 
+    def act(conn: sqlite3.Connection, now: float) -> tuple[int, dict[str, Any]]:
+        row = launch_draft(conn, load_extraction(conn, who.account_id, extractionId), now)
+        return 201, {"data": _record(state, row)}
 
-def launch_draft(conn: sqlite3.Connection, row: sqlite3.Row, now: float) -> sqlite3.Row:
-    """A complete draft starts now and consumes one launch, or 400/409 (inside a transaction)."""
-    extraction_id = row["id"]
-    if row["state"] != ExtractionStatus.DRAFT:
-        raise ApiProblem(
-            409, ErrorCode.INVALID_TRANSITION, f"Extraction '{extraction_id}' is not a draft."
-        )
-    try:
-        ExtractionRequest.model_validate(json.loads(row["request_json"]))
-    except ValidationError as exc:
-        raise invalid(f"The draft is incomplete: {describe_validation(exc.errors())}") from None
-    consume_launch(conn, row["account_id"])
-    conn.execute(
-        "UPDATE extractions SET state = 'active', launched_at = ?, resumed_at = ?,"
-        " updated_at = ? WHERE id = ?",
-        (now, now, now, extraction_id),
-    )
-    launched: sqlite3.Row = conn.execute(
-        "SELECT * FROM extractions WHERE id = ?", (extraction_id,)
-    ).fetchone()
-    return launched
+    return _once(request, who, idempotency_key, None, act)
 
 
 @router.get(
-    "/extractions/{extractionId}", **op(Scope.EXTRACTIONS_READ, 404, summary="Extraction status")
+    "/extractions/{extractionId}",
+    **op(
+        Scope.EXTRACTIONS_READ,
+        "Extraction status",
+        Answer(200, OneExtraction, "The extraction.", "while_moving"),
+        404,
+    ),
 )
 async def get_extraction(request: Request, who: Reader, extractionId: str) -> JSONResponse:
     state = sandbox_of(request)
     with state.store.reading() as conn:
-        row = _load(conn, who, extractionId)
-    record, hint = _record(state, row)
-    return JSONResponse({"data": record}, headers=hint)
+        row = load_extraction(conn, who.account_id, extractionId)
+    record, view = extraction_json(row, state.now(), state.config.job_seconds)
+    return JSONResponse({"data": record}, headers=poll_hint(view.job))
 
 
-def _transition(
-    request: Request, who: Principal, extraction_id: str, key: str, body: Any, target: str
+def _move(
+    request: Request, who: Principal, extraction_id: str, key: str, body: Any, target: StoredState
 ) -> JSONResponse:
     """Pause, resume or stop, replay-safe under the Idempotency-Key."""
     state = sandbox_of(request)
-    fp = fingerprint(request.method, request.url.path, body)
-    with state.store.transaction() as conn:
-        prior = replay(conn, who.account_id, key, fp)
-        if prior is not None:
-            return prior
-        now = state.now()
-        row = move(conn, _load(conn, who, extraction_id), target, now, state.config.job_seconds)
-        record, hint = _record(state, row)
-        remember(conn, who.account_id, key, fp, 200, {"data": record}, now)
-    return JSONResponse({"data": record}, headers=hint)
 
+    def act(conn: sqlite3.Connection, now: float) -> tuple[int, dict[str, Any]]:
+        row = load_extraction(conn, who.account_id, extraction_id)
+        return 200, {"data": _record(state, move(conn, row, target, now, state.config.job_seconds))}
 
-_ALLOWED_FROM: Final = {
-    "paused": {ExtractionStatus.QUEUED, ExtractionStatus.RUNNING},
-    "active": {ExtractionStatus.PAUSED},
-    "stopped": {ExtractionStatus.QUEUED, ExtractionStatus.RUNNING, ExtractionStatus.PAUSED},
-}
-_VERB: Final = {"paused": "pause", "active": "resume", "stopped": "stop"}
-
-
-def move(
-    conn: sqlite3.Connection, row: sqlite3.Row, target: str, now: float, job_seconds: float
-) -> sqlite3.Row:
-    """Pause ("paused"), resume ("active") or stop ("stopped") at `now`, or 409."""
-    extraction_id = row["id"]
-    current, _ = extraction_json(row, now, job_seconds)
-    if current["status"] not in _ALLOWED_FROM[target]:
-        raise ApiProblem(
-            409,
-            ErrorCode.INVALID_TRANSITION,
-            f"Cannot {_VERB[target]} extraction '{extraction_id}' while it is {current['status']}.",
-        )
-    run = extraction_run_seconds(row, now)
-    conn.execute(
-        "UPDATE extractions SET state = ?, run_seconds = ?, resumed_at = ?, updated_at = ?"
-        " WHERE id = ?",
-        (target, run, now if target == "active" else None, now, extraction_id),
-    )
-    moved: sqlite3.Row = conn.execute(
-        "SELECT * FROM extractions WHERE id = ?", (extraction_id,)
-    ).fetchone()
-    return moved
+    return _once(request, who, key, body, act)
 
 
 @router.patch(
     "/extractions/{extractionId}",
-    **op(Scope.EXTRACTIONS_WRITE, 400, 404, 409, summary="Pause or resume"),
+    **op(
+        Scope.EXTRACTIONS_WRITE,
+        "Pause or resume",
+        Answer(200, OneExtraction, "The extraction, paused or resumed.", "while_moving", True),
+        400,
+        404,
+        conflicts=_MOVES,
+    ),
 )
 async def pause_or_resume(
     request: Request,
@@ -274,23 +211,36 @@ async def pause_or_resume(
     body: ExtractionAction,
     idempotency_key: IdempotencyKeyHeader,
 ) -> JSONResponse:
-    target = "paused" if body.action == "pause" else "active"
-    return _transition(request, who, extractionId, idempotency_key, body.to_body(), target)
+    target = StoredState.PAUSED if body.action == "pause" else StoredState.ACTIVE
+    return _move(request, who, extractionId, idempotency_key, body.to_body(), target)
 
 
 @router.post(
     "/extractions/{extractionId}/stop",
-    **op(Scope.EXTRACTIONS_WRITE, 400, 404, 409, summary="Stop (results are archived)"),
+    **op(
+        Scope.EXTRACTIONS_WRITE,
+        "Stop (results are archived)",
+        Answer(200, OneExtraction, "The extraction, stopped.", replayable=True),
+        400,
+        404,
+        conflicts=_MOVES,
+    ),
 )
 async def stop(
     request: Request, who: Writer, extractionId: str, idempotency_key: IdempotencyKeyHeader
 ) -> JSONResponse:
-    return _transition(request, who, extractionId, idempotency_key, None, "stopped")
+    return _move(request, who, extractionId, idempotency_key, None, StoredState.STOPPED)
 
 
 @router.get(
     "/extractions/{extractionId}/results",
-    **op(Scope.EXTRACTIONS_READ, 400, 404, summary="Live or archived results"),
+    **op(
+        Scope.EXTRACTIONS_READ,
+        "Live or archived results",
+        Answer(200, ExtractionResultsPage, "Results found so far (live) or final (archived)."),
+        400,
+        404,
+    ),
 )
 async def extraction_results(
     request: Request,
@@ -301,9 +251,9 @@ async def extraction_results(
 ) -> dict[str, Any]:
     state = sandbox_of(request)
     with state.store.reading() as conn:
-        row = _load(conn, who, extractionId)
-    record, _ = _record(state, row)
-    start, stop, next_cursor = window(
+        row = load_extraction(conn, who.account_id, extractionId)
+    record = _record(state, row)
+    start, stop, next_cursor = state.pages.window(
         cursor, f"extraction-results:{extractionId}", limit, int(record["result_count"])
     )
     source = extraction_source(extractionId, json.loads(row["request_json"]))

@@ -10,14 +10,26 @@ from __future__ import annotations
 import math
 import sqlite3
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Final
 
-from leadtui.api.contract import ExportStatus, ExtractionStatus
+from leadtui.api.contract import POLL_HINT_HEADER, ExportStatus, ExtractionStatus
 
 QUEUED_FRACTION: Final = 0.2
 EXTRACTION_RUNS: Final = 3.0
 # Seconds suggested to pollers; capped so a long job is still checked now and then.
 MAX_POLL_HINT: Final = 5
+
+
+class StoredState(StrEnum):
+    """What an extraction row stores; queued, running and completed are computed from
+    `ACTIVE` and the run clock on every read."""
+
+    DRAFT = "draft"
+    ACTIVE = "active"
+    PAUSED = "paused"
+    STOPPED = "stopped"
+    FAILED = "failed"
 
 
 @dataclass(frozen=True)
@@ -32,11 +44,12 @@ def _hint(seconds: float) -> str:
     return str(max(1, min(MAX_POLL_HINT, math.ceil(seconds))))
 
 
-def poll_hint(view: JobView) -> dict[str, str]:
-    """`Retry-After` for reads of a job still moving; nothing for a settled one."""
+def poll_hint(view: JobView, accepted: bool = False) -> dict[str, str]:
+    """`Retry-After` for a job still moving, nothing for a settled one; a 202 (`accepted`)
+    always carries one, the shortest once its job has settled (a replay, later)."""
     if view.seconds_to_change is None:
-        return {}
-    return {"Retry-After": _hint(view.seconds_to_change)}
+        return {POLL_HINT_HEADER: _hint(0)} if accepted else {}
+    return {POLL_HINT_HEADER: _hint(view.seconds_to_change)}
 
 
 def export_view(row: sqlite3.Row, now: float, job_seconds: float) -> JobView:
@@ -74,7 +87,7 @@ class ExtractionView:
 
 def extraction_run_seconds(row: sqlite3.Row, now: float) -> float:
     run = float(row["run_seconds"])
-    if row["state"] == "active" and row["resumed_at"] is not None:
+    if row["state"] == StoredState.ACTIVE and row["resumed_at"] is not None:
         run += max(0.0, now - float(row["resumed_at"]))
     return run
 
@@ -82,16 +95,16 @@ def extraction_run_seconds(row: sqlite3.Row, now: float) -> float:
 def extraction_view(
     row: sqlite3.Row, now: float, job_seconds: float, target_results: int
 ) -> ExtractionView:
-    stored = str(row["state"])
+    stored = StoredState(row["state"])
     updated = float(row["updated_at"])
-    if stored == ExtractionStatus.DRAFT:
+    if stored == StoredState.DRAFT:
         return ExtractionView(JobView(ExtractionStatus.DRAFT, 0.0, updated, None), 0.0, 0, None)
     run = extraction_run_seconds(row, now)
     queue_s = job_seconds * QUEUED_FRACTION
     total = job_seconds * EXTRACTION_RUNS
     progress = _fraction(run, queue_s, total)
     found = math.floor(target_results * progress)
-    if stored == "active":
+    if stored == StoredState.ACTIVE:
         resumed = float(row["resumed_at"])
         if run < queue_s:
             job = JobView(ExtractionStatus.QUEUED, 0.0, updated, queue_s - run)
@@ -103,7 +116,7 @@ def extraction_view(
             job = JobView(ExtractionStatus.COMPLETED, 1.0, max(updated, done_at), None)
     else:
         # paused, stopped or failed: frozen where they were
-        job = JobView(stored, progress, updated, None)
+        job = JobView(ExtractionStatus(stored), progress, updated, None)
     live = job.status in (
         ExtractionStatus.QUEUED,
         ExtractionStatus.RUNNING,
