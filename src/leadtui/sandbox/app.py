@@ -27,6 +27,8 @@ def create_app(config: SandboxConfig | None = None) -> FastAPI:
         redoc_url=None,
         # A trailing slash is another path: 404 with the error body, not a redirect.
         redirect_slashes=False,
+        # operationIds are the handlers' names (`create_search`), which OpenAPI links name.
+        generate_unique_id_function=lambda route: route.name,
     )
     app.state.sandbox = state
     install_handlers(app)

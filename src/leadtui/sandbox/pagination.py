@@ -16,12 +16,15 @@ import sqlite3
 from typing import Annotated, Any, Final, Literal
 
 from fastapi import Query
+from pydantic.json_schema import SkipJsonSchema
 
 from leadtui.api.models import PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX, PAGE_LIMIT_MIN
 from leadtui.sandbox.problems import invalid
 
+# Absent or a string, never null: the schema says so.
 CursorParam = Annotated[
-    str | None, Query(description="Opaque cursor from a previous page's `next_cursor`.")
+    str | SkipJsonSchema[None],
+    Query(description="Opaque cursor from a previous page's `next_cursor`."),
 ]
 LimitParam = Annotated[
     int,

@@ -27,6 +27,8 @@ class Answer:
     description: str
     hint: HintRule = "never"
     replayable: bool = False
+    # (operationId, parameter): operations that take this answer's record id as a parameter.
+    links: tuple[tuple[str, str], ...] = ()
 
 
 def retry_after(required: bool, when: str) -> dict[str, Any]:
@@ -62,6 +64,14 @@ def _success(answer: Answer) -> dict[str, Any]:
         doc["model"] = answer.model
     if headers:
         doc["headers"] = headers
+    if answer.links:
+        doc["links"] = {
+            target: {
+                "operationId": target,
+                "parameters": {parameter: f"$response.body#/data/{parameter}"},
+            }
+            for target, parameter in answer.links
+        }
     return doc
 
 

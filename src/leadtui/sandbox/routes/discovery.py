@@ -34,6 +34,7 @@ def _operations(app: FastAPI) -> list[dict[str, Any]]:
     return links
 
 
+@router.get("", include_in_schema=False)
 @router.get(
     "/",
     **op(None, "Discovery document", Answer(200, Discovery, "What this server offers, and where.")),

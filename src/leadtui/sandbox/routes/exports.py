@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from typing import Annotated, Any
+from typing import Annotated, Any, Final
 
 from fastapi import APIRouter, Depends, Request, Response
 from fastapi.responses import JSONResponse
@@ -32,6 +32,17 @@ Reader = Annotated[Principal, Depends(require(Scope.EXPORTS_READ))]
 Writer = Annotated[Principal, Depends(require(Scope.EXPORTS_WRITE))]
 
 _NOT_READY = (ErrorCode.EXPORT_NOT_READY,)
+# What a new export's id leads to (OpenAPI links).
+_BY_EXPORT_ID: Final = tuple(
+    (operation, "exportId")
+    for operation in (
+        "get_export",
+        "export_results",
+        "retry_export",
+        "download_export",
+        "custom_download",
+    )
+)
 
 
 def _view(state: SandboxState, row: sqlite3.Row) -> JobView:
@@ -53,7 +64,9 @@ def _hint(state: SandboxState) -> Hint:
     **op(
         Scope.EXPORTS_WRITE,
         "Unlock results (spends credits)",
-        Answer(202, OneExport, "The export, queued.", hint="always", replayable=True),
+        Answer(
+            202, OneExport, "The export, queued.", "always", replayable=True, links=_BY_EXPORT_ID
+        ),
         400,
         404,
         conflicts=(

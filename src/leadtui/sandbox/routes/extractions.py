@@ -36,6 +36,18 @@ Reader = Annotated[Principal, Depends(require(Scope.EXTRACTIONS_READ))]
 Writer = Annotated[Principal, Depends(require(Scope.EXTRACTIONS_WRITE))]
 
 _MOVES: Final = (ErrorCode.INVALID_TRANSITION, ErrorCode.IDEMPOTENCY_CONFLICT)
+# What a new extraction's id leads to (OpenAPI links).
+_BY_ID: Final = ("get_extraction", "extraction_results")
+_DRAFT_LINKS: Final = tuple((op, "extractionId") for op in (*_BY_ID, "edit_draft", "launch"))
+_LAUNCHED_LINKS: Final = tuple((op, "extractionId") for op in (*_BY_ID, "pause_or_resume", "stop"))
+_LAUNCHED: Final = Answer(
+    201,
+    OneExtraction,
+    "The extraction, queued.",
+    "while_moving",
+    replayable=True,
+    links=_LAUNCHED_LINKS,
+)
 
 
 def _record(state: SandboxState, row: sqlite3.Row) -> dict[str, Any]:
@@ -64,7 +76,7 @@ def _once(request: Request, who: Principal, key: str, body: Any, act: Action) ->
     **op(
         Scope.EXTRACTIONS_WRITE,
         "Create a draft (no launch consumed)",
-        Answer(201, OneExtraction, "The draft, editable."),
+        Answer(201, OneExtraction, "The draft, editable.", links=_DRAFT_LINKS),
         400,
     ),
 )
@@ -102,7 +114,7 @@ async def list_extractions(
     **op(
         Scope.EXTRACTIONS_WRITE,
         "Create and launch (one launch of quota)",
-        Answer(201, OneExtraction, "The extraction, queued.", "while_moving", replayable=True),
+        _LAUNCHED,
         400,
         conflicts=(ErrorCode.EXTRACTION_UNAVAILABLE, ErrorCode.IDEMPOTENCY_CONFLICT),
     ),
@@ -145,7 +157,7 @@ async def edit_draft(
     **op(
         Scope.EXTRACTIONS_WRITE,
         "Launch a draft (one launch of quota)",
-        Answer(201, OneExtraction, "The extraction, queued.", "while_moving", replayable=True),
+        _LAUNCHED,
         400,
         404,
         conflicts=(ErrorCode.EXTRACTION_UNAVAILABLE, *_MOVES),

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any
+from typing import Annotated, Any, Final
 
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import JSONResponse
@@ -24,6 +24,11 @@ router = APIRouter(prefix=API_PREFIX, tags=["searches"], route_class=StrictJsonR
 
 Reader = Annotated[Principal, Depends(require(Scope.SEARCHES_READ))]
 Writer = Annotated[Principal, Depends(require(Scope.SEARCHES_WRITE))]
+
+# What a new search's id leads to (OpenAPI links, for clients and stateful fuzzers).
+_BY_SEARCH_ID: Final = tuple(
+    (operation, "searchId") for operation in ("get_search", "search_results", "create_export")
+)
 
 
 @router.get(
@@ -46,7 +51,7 @@ async def list_searches(
     **op(
         Scope.SEARCHES_WRITE,
         "Create and count",
-        Answer(201, OneSearch, "The search, created and counted."),
+        Answer(201, OneSearch, "The search, created and counted.", links=_BY_SEARCH_ID),
         400,
     ),
 )
