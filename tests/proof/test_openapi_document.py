@@ -4,6 +4,7 @@ server does — no status it never sends, no null it refuses, every answer and e
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -11,7 +12,7 @@ import pytest
 from openapi_spec_validator import validate
 from openapi_spec_validator.validation.exceptions import OpenAPIValidationError
 
-from leadtui.api.contract import ErrorCode
+from leadtui.api.contract import JSON_NESTING_MAX, ErrorCode, ExtractionStatus
 from tests.sandbox.helpers import API
 
 
@@ -197,3 +198,17 @@ def test_extraction_paging_is_marked_as_this_servers_extension(document: dict[st
     listing = document["paths"][f"{API}/extractions"]["get"]
     assert {p["name"] for p in listing["parameters"]} == {"cursor", "limit"}
     assert "extension" in listing["description"]
+
+
+def test_the_contract_page_and_the_document_say_the_same(document: dict[str, Any]) -> None:
+    page = (Path(__file__).parents[2] / "docs" / "api-contract.md").read_text()
+    for code in {str(code) for code in ErrorCode} - {ErrorCode.BAD_RESPONSE}:
+        assert f"| `{code}` |" in page, code
+    for status in ExtractionStatus:
+        assert f"`{status}`" in page
+    assert f"nested at most {JSON_NESTING_MAX} levels" in page
+    assert f"nested at most {JSON_NESTING_MAX} levels" in document["info"]["description"]
+    assert "docs/api-contract.md" in document["info"]["description"]
+    extension = document["paths"][f"{API}/extractions"]["get"]["description"]
+    assert "our extension" in page
+    assert "extension" in extension

@@ -1,7 +1,8 @@
-"""Our answers to the gaps in the Lead Data API spec, kept in one place.
+"""Our answers to the gaps in the Lead Data API spec, as constants: docs/api-contract.md
+says what each choice is and why, in one place.
 
 The client tolerates more than this; the sandbox implements exactly this. When the real
-service documents one of these, change it here (see docs/ARCHITECTURE choices table).
+service documents one of these, change it here and in docs/api-contract.md.
 """
 
 from __future__ import annotations

@@ -30,7 +30,8 @@ LEAD_COLUMNS: Final = (
     "longitude",
 )
 
-_POOL_SIZE = 1024  # a power of two, so picking is a mask
+_POOL_SIZE = 1024  # a power of two, so picking an entry is a mask
+_POOL_MASK = _POOL_SIZE - 1
 _MASK64 = (1 << 64) - 1
 _FAKER_SEED = 20_240_501
 
@@ -119,8 +120,8 @@ def generate(source: LeadSource, start: int, stop: int) -> list[dict[str, Any]]:
     for index in range(start, stop):
         h = _mix(seed + index)
         h2 = _mix(h)
-        company_i = h & 1023
-        city = cities[(h >> 40) % len(cities)] if cities else pools.cities[(h >> 40) & 1023]
+        company_i = h & _POOL_MASK
+        city = cities[(h >> 40) % len(cities)] if cities else pools.cities[(h >> 40) & _POOL_MASK]
         slug = pools.slugs[company_i]
         tld = pools.tlds[(h2 >> 50) & 7]
         domain = f"{slug}.{tld}"
@@ -129,12 +130,12 @@ def generate(source: LeadSource, start: int, stop: int) -> list[dict[str, Any]]:
                 "leadId": f"{source.source_id}-{index + 1:06d}",
                 "company": pools.companies[company_i],
                 "activity": activities[(h >> 10) % len(activities)],
-                "address": pools.streets[(h >> 20) & 1023],
-                "postal_code": pools.postcodes[(h >> 30) & 1023],
+                "address": pools.streets[(h >> 20) & _POOL_MASK],
+                "postal_code": pools.postcodes[(h >> 30) & _POOL_MASK],
                 "city": city,
                 "country": countries[(h >> 48) % len(countries)],
-                "phone": pools.phones[h2 & 1023],
-                "email": f"{pools.first_names[(h2 >> 10) & 1023]}@{domain}",
+                "phone": pools.phones[h2 & _POOL_MASK],
+                "email": f"{pools.first_names[(h2 >> 10) & _POOL_MASK]}@{domain}",
                 "website": f"https://www.{domain}",
                 "rating": round(1.0 + ((h2 >> 20) % 41) / 10, 1),
                 "reviews_count": (h2 >> 30) % 2000,

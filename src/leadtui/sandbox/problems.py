@@ -9,23 +9,10 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match, Route
 
 from leadtui.api.contract import ErrorCode
-
-
-class ErrorDetail(BaseModel):
-    code: str
-    message: str
-    request_id: str
-
-
-class ErrorBody(BaseModel):
-    """The error object of every non-2xx answer; branch on `error.code`."""
-
-    error: ErrorDetail
 
 
 class ApiProblem(StarletteHTTPException):
