@@ -7,8 +7,9 @@ import sqlite3
 from leadtui.api.contract import ErrorCode, ExportStatus
 from leadtui.sandbox.domain.jobs import JobView, export_view, poll_hint
 from leadtui.sandbox.domain.ledger import debit_results
+from leadtui.sandbox.domain.owned import load_owned
 from leadtui.sandbox.domain.searches import load_search
-from leadtui.sandbox.problems import ApiProblem, not_found
+from leadtui.sandbox.problems import ApiProblem
 from leadtui.sandbox.store import make_id, next_seq
 
 
@@ -53,12 +54,7 @@ def unlock(
 
 def load_export(conn: sqlite3.Connection, account_id: str, export_id: str) -> sqlite3.Row:
     """The account's export, or 404."""
-    row: sqlite3.Row | None = conn.execute(
-        "SELECT * FROM exports WHERE id = ? AND account_id = ?", (export_id, account_id)
-    ).fetchone()
-    if row is None:
-        raise not_found(f"Export '{export_id}'")
-    return row
+    return load_owned(conn, "exports", account_id, export_id)
 
 
 def require_ready(row: sqlite3.Row, view: JobView) -> None:

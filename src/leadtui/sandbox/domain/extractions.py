@@ -13,7 +13,8 @@ from leadtui.api.contract import ErrorCode, ExtractionStatus
 from leadtui.api.models import ExtractionRequest
 from leadtui.sandbox.domain.jobs import StoredState, extraction_run_seconds, extraction_view
 from leadtui.sandbox.domain.ledger import consume_launch
-from leadtui.sandbox.problems import ApiProblem, describe_validation, invalid, not_found
+from leadtui.sandbox.domain.owned import load_owned
+from leadtui.sandbox.problems import ApiProblem, describe_validation, invalid
 from leadtui.sandbox.store import make_id, next_seq
 
 # The stored state each move leads to, and the statuses it may start from.
@@ -41,12 +42,7 @@ def _reload(conn: sqlite3.Connection, extraction_id: str) -> sqlite3.Row:
 
 def load_extraction(conn: sqlite3.Connection, account_id: str, extraction_id: str) -> sqlite3.Row:
     """The account's extraction, or 404."""
-    row: sqlite3.Row | None = conn.execute(
-        "SELECT * FROM extractions WHERE id = ? AND account_id = ?", (extraction_id, account_id)
-    ).fetchone()
-    if row is None:
-        raise not_found(f"Extraction '{extraction_id}'")
-    return row
+    return load_owned(conn, "extractions", account_id, extraction_id)
 
 
 def insert_extraction(

@@ -6,7 +6,7 @@ import json
 import sqlite3
 
 from leadtui.api.models import SearchRequest
-from leadtui.sandbox.problems import not_found
+from leadtui.sandbox.domain.owned import load_owned
 from leadtui.sandbox.records import count_results
 from leadtui.sandbox.store import make_id, next_seq
 
@@ -34,9 +34,4 @@ def insert_search(
 
 def load_search(conn: sqlite3.Connection, account_id: str, search_id: str) -> sqlite3.Row:
     """The account's search, or 404."""
-    row: sqlite3.Row | None = conn.execute(
-        "SELECT * FROM searches WHERE id = ? AND account_id = ?", (search_id, account_id)
-    ).fetchone()
-    if row is None:
-        raise not_found(f"Search '{search_id}'")
-    return row
+    return load_owned(conn, "searches", account_id, search_id)
