@@ -67,6 +67,7 @@ def once(
             status, answer = act(conn, now)
             remember(conn, account_id, key, fp, (status, answer), now)
         else:
-            (status, answer), headers[REPLAY_HEADER] = prior, "true"
+            status, answer = prior
+            headers[REPLAY_HEADER] = "true"
         headers.update(hint(conn, answer["data"]))
     return JSONResponse(answer, status_code=status, headers=headers)
