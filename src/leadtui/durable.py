@@ -5,9 +5,17 @@ Imports nothing of leadtui, so every layer (api, settings, ui) may use it.
 
 from __future__ import annotations
 
+import errno
 import os
 import tempfile
 from pathlib import Path
+
+
+def os_error_reason(exc: OSError) -> str:
+    """Why a file operation failed, in words and by errno: `Not a directory (ENOTDIR)`."""
+    name = errno.errorcode.get(exc.errno) if exc.errno is not None else None
+    words = exc.strerror or type(exc).__name__
+    return f"{words} ({name})" if name else words
 
 
 def fsync_dir(directory: Path) -> None:

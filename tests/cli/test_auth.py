@@ -5,6 +5,8 @@ and never printed."""
 from __future__ import annotations
 
 import io
+import json
+import os
 import stat
 import threading
 import time
@@ -16,6 +18,7 @@ import keyring
 import pytest
 from keyring.backends import fail
 
+from leadtui.api.keys import mask_key
 from leadtui.cli import auth as auth_cli
 from leadtui.cli.main import build_parser
 from leadtui.config.secrets import KeyStore, insecure_key_path
@@ -24,6 +27,7 @@ from tests.config.test_secrets import HangingKeyring
 from tests.support.memory_keyring import MemoryKeyring
 
 URL = "http://127.0.0.1"
+MASKED = mask_key("sk_demo_full")
 
 
 class Terminal:
@@ -72,8 +76,8 @@ def test_login_checks_the_key_then_saves_it(
     assert load_settings().profile("default").base_url == URL
     assert "sk_demo_full" not in config_path().read_text()
     assert "hidden" in term.prompts[0]
-    assert "sk_d…full" in term.said
-    assert "Demo Co: 10000 credits, subscription active" in term.said
+    assert mask_key("sk_demo_full") in term.said
+    assert "Demo Co: 10,000 credits, subscription active" in term.said
     assert "OS keyring" in term.said
     assert "sk_demo_full" not in term.said
 
@@ -167,7 +171,7 @@ def test_insecure_storage_warns_before_writing_a_0600_file(term: Terminal) -> No
     assert str(path) in term.out.getvalue()
 
     assert term.run("auth", "status") == auth_cli.EXIT_OK
-    assert "Key:     sk_d…full (from the insecure key file)" in term.out.getvalue()
+    assert f"Key:     {MASKED} (from the insecure key file)" in term.out.getvalue()
     assert term.run("logout") == auth_cli.EXIT_OK
     assert not path.exists()
 
@@ -177,10 +181,10 @@ def test_status_reports_where_everything_comes_from(term: Terminal) -> None:
     term.run("login", "--base-url", URL)
     assert term.run("auth", "status") == auth_cli.EXIT_OK
     lines = term.out.getvalue().splitlines()
-    assert lines[0] == "Profile: default (from default)"
+    assert lines[0] == "Profile: default"
     assert lines[1] == f"Server:  {URL} (from profile)"
-    assert lines[2] == "Key:     sk_d…full (from the OS keyring)"
-    assert lines[3].startswith("Check:   OK. Account Demo Co: 10000 credits")
+    assert lines[2] == f"Key:     {MASKED} (from the OS keyring)"
+    assert lines[3].startswith("Check:   OK. Account Demo Co: 10,000 credits")
     assert "sk_demo_full" not in term.said
 
 
@@ -246,3 +250,167 @@ def test_a_hanging_keyring_does_not_hang_login(term: Terminal) -> None:
         assert "--insecure-storage" in term.err.getvalue()
     finally:
         release.set()
+
+
+# --- keys that could never be sent, files and directories that cannot be used -----------
+
+SMART_QUOTED = "sk_demo\u201cfull"  # a paste from a word processor: position 8 is not ASCII
+
+
+def one_line_error(term: Terminal) -> str:
+    """What the user read on stderr: exactly one line, no traceback, no key."""
+    err = term.err.getvalue()
+    assert err.count("\n") == 1, err
+    assert "Traceback" not in term.said
+    assert "sk_demo" not in term.said
+    return err
+
+
+def test_login_refuses_a_key_that_is_not_printable_ascii(
+    term: Terminal, isolated_machine: MemoryKeyring
+) -> None:
+    term.type_key(SMART_QUOTED)
+    assert term.run("login", "--base-url", URL) == auth_cli.EXIT_USAGE
+    err = one_line_error(term)
+    assert "character 8 is not printable ASCII" in err
+    assert "Nothing was sent or saved" in err
+    assert isolated_machine.store == {}
+    assert not config_path().exists()
+
+
+def test_status_refuses_an_environment_key_that_is_not_printable_ascii(
+    term: Terminal, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("LEADTUI_API_KEY", SMART_QUOTED)
+    monkeypatch.setenv("LEADTUI_BASE_URL", URL)
+    assert term.run("auth", "status") == auth_cli.EXIT_USAGE
+    assert one_line_error(term).startswith("LEADTUI_API_KEY: character 8 is not printable ASCII")
+
+
+@pytest.mark.parametrize("where", ["keyring", "insecure file"])
+def test_status_refuses_a_saved_key_that_is_not_printable_ascii(
+    term: Terminal, isolated_machine: MemoryKeyring, where: str
+) -> None:
+    if where == "keyring":
+        isolated_machine.store[("leadtui", "default")] = SMART_QUOTED
+    else:
+        keyring.set_keyring(fail.Keyring())
+        insecure_key_path().parent.mkdir(parents=True)
+        insecure_key_path().write_text(json.dumps({"keys": {"default": SMART_QUOTED}}))
+    assert term.run("auth", "status") == auth_cli.EXIT_USAGE
+    err = one_line_error(term)
+    assert "the key saved for profile 'default' cannot be used: character 8" in err
+    assert "sign in again" in err
+    # Logging out still removes it.
+    assert term.run("logout") == auth_cli.EXIT_OK
+    assert term.run("auth", "status") == auth_cli.EXIT_NOT_SIGNED_IN
+
+
+def block_the_state_dir() -> Path:
+    """A file where the state dir should be, as a mistaken `touch` or a sync tool leaves it."""
+    blocked = insecure_key_path().parent
+    blocked.parent.mkdir(parents=True, exist_ok=True)
+    blocked.write_text("")
+    return blocked
+
+
+def test_insecure_login_where_the_state_dir_cannot_be_made(term: Terminal) -> None:
+    keyring.set_keyring(fail.Keyring())
+    blocked = block_the_state_dir()
+    term.type_key("sk_demo_full")
+    code = term.run("login", "--base-url", URL, "--insecure-storage")
+    assert code == auth_cli.EXIT_USAGE
+    err = one_line_error(term)
+    assert (
+        err
+        == f"{blocked}: cannot create the state directory: a file is in the way (not a directory)\n"
+    )
+    assert "UNENCRYPTED" not in term.said  # refused before warning about a file it cannot write
+    assert blocked.read_text() == ""
+
+
+@pytest.mark.parametrize(
+    ("content", "expected"),
+    [
+        (
+            b'theme = "dark"\n# caf\xe9\n',
+            ", line 2: cannot read settings: not valid UTF-8 (byte 0xe9)",
+        ),
+        (
+            b"x = " + b"[" * 50_000 + b"]" * 50_000,
+            ": cannot read settings: nested more than 8 levels",
+        ),
+        (
+            b'download_dir = "/srv/a\\u0000b"\n',
+            "download_dir: Value error, character 7 is a control",
+        ),
+    ],
+    ids=["invalid-utf8", "deeply-nested", "nul-in-download-dir"],
+)
+def test_a_broken_config_file_is_one_line_and_exit_2(
+    term: Terminal, content: bytes, expected: str
+) -> None:
+    config_path().parent.mkdir(parents=True)
+    config_path().write_bytes(content)
+    for command in (("auth", "status"), ("login", "--base-url", URL)):
+        assert term.run(*command) == auth_cli.EXIT_USAGE
+        err = one_line_error(term)
+        assert err.startswith(str(config_path()))
+        assert expected in err
+
+
+def test_a_fifo_as_config_file_is_refused_without_opening_it(term: Terminal) -> None:
+    config_path().parent.mkdir(parents=True)
+    os.mkfifo(config_path())  # opening it to read would wait for a writer for ever
+    assert term.run("auth", "status") == auth_cli.EXIT_USAGE
+    assert one_line_error(term) == (
+        f"{config_path()}: cannot read settings: is a FIFO (named pipe), not a regular file\n"
+    )
+
+
+def test_a_variable_that_is_not_json_is_one_line_and_exit_2(
+    term: Terminal, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("LEADTUI_PROFILES", "{bad json")
+    assert term.run("auth", "status") == auth_cli.EXIT_USAGE
+    assert one_line_error(term).startswith("LEADTUI_PROFILES: not valid JSON: Expecting property")
+
+
+def test_anything_unexpected_is_one_line_naming_its_type(
+    term: Terminal, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken_terminal(prompt: str = "") -> str:
+        raise RuntimeError("the terminal went away while reading sk_demo_full")
+
+    monkeypatch.setattr("getpass.getpass", broken_terminal)
+    assert term.run("login", "--base-url", URL) == auth_cli.EXIT_CHECK_FAILED
+    assert one_line_error(term) == "leadtui login: unexpected error (RuntimeError).\n"
+
+
+# --- what auth status says --------------------------------------------------------------
+
+
+def test_status_names_where_the_profile_comes_from_only_when_it_is_chosen(
+    term: Terminal, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    term.run("auth", "status")
+    assert term.out.getvalue().splitlines()[0] == "Profile: default"
+    term.run("auth", "status", "--profile", "work")
+    assert term.out.getvalue().splitlines()[0] == "Profile: work (from --profile)"
+    monkeypatch.setenv("LEADTUI_PROFILE", "work")
+    term.run("auth", "status")
+    assert term.out.getvalue().splitlines()[0] == "Profile: work (from LEADTUI_PROFILE)"
+
+
+def test_after_logout_status_suggests_the_login_that_works_here(term: Terminal) -> None:
+    term.type_key("sk_demo_full")
+    term.run("login", "--base-url", URL)
+    term.run("logout")
+    assert term.run("auth", "status") == auth_cli.EXIT_NOT_SIGNED_IN
+    assert "Not signed in. Run `leadtui login`, or set LEADTUI_API_KEY" in term.out.getvalue()
+    assert term.run("auth", "status", "--profile", "work") == auth_cli.EXIT_NOT_SIGNED_IN
+    assert "Run `leadtui login --profile work`," in term.out.getvalue()
+
+    keyring.set_keyring(fail.Keyring())  # the same machine seen from a headless session
+    assert term.run("auth", "status") == auth_cli.EXIT_NOT_SIGNED_IN
+    assert "Run `leadtui login --insecure-storage`," in term.out.getvalue()

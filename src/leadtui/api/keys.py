@@ -1,13 +1,47 @@
-"""API keys and idempotency keys: how they are shown and made."""
+"""API keys and idempotency keys: which are usable, how they are shown and made.
+
+A key travels in an HTTP header, so it must be printable ASCII; anything else (a smart quote
+from a paste, a stray newline) is refused where it enters, with a reason that names its
+position and never the key nor any character of it.
+"""
 
 from __future__ import annotations
 
 import uuid
+from typing import Final
 
 # Below this length, showing a prefix and a suffix would reveal most of the key.
 _MIN_LEN_TO_PARTLY_SHOW = 12
 _SHOWN_EACH_SIDE = 4
 _FULL_MASK = "••••••••"
+# Far longer than any key; past this the paste was not a key (and would not fit a header).
+MAX_API_KEY_CHARS: Final = 1024
+
+
+def unprintable_position(text: str) -> int | None:
+    """The 1-based position of the first character outside printable ASCII (space to `~`)."""
+    for position, char in enumerate(text, start=1):
+        if not " " <= char <= "~":
+            return position
+    return None
+
+
+def api_key_problem(key: str) -> str | None:
+    """Why `key` cannot be sent as an API key, in one line; None when it can.
+
+    The reason names a 1-based position ("character 13 is not printable ASCII") and never
+    the key or any character of it. Spaces are refused too: a bearer token has none.
+    """
+    if not key.strip():
+        return "the key is empty"
+    if len(key) > MAX_API_KEY_CHARS:
+        return f"the key is {len(key)} characters long; keys have at most {MAX_API_KEY_CHARS}"
+    position = unprintable_position(key)
+    if position is not None:
+        return f"character {position} is not printable ASCII"
+    if " " in key:
+        return f"character {key.index(' ') + 1} is a space"
+    return None
 
 
 def mask_key(key: str) -> str:

@@ -1,7 +1,9 @@
 """`leadtui login`, `leadtui logout` and `leadtui auth status`: plain text, never a traceback.
 
-Exit codes: 0 done; 1 the key check failed (key rejected, server unreachable or erroring);
-2 bad input or settings; 3 no place to store the key; 4 not signed in; 130 cancelled.
+Exit codes: 0 done; 1 the key check failed (key rejected, server unreachable or erroring), or
+an unexpected error (named by its type on one line); 2 bad input or settings (a key that is not
+printable ASCII, a broken config file or LEADTUI_* variable, a state dir that cannot be made);
+3 no place to store the key; 4 not signed in; 130 cancelled.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ import argparse
 import asyncio
 import getpass
 import os
+import shlex
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -28,11 +31,12 @@ from leadtui.api import (
     mask_key,
     validate_base_url,
 )
+from leadtui.api.keys import api_key_problem
 from leadtui.config.credentials import API_KEY_ENV, BASE_URL_ENV, resolve_credentials
+from leadtui.config.errors import ConfigError
 from leadtui.config.secrets import KeySource, KeyStore, KeyStoreError, NoKeyringAvailable
 from leadtui.config.settings import (
     PROFILE_ENV,
-    SettingsFileError,
     load_settings,
     resolve_profile_name,
     save_settings,
@@ -83,12 +87,21 @@ def run(
     except (KeyboardInterrupt, EOFError):
         io.warn("\nCancelled; nothing was changed.")
         return EXIT_CANCELLED
-    except SettingsFileError as exc:
+    except ConfigError as exc:  # before KeyStoreError: an unusable saved key is both
         io.warn(str(exc))
         return EXIT_USAGE
     except KeyStoreError as exc:
         io.warn(str(exc))
         return EXIT_NO_STORAGE
+    except Exception as exc:
+        # The command's boundary: one line, never a traceback, and only the type, since a
+        # library's message may quote what it was given.
+        io.warn(f"leadtui {_command(ns)}: unexpected error ({type(exc).__name__}).")
+        return EXIT_CHECK_FAILED
+
+
+def _command(ns: argparse.Namespace) -> str:
+    return "auth status" if ns.command == "auth" else str(ns.command)
 
 
 def _login(
@@ -117,6 +130,10 @@ def _login(
     key = SecretStr(getpass.getpass(f"API key for profile '{profile}' (hidden): ").strip())
     if not key.get_secret_value():
         io.warn("No key entered; nothing was saved.")
+        return EXIT_USAGE
+    problem = api_key_problem(key.get_secret_value())
+    if problem is not None:
+        io.warn(f"That key cannot be used: {problem}. Nothing was sent or saved.")
         return EXIT_USAGE
 
     io.say(f"Checking the key {mask_key(key.get_secret_value())} with {base_url} …")
@@ -169,10 +186,8 @@ def _status(
 ) -> int:
     settings = load_settings()
     creds = resolve_credentials(settings, ns.profile, keystore=store)
-    origin = (
-        "--profile" if ns.profile else PROFILE_ENV if os.environ.get(PROFILE_ENV) else "default"
-    )
-    io.say(f"Profile: {creds.profile} (from {origin})")
+    origin = "--profile" if ns.profile else PROFILE_ENV if os.environ.get(PROFILE_ENV) else None
+    io.say(f"Profile: {creds.profile}" + (f" (from {origin})" if origin else ""))
     if creds.base_url:
         io.say(f"Server:  {creds.base_url} (from {creds.base_url_source})")
     else:
@@ -182,10 +197,8 @@ def _status(
     else:
         io.say("Key:     none saved")
     if creds.needs_sign_in or creds.key is None or creds.base_url is None:
-        io.say(
-            f"Not signed in. Run `leadtui login` (add --profile NAME for another profile), "
-            f"or set {API_KEY_ENV} and {BASE_URL_ENV}."
-        )
+        login = _login_command(ns, store)
+        io.say(f"Not signed in. Run `{login}`, or set {API_KEY_ENV} and {BASE_URL_ENV}.")
         return EXIT_NOT_SIGNED_IN
     try:
         identity = asyncio.run(_check(creds.base_url, creds.key, transport))
@@ -206,6 +219,16 @@ async def _check(
         return await client.me()
 
 
+def _login_command(ns: argparse.Namespace, store: KeyStore) -> str:
+    """The login that works here: --insecure-storage only where there is no OS keyring."""
+    words = ["leadtui", "login"]
+    if ns.profile:
+        words += ["--profile", shlex.quote(ns.profile)]
+    if not store.keyring_available():
+        words.append("--insecure-storage")
+    return " ".join(words)
+
+
 def _place(source: KeySource) -> str:
     return {
         KeySource.ENVIRONMENT: f"the environment ({API_KEY_ENV})",
@@ -218,7 +241,7 @@ def _describe_identity(identity: Identity) -> str:
     account = identity.account.name if identity.account and identity.account.name else None
     who = f"Account {account}: " if account else "Account: "
     return (
-        f"{who}{identity.credits} credits, subscription {identity.subscription.status}, "
+        f"{who}{identity.credits:,} credits, subscription {identity.subscription.status}, "
         f"{len(identity.scopes)} scopes."
     )
 

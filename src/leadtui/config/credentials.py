@@ -9,7 +9,8 @@ from typing import Final
 
 from pydantic import SecretStr
 
-from leadtui.api.keys import mask_key
+from leadtui.api.keys import api_key_problem, mask_key
+from leadtui.config.errors import InvalidApiKey
 from leadtui.config.secrets import KeySource, KeyStore
 from leadtui.config.settings import Settings, resolve_profile_name
 
@@ -48,7 +49,8 @@ def resolve_credentials(
 
     `profile` is the --profile value (None: $LEADTUI_PROFILE or "default"). Reading the keyring
     can take seconds (bounded): call this off the UI thread. Raises KeyStoreError when the
-    keyring fails and no other key is available.
+    keyring fails and no other key is available, InvalidApiKey when LEADTUI_API_KEY could never
+    be sent (UnusableStoredKey, both, for such a saved key).
     """
     env = os.environ if environ is None else environ
     name = resolve_profile_name(profile, env)
@@ -61,6 +63,9 @@ def resolve_credentials(
 
     env_key = env.get(API_KEY_ENV, "").strip()
     if env_key:
+        problem = api_key_problem(env_key)
+        if problem is not None:
+            raise InvalidApiKey(API_KEY_ENV, f"{problem}; nothing was sent")
         return Credentials(
             name, base_url, SecretStr(env_key), KeySource.ENVIRONMENT, base_url_source
         )

@@ -17,8 +17,11 @@ from typing import Any, Final, TypeVar
 
 from pydantic import SecretStr
 
+from leadtui.api.keys import api_key_problem
+from leadtui.config.errors import InvalidApiKey
+from leadtui.config.files import UnreadableFile, ensure_private_dir, read_regular_file
 from leadtui.config.settings import state_dir
-from leadtui.durable import write_atomically
+from leadtui.durable import os_error_reason, write_atomically
 
 SERVICE_NAME: Final = "leadtui"
 KEYRING_TIMEOUT_SECONDS: Final = 3.0
@@ -55,6 +58,26 @@ class NoKeyringAvailable(KeyStoreError):
 
     def __init__(self, reason: str) -> None:
         super().__init__(f"No usable OS keyring: {reason}. {_ALTERNATIVES}")
+
+
+class UnusableStoredKey(InvalidApiKey, KeyStoreError):
+    """A saved key that could never be sent (not printable ASCII): sign in again to replace it.
+
+    Both an InvalidApiKey (the command line exits 2) and a KeyStoreError (the TUI opens sign-in).
+    """
+
+    def __init__(self, where: str, profile: str, problem: str) -> None:
+        super().__init__(
+            where,
+            f"the key saved for profile '{profile}' cannot be used: {problem}; "
+            "sign in again to replace it",
+        )
+
+
+def _require_sendable(key: SecretStr) -> None:
+    problem = api_key_problem(key.get_secret_value())
+    if problem is not None:
+        raise InvalidApiKey("the API key", f"{problem}; nothing was saved")
 
 
 class KeyringTimeout(KeyStoreError):
@@ -142,14 +165,14 @@ class KeyStore:
 
     def _read_file(self) -> dict[str, str]:
         try:
-            raw = self._insecure_path.read_text(encoding="utf-8")
-        except FileNotFoundError:
+            raw = read_regular_file(self._insecure_path)
+        except UnreadableFile as exc:
+            raise KeyStoreError(f"Cannot read {self._insecure_path}: {exc.reason}") from None
+        if raw is None:
             return {}
-        except OSError as exc:
-            raise KeyStoreError(f"Cannot read {self._insecure_path}: {exc.strerror}") from None
         try:
             doc = json.loads(raw)
-        except ValueError:
+        except (ValueError, RecursionError):
             raise KeyStoreError(f"{self._insecure_path} is not valid JSON.") from None
         keys = doc.get("keys") if isinstance(doc, dict) else None
         if not isinstance(keys, dict):
@@ -158,11 +181,15 @@ class KeyStore:
 
     def _write_file(self, keys: dict[str, str]) -> None:
         path = self._insecure_path
-        if not keys:
-            path.unlink(missing_ok=True)
-            return
-        # The temp file is 0600 from its first byte: never a moment the key is world-readable.
-        write_atomically(path, json.dumps({"version": 1, "keys": keys}, indent=2).encode())
+        try:
+            if not keys:
+                path.unlink(missing_ok=True)
+                return
+            ensure_private_dir(path.parent)
+            # The temp file is 0600 from its first byte: never a moment the key is world-readable.
+            write_atomically(path, json.dumps({"version": 1, "keys": keys}, indent=2).encode())
+        except OSError as exc:
+            raise KeyStoreError(f"Cannot write {path}: {os_error_reason(exc)}") from None
 
     # --- public -------------------------------------------------------------------------
 
@@ -177,20 +204,25 @@ class KeyStore:
             backend = self._keyring()
             value = self._bounded(lambda: backend.get_password(self._service, profile))
             if value:
-                return StoredKey(SecretStr(value), KeySource.KEYRING)
+                return _checked(
+                    StoredKey(SecretStr(value), KeySource.KEYRING), "the OS keyring", profile
+                )
         except NoKeyringAvailable:
             pass
         except KeyStoreError as exc:
             problem = exc
         from_file = self._read_file().get(profile)
         if from_file:
-            return StoredKey(SecretStr(from_file), KeySource.INSECURE_FILE)
+            stored = StoredKey(SecretStr(from_file), KeySource.INSECURE_FILE)
+            return _checked(stored, str(self._insecure_path), profile)
         if problem is not None:
             raise problem
         return None
 
     def store(self, profile: str, key: SecretStr) -> KeySource:
-        """Save in the keyring; raises NoKeyringAvailable (naming both alternatives)."""
+        """Save in the keyring; raises NoKeyringAvailable (naming both alternatives), or
+        InvalidApiKey for a key that could never be sent."""
+        _require_sendable(key)
         backend = self._keyring()
         secret = key.get_secret_value()
         self._bounded(lambda: backend.set_password(self._service, profile, secret))
@@ -201,7 +233,13 @@ class KeyStore:
         return KeySource.KEYRING
 
     def store_insecure(self, profile: str, key: SecretStr, warn: Callable[[str], None]) -> Path:
-        """Save in the 0600 file; `warn` gets `insecure_warning()` before anything is written."""
+        """Save in the 0600 file; `warn` gets `insecure_warning()` before anything is written.
+
+        Raises InvalidApiKey for a key that could never be sent, StateDirError when the
+        file's directory cannot be made (both before the warning), KeyStoreError otherwise.
+        """
+        _require_sendable(key)
+        ensure_private_dir(self._insecure_path.parent)
         warn(self.insecure_warning())
         keys = self._read_file()
         keys[profile] = key.get_secret_value()
@@ -227,6 +265,13 @@ class KeyStore:
         if problem is not None:
             raise problem
         return removed
+
+
+def _checked(stored: StoredKey, where: str, profile: str) -> StoredKey:
+    problem = api_key_problem(stored.key.get_secret_value())
+    if problem is not None:
+        raise UnusableStoredKey(where, profile, problem)
+    return stored
 
 
 def _probe_backend() -> Any:

@@ -7,23 +7,37 @@ key file, or LEADTUI_API_KEY. A config file that holds one is refused when loade
 from __future__ import annotations
 
 import os
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final, Literal
 
 import platformdirs
-import tomli_w
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 from pydantic_settings import (
     BaseSettings,
     EnvSettingsSource,
     PydanticBaseSettingsSource,
     SettingsConfigDict,
+    SettingsError,
 )
 
-from leadtui.durable import write_atomically
+from leadtui.config.errors import SettingsEnvironmentError as SettingsEnvironmentError
+from leadtui.config.errors import SettingsFileError as SettingsFileError
+from leadtui.config.files import ensure_private_dir
+from leadtui.config.settings_file import (
+    parse_settings_text,
+    read_settings_file,
+    read_settings_text,
+    write_settings_file,
+)
 
 APP_NAME: Final = "leadtui"
 ENV_PREFIX: Final = "LEADTUI_"
@@ -34,13 +48,6 @@ DEFAULT_PROFILE: Final = "default"
 # Each settled polling tick reads the first page of /exports and of /extractions.
 REQUESTS_PER_SETTLED_TICK: Final = 2
 MAX_SETTLED_REQUESTS_PER_MINUTE: Final = 12
-
-# Names under which people paste secrets into config files; refused on load.
-_SECRET_NAMES: Final = frozenset({"api_key", "apikey", "key", "token", "secret"})
-
-
-class SettingsFileError(Exception):
-    """The config file cannot be read or does not hold valid settings."""
 
 
 def config_path() -> Path:
@@ -54,6 +61,11 @@ def config_path() -> Path:
 def state_dir() -> Path:
     """Where the spend journal (and the opt-in insecure key file) live."""
     return Path(platformdirs.user_state_dir(APP_NAME))
+
+
+def ensure_state_dir() -> Path:
+    """The state dir, made 0700 if missing; raises StateDirError naming the path and errno."""
+    return ensure_private_dir(state_dir())
 
 
 def resolve_profile_name(
@@ -145,6 +157,19 @@ class Settings(BaseSettings):
     polling: Polling = Field(default_factory=Polling)
     """Polling intervals of the jobs screen."""
 
+    @field_validator("download_dir", mode="before")
+    @classmethod
+    def _a_usable_path(cls, value: Any) -> Any:
+        # Refused here, not on the first download: the OS rejects these only when writing.
+        text = os.fspath(value) if isinstance(value, str | os.PathLike) else value
+        if isinstance(text, str):
+            if not text.strip():
+                raise ValueError("is empty")
+            for position, char in enumerate(text, start=1):
+                if char < " " or char == "\x7f":
+                    raise ValueError(f"character {position} is a control character")
+        return value
+
     @classmethod
     def settings_customise_sources(
         cls,
@@ -175,50 +200,41 @@ class Settings(BaseSettings):
         return SpendPolicy(spend_budget=budget, read_only=self.read_only or bool(chosen.read_only))
 
 
-def _refuse_secrets(data: Mapping[str, Any], path: Path) -> None:
-    tables: list[tuple[str, Mapping[str, Any]]] = [("", data)]
-    profiles = data.get("profiles")
-    if isinstance(profiles, Mapping):
-        tables += [(f"profiles.{n}.", t) for n, t in profiles.items() if isinstance(t, Mapping)]
-    for prefix, table in tables:
-        for name in table:
-            if name.lower() in _SECRET_NAMES:
-                raise SettingsFileError(
-                    f"{path}: '{prefix}{name}' looks like an API key, and keys never go in the "
-                    "config file. Remove it, then run `leadtui login` or set LEADTUI_API_KEY."
-                )
-
-
-def read_settings_file(path: Path | None = None) -> dict[str, Any]:
-    """The raw contents of the config file ({} when it does not exist)."""
-    path = path or config_path()
-    try:
-        with path.open("rb") as fh:
-            data = tomllib.load(fh)
-    except FileNotFoundError:
-        return {}
-    except (OSError, tomllib.TOMLDecodeError) as exc:
-        raise SettingsFileError(f"{path}: cannot read settings: {exc}") from None
-    _refuse_secrets(data, path)
-    return data
-
-
 def load_settings(path: Path | None = None) -> Settings:
-    """Defaults < config file < LEADTUI_* environment variables."""
+    """Defaults < config file < LEADTUI_* environment variables.
+
+    Raises SettingsFileError (the file) or SettingsEnvironmentError (a variable), one line each.
+    """
     path = path or config_path()
     data = read_settings_file(path)
     try:
         return Settings(**data)
+    except SettingsError as exc:
+        raise _environment_error(exc) from None
     except ValidationError as exc:
         problems = "; ".join(
             f"{'.'.join(str(p) for p in err['loc']) or 'settings'}: {err['msg']}"
             for err in exc.errors()
         )
-        raise SettingsFileError(f"{path} or LEADTUI_* variables: {problems}") from None
+        raise SettingsFileError(
+            f"{path} or LEADTUI_* variables", f"invalid settings: {problems}"
+        ) from None
+
+
+def _environment_error(exc: SettingsError) -> SettingsEnvironmentError:
+    """pydantic-settings could not decode a LEADTUI_* variable (JSON for tables)."""
+    field = next((name for name in Settings.model_fields if f'"{name}"' in str(exc)), None)
+    where = f"{ENV_PREFIX}{field.upper()}" if field else f"a {ENV_PREFIX}* variable"
+    cause = exc.__cause__
+    detail = f": {cause}" if isinstance(cause, ValueError) else ""
+    return SettingsEnvironmentError(where, f"not valid JSON{detail}")
 
 
 def _environment_values() -> dict[str, Any]:
-    return EnvSettingsSource(Settings)()
+    try:
+        return EnvSettingsSource(Settings)()
+    except SettingsError as exc:
+        raise _environment_error(exc) from None
 
 
 def _without_environment(
@@ -244,9 +260,23 @@ def _without_environment(
 
 
 def save_settings(settings: Settings, path: Path | None = None) -> Path:
-    """Write the settings that differ from the defaults, atomically; returns the path."""
+    """Write the settings into the config file, atomically, keeping its comments and layout.
+
+    Values that differ from the defaults are added; values already on file are updated in
+    place; LEADTUI_* overrides are never saved. A symlinked file is written through its link.
+    Returns the path; raises SettingsFileError when the file cannot be read or written.
+    """
     path = path or config_path()
-    data = settings.model_dump(mode="json", exclude_defaults=True, exclude_none=True)
-    data = _without_environment(data, _environment_values(), read_settings_file(path))
-    write_atomically(path, tomli_w.dumps(data).encode())
+    target = path.resolve() if path.is_symlink() else path
+    text = read_settings_text(target)
+    on_file = parse_settings_text(target, text)
+    env = _environment_values()
+    full = settings.model_dump(mode="json", exclude_none=True)
+    changed = settings.model_dump(mode="json", exclude_defaults=True, exclude_none=True)
+    write_settings_file(
+        target,
+        text,
+        _without_environment(full, env, on_file),
+        _without_environment(changed, env, on_file),
+    )
     return path

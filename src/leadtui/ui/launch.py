@@ -21,9 +21,10 @@ if TYPE_CHECKING:
 
 from leadtui.api.errors import LeadError  # noqa: E402
 from leadtui.config.credentials import API_KEY_ENV, BASE_URL_ENV, resolve_credentials  # noqa: E402
+from leadtui.config.errors import ConfigError  # noqa: E402
 from leadtui.config.secrets import KeyStore  # noqa: E402
 from leadtui.config.settings import (  # noqa: E402
-    SettingsFileError,
+    ensure_state_dir,
     load_settings,
     resolve_profile_name,
     save_settings,
@@ -37,6 +38,7 @@ def build_app(
 ) -> LeadApp:
     """The app for this run: the demo account, an environment key, or a saved profile."""
     settings = load_settings()
+    ensure_state_dir()  # the spend journal's home: refuse to start rather than fail a spend
     profile = resolve_profile_name(getattr(ns, "profile", None))
     if demo_base_url and demo_key:
         deps = AppDeps(settings, save_settings, profile=profile, base_url=demo_base_url, demo=True)
@@ -76,7 +78,7 @@ def run(
     """Run the app until the user quits; returns the process exit code."""
     try:
         app = build_app(ns, demo_base_url, demo_key)
-    except SettingsFileError as error:
+    except ConfigError as error:
         print(f"leadtui: {error}", file=sys.stderr)
         return 2
     except LeadError as error:

@@ -1,0 +1,38 @@
+"""What can be wrong with settings, profiles, keys and the files that hold them.
+
+Every error here reads as one line, where first: `<file>, line 3: <what is wrong>` or
+`LEADTUI_PROFILES: <what is wrong>`, so the TUI and the command line can show it as it is.
+None of them ever holds an API key.
+"""
+
+from __future__ import annotations
+
+
+class ConfigError(Exception):
+    """Settings, a profile, a key or a file of ours cannot be used."""
+
+    def __init__(self, where: str, problem: str, *, line: int | None = None) -> None:
+        self.where = where
+        """The file, directory or LEADTUI_* variable at fault."""
+        self.problem = problem
+        """What is wrong, in words (no key, no value that could be one)."""
+        self.line = line
+        """The line in the file, when known."""
+        at = f"{where}, line {line}" if line is not None else where
+        super().__init__(f"{at}: {problem}")
+
+
+class SettingsFileError(ConfigError):
+    """The config file cannot be read or saved, or does not hold valid settings."""
+
+
+class SettingsEnvironmentError(ConfigError):
+    """A LEADTUI_* variable holds a value the settings cannot take."""
+
+
+class StateDirError(ConfigError):
+    """The private directory for the spend journal and the opt-in key file cannot be made."""
+
+
+class InvalidApiKey(ConfigError):
+    """A key that could never travel in a header: not printable ASCII, empty, too long."""
