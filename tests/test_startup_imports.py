@@ -30,6 +30,7 @@ OFF_THE_FIRST_FRAME = (
     "uvicorn",
     "faker",
     "keyring",
+    "tomlkit",  # only for saving settings
     "leadtui.sandbox",
     "leadtui.api.searches",
     "leadtui.api.exports",

@@ -8,8 +8,10 @@ from keyring.backends import fail
 from pydantic import SecretStr
 
 from leadtui.config.credentials import resolve_credentials
-from leadtui.config.secrets import KeySource, KeyStore
+from leadtui.config.errors import InvalidApiKey
+from leadtui.config.secrets import KeySource, KeyStore, KeyStoreError, UnusableStoredKey
 from leadtui.config.settings import Settings
+from tests.support.memory_keyring import MemoryKeyring
 
 SAVED = SecretStr("sk_live_saved_0000000000")
 SETTINGS = Settings().with_profile("default", base_url="https://saved.example.com")
@@ -73,3 +75,41 @@ def test_insecure_file_is_used_without_a_keyring() -> None:
     creds = resolve_credentials(SETTINGS)
     assert creds.key_source == "insecure file"
     assert creds.key == SAVED
+
+
+SMART_QUOTED = "sk_live\u201csaved_0000000000"  # a paste from a word processor
+
+
+def never_says_the_key(error: BaseException) -> None:
+    said = "".join([str(error), repr(error), repr(error.args), repr(vars(error))])
+    assert "sk_live" not in said
+    assert "\u201c" not in said
+    assert error.__cause__ is None
+
+
+def test_an_environment_key_that_is_not_printable_ascii_is_refused(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("LEADTUI_API_KEY", SMART_QUOTED)
+    with pytest.raises(InvalidApiKey) as caught:
+        resolve_credentials(SETTINGS)
+    assert str(caught.value) == (
+        "LEADTUI_API_KEY: character 8 is not printable ASCII; nothing was sent"
+    )
+    never_says_the_key(caught.value)
+
+
+def test_a_saved_key_that_is_not_printable_ascii_asks_for_a_new_sign_in(
+    isolated_machine: MemoryKeyring,
+) -> None:
+    isolated_machine.store[("leadtui", "default")] = SMART_QUOTED
+    with pytest.raises(UnusableStoredKey) as caught:
+        resolve_credentials(SETTINGS)
+    # The TUI opens sign-in on a KeyStoreError; the command line exits 2 on an InvalidApiKey.
+    assert isinstance(caught.value, KeyStoreError)
+    assert isinstance(caught.value, InvalidApiKey)
+    assert str(caught.value) == (
+        "the OS keyring: the key saved for profile 'default' cannot be used: character 8 is "
+        "not printable ASCII; sign in again to replace it"
+    )
+    never_says_the_key(caught.value)

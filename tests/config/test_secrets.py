@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import stat
 import threading
@@ -16,12 +17,14 @@ from keyring.backend import KeyringBackend
 from keyring.backends import chainer, fail, null
 from pydantic import SecretStr
 
+from leadtui.config.errors import InvalidApiKey, StateDirError
 from leadtui.config.secrets import (
     KeyringTimeout,
     KeySource,
     KeyStore,
     KeyStoreError,
     NoKeyringAvailable,
+    UnusableStoredKey,
 )
 from tests.support.memory_keyring import MemoryKeyring
 
@@ -160,3 +163,50 @@ def test_a_failing_keyring_is_reported_without_its_message() -> None:
     with pytest.raises(KeyStoreError, match="RuntimeError") as caught:
         KeyStore().get("default")
     assert "dbus" not in str(caught.value)
+
+
+def test_a_key_that_could_never_be_sent_is_never_stored(isolated_machine: MemoryKeyring) -> None:
+    store = KeyStore()
+    smart_quoted = SecretStr("sk_live\u201cabcdef0123456789")
+    warned: list[str] = []
+    with pytest.raises(InvalidApiKey, match="character 8 is not printable ASCII"):
+        store.store("default", smart_quoted)
+    with pytest.raises(InvalidApiKey, match="character 8 is not printable ASCII"):
+        store.store_insecure("default", smart_quoted, warn=warned.append)
+    assert (isolated_machine.store, warned, store.insecure_path.exists()) == ({}, [], False)
+
+
+def test_an_unusable_key_in_the_insecure_file_names_the_file() -> None:
+    keyring.set_keyring(fail.Keyring())
+    store = KeyStore()
+    store.insecure_path.parent.mkdir(parents=True)
+    store.insecure_path.write_text(json.dumps({"keys": {"work": "sk_live\nabcdef0123456789"}}))
+    with pytest.raises(UnusableStoredKey) as caught:
+        store.get("work")
+    assert str(caught.value).startswith(
+        f"{store.insecure_path}: the key saved for profile 'work' cannot be used: character 8"
+    )
+    assert "abcdef" not in str(caught.value)
+
+
+@pytest.mark.parametrize("kind", ["fifo", "directory"])
+def test_an_insecure_file_that_is_not_a_regular_file_is_not_opened(kind: str) -> None:
+    store = KeyStore()
+    store.insecure_path.parent.mkdir(parents=True)
+    if kind == "fifo":
+        os.mkfifo(store.insecure_path)
+    else:
+        store.insecure_path.mkdir()
+    with pytest.raises(KeyStoreError, match="not a regular file"):
+        store.get("default")
+
+
+def test_a_state_dir_that_cannot_be_made_stops_before_the_warning() -> None:
+    store = KeyStore()
+    store.insecure_path.parent.parent.mkdir(parents=True, exist_ok=True)
+    store.insecure_path.parent.write_text("")
+    warned: list[str] = []
+    with pytest.raises(StateDirError, match="a file is in the way"):
+        store.store_insecure("default", KEY, warn=warned.append)
+    assert warned == []
+    assert store.get("default") is None  # nothing saved, and nothing to read either

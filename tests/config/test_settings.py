@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import os
 import stat
 from pathlib import Path
 
 import pytest
 
+from leadtui.config.errors import ConfigError, SettingsEnvironmentError
 from leadtui.config.settings import (
     REQUESTS_PER_SETTLED_TICK,
     Polling,
@@ -166,3 +168,80 @@ def test_settled_polling_stays_within_twelve_requests_a_minute() -> None:
 def test_config_file_is_private() -> None:
     save_settings(Settings(theme="light"))
     assert stat.S_IMODE(config_path().stat().st_mode) == 0o600
+
+
+# --- files and variables that cannot be settings: one typed, one-line error each ---------
+
+
+def write_config(content: bytes) -> Path:
+    config_path().parent.mkdir(parents=True, exist_ok=True)
+    config_path().write_bytes(content)
+    return config_path()
+
+
+def refused(error: type[ConfigError] = SettingsFileError) -> ConfigError:
+    with pytest.raises(error) as caught:
+        load_settings()
+    assert "\n" not in str(caught.value)
+    assert caught.value.__cause__ is None
+    return caught.value
+
+
+def test_invalid_utf8_names_the_file_and_the_line() -> None:
+    path = write_config(b'theme = "dark"\n\n# caf\xe9 au lait\n')
+    error = refused()
+    assert (error.where, error.line) == (str(path), 3)
+    assert str(error) == f"{path}, line 3: cannot read settings: not valid UTF-8 (byte 0xe9)"
+
+
+@pytest.mark.parametrize("depth", [9, 100_000])
+def test_deeply_nested_toml_is_refused(depth: int) -> None:
+    write_config(b"x = " + b"[" * depth + b"]" * depth + b"\n")
+    assert refused().problem == "cannot read settings: nested more than 8 levels deep"
+
+
+def test_a_fifo_is_never_opened() -> None:
+    config_path().parent.mkdir(parents=True)
+    os.mkfifo(config_path())
+    assert refused().problem == ("cannot read settings: is a FIFO (named pipe), not a regular file")
+
+
+def test_a_directory_or_a_huge_file_is_not_a_config_file() -> None:
+    config_path().mkdir(parents=True)
+    assert refused().problem == "cannot read settings: is a directory, not a regular file"
+    config_path().rmdir()
+    write_config(b"# " + b"x" * (2 * 1024 * 1024))
+    assert "larger than 1024 KiB" in refused().problem
+
+
+def test_a_table_variable_that_is_not_json(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("LEADTUI_PROFILES", "{bad json")
+    error = refused(SettingsEnvironmentError)
+    assert error.where == "LEADTUI_PROFILES"
+    assert error.problem.startswith("not valid JSON: Expecting property name")
+
+
+@pytest.mark.parametrize(
+    ("value", "problem"),
+    [
+        ("/srv/a\x00b", "character 7 is a control character"),  # NUL: fails only when writing
+        ("/srv/\x1b[31mred", "character 6 is a control character"),
+        ("  ", "is empty"),
+    ],
+)
+def test_download_dir_is_checked_on_load(
+    monkeypatch: pytest.MonkeyPatch, value: str, problem: str
+) -> None:
+    if "\x00" not in value:  # an environment cannot hold a NUL
+        monkeypatch.setenv("LEADTUI_DOWNLOAD_DIR", value)
+        assert f"download_dir: Value error, {problem}" in str(refused())
+        monkeypatch.delenv("LEADTUI_DOWNLOAD_DIR")
+    write_config(f"download_dir = {json.dumps(value)}\n".encode())
+    assert f"download_dir: Value error, {problem}" in str(refused())
+    with pytest.raises(ValueError, match=problem):
+        Settings().download_dir = Path(value)
+
+
+def test_a_usual_download_dir_is_kept_as_written() -> None:
+    write_config(b'download_dir = "~/Downloads/leads"\n')
+    assert load_settings().download_dir == Path("~/Downloads/leads")
