@@ -100,3 +100,27 @@ async def test_a_saved_key_that_could_never_be_sent_opens_sign_in_with_the_reaso
     assert "character 8 is not printable ASCII; sign in again to replace it" in text
     assert "Sign in to the Lead Data API" in text
     assert "sk_demo" not in text
+
+
+async def test_a_theme_that_cannot_be_saved_is_told_and_the_app_goes_on(
+    sandbox_app: Any,
+) -> None:
+    config_path().parent.parent.mkdir(parents=True, exist_ok=True)
+    config_path().parent.write_text("")  # a file where the config dir should be
+    transport = httpx.ASGITransport(app=sandbox_app)
+    deps = AppDeps(
+        load_settings(),
+        save_settings,
+        base_url=URL,
+        connect=lambda base_url, key: LeadClient(base_url, key, transport=transport),
+    )
+    app = make_app(deps, key="sk_demo_full", key_source="environment")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("ctrl+t")
+        await app.workers.wait_for_complete()
+        toasts = [(n.title, n.message) for n in app._notifications]
+        assert toasts == [
+            ("Settings not saved", f"{config_path()}: cannot save settings: File exists (EEXIST)")
+        ]
+        assert app.is_running
+        assert app.settings.theme == "light"

@@ -17,6 +17,7 @@ from textual.screen import Screen
 
 from leadtui.api.contract import Scope
 from leadtui.api.errors import ConfigurationError, LeadError, Unauthorized
+from leadtui.config.errors import ConfigError
 from leadtui.config.secrets import KeyStoreError
 from leadtui.ui.commands import LeadCommands, PaletteCommand
 from leadtui.ui.model.errors import ErrorReport, describe, missing_scope
@@ -215,7 +216,21 @@ class LeadApp(App[int]):
     @work(thread=True, group="save-settings")
     def save_profile(self, base_url: str) -> None:
         self.settings = self.settings.with_profile(self.deps.profile, base_url=base_url)
-        self.deps.save_settings(self.settings)
+        self.save_settings_now()
+
+    def save_settings_now(self) -> None:
+        """Persist `settings` (blocking: from a thread). A save that fails is told; the app
+        goes on with the settings in memory."""
+        try:
+            self.deps.save_settings(self.settings)
+        except ConfigError as error:
+            self.call_from_thread(
+                self.notify,
+                str(error),
+                title="Settings not saved",
+                severity="warning",
+                markup=False,
+            )
 
     def _signing_in(self) -> bool:
         # Not imported yet means not on screen: no import just to ask.
@@ -289,7 +304,7 @@ class LeadApp(App[int]):
         self.theme = THEMES["light" if light else "dark"]
         self.settings.theme = "light" if light else "dark"
         self.run_worker(
-            asyncio.to_thread(self.deps.save_settings, self.settings),
+            asyncio.to_thread(self.save_settings_now),
             group="save-settings",
         )
 
