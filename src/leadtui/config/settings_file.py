@@ -96,15 +96,20 @@ def write_settings_file(
     one not on file is added only when it is in `changed`; one on file absent from `full` goes.
     """
     import tomlkit
+    from tomlkit.exceptions import TOMLKitError
 
-    doc = tomlkit.parse(text)
-    _merge(doc, full, changed, _new_tomlkit_table)
-    saved = doc.as_string()
     expected = tomllib.loads(text)
     _merge(expected, full, changed, dict)
-    if not text.endswith("\n\n"):
-        saved = saved.rstrip("\n") + "\n" if saved.strip() else saved
-    if tomllib.loads(saved) != expected:
+    try:
+        doc = tomlkit.parse(text)
+        _merge(doc, full, changed, _new_tomlkit_table)
+        saved = doc.as_string()
+        if not text.endswith("\n\n"):
+            saved = saved.rstrip("\n") + "\n" if saved.strip() else saved
+        kept = tomllib.loads(saved) == expected
+    except (TOMLKitError, tomllib.TOMLDecodeError, ValueError):
+        kept = False
+    if not kept:
         # A layout tomlkit cannot edit in place (a dotted key before a table): correct first.
         saved = tomlkit.dumps(expected)
     try:
