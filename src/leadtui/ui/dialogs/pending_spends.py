@@ -32,7 +32,7 @@ def describe_intent(intent: SpendIntent) -> str:
         what = "Create an extraction"
     cost = "cost not stated" if intent.amount is None else f"{intent.amount:,} credits"
     when = intent.created_at.strftime("%Y-%m-%d %H:%M UTC")
-    return f"{what} · {cost} · {when} · key {intent.idempotency_key[:8]}…"
+    return f"{what} · {cost} · {when} · key {intent.short_key}…"
 
 
 class PendingSpends(ModalScreen[None]):
@@ -119,7 +119,7 @@ class PendingSpends(ModalScreen[None]):
         except JournalError as error:
             self.notify(str(error), title="Spend journal", severity="error")
             return
-        self.notify(f"Discarded {intent.idempotency_key[:8]}…: it will not be resent.", timeout=4)
+        self.notify(f"Discarded {intent.short_key}…: it will not be resent.", timeout=4)
         self._settled(intent)
 
     async def action_dismiss(self, result: None = None) -> None:
