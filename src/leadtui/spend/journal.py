@@ -366,7 +366,7 @@ class SpendJournal:
 
 def _owner_died(owner: str | None) -> bool:
     """True when `owner` is a process of this machine that no longer runs."""
-    if owner is None:
+    if owner is None or os.name != "posix":  # elsewhere, signal 0 would not just probe
         return False
     host, _, rest = owner.partition("/")
     pid_text = rest.partition("/")[0]
