@@ -15,28 +15,34 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import socket
 import sqlite3
 import time
-import uuid
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import closing, contextmanager
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from enum import StrEnum
 from pathlib import Path
 from typing import Any, Final
 
 from leadtui.api.keys import idempotency_key_problem, short_key
 from leadtui.config.settings import state_dir
 from leadtui.spend.account import SpendAccount
+from leadtui.spend.claims import CLAIM_SECONDS, new_claim_owner, owner_died
 from leadtui.spend.errors import (
     IntentClaimed,
     IntentMissing,
     IntentSettled,
     InvalidIdempotencyKey,
     JournalError,
+)
+from leadtui.spend.intent import (
+    SpendIntent,
+    SpendOperation,
+    SpendOutcome,
+    Unreadable,
+    UnreadableIntent,
+    read_all,
+    read_one,
+    read_row,
 )
 from leadtui.spend.journal_file import create_private, prepare
 from leadtui.spend.origin import spend_origin
@@ -51,76 +57,12 @@ __all__ = [
     "UnreadableIntent",
     "canonical_body_hash",
     "default_journal_path",
+    "new_claim_owner",
 ]
 
 JOURNAL_FILE_NAME: Final = "journal.sqlite3"
-CLAIM_SECONDS: Final = 600.0
-"""How long a claim holds if its owner neither settles nor releases it (nor dies visibly):
-longer than any send with its retries takes."""
 
 Clock = Callable[[], float]
-
-
-class SpendOperation(StrEnum):
-    """The credit-consuming calls."""
-
-    UNLOCK = "unlock"
-    EXTRACTION_CREATE = "extraction.create"
-    EXTRACTION_LAUNCH = "extraction.launch"
-
-
-class SpendOutcome(StrEnum):
-    SUCCEEDED = "succeeded"
-    """The server accepted it; detail holds the resulting id."""
-    REJECTED = "rejected"
-    """A definitive 4xx to a first send: nothing was spent; detail holds code and request id."""
-    DISCARDED = "discarded"
-    """The user chose not to resend an intent whose outcome was unknown (a later success
-    still overrides it: the server's answer wins)."""
-
-
-@dataclass(frozen=True)
-class SpendIntent:
-    """One journaled spend. `outcome` None: pending (outcome unknown)."""
-
-    idempotency_key: str
-    operation: SpendOperation
-    params: Mapping[str, Any]
-    body_sha256: str
-    amount: int | None
-    profile: str
-    origin: str
-    """The server, as `spend_origin` spells it."""
-    account: SpendAccount
-    created_at: datetime
-    outcome: SpendOutcome | None = None
-    outcome_detail: Mapping[str, Any] = field(default_factory=dict)
-    outcome_at: datetime | None = None
-    attempts: int = 0
-    """HTTP attempts known to have been made (at least this many)."""
-    last_error: str | None = None
-    """The error code of the last failed attempt, when one failed."""
-
-    @property
-    def pending(self) -> bool:
-        return self.outcome is None
-
-    @property
-    def short_key(self) -> str:
-        return short_key(self.idempotency_key)
-
-
-@dataclass(frozen=True)
-class UnreadableIntent:
-    """A row this version cannot read (a newer version's operation, bad JSON, a bad date): it
-    is never offered or sent, and stays in the file untouched."""
-
-    idempotency_key: str
-    reason: str
-
-
-class _Unreadable(Exception):
-    pass
 
 
 def canonical_body_hash(body: Mapping[str, Any] | None) -> str:
@@ -131,11 +73,6 @@ def canonical_body_hash(body: Mapping[str, Any] | None) -> str:
 
 def default_journal_path() -> Path:
     return state_dir() / JOURNAL_FILE_NAME
-
-
-def new_claim_owner() -> str:
-    """A claim's owner: this machine, this process, and a token unique to one send."""
-    return f"{socket.gethostname()}/{os.getpid()}/{uuid.uuid4().hex}"
 
 
 class SpendJournal:
@@ -246,14 +183,14 @@ class SpendJournal:
             ).fetchone()
             if row is None:
                 raise IntentMissing(f"Intent {short_key(idempotency_key)} is not in the journal.")
-            if not taken and row["outcome"] is None and _owner_died(row["claim_owner"]):
+            if not taken and row["outcome"] is None and owner_died(row["claim_owner"]):
                 # Compare-and-swap on the dead owner: of two takers, one wins.
                 taken = db.execute(
                     "UPDATE spend_intents SET claim_owner = ?, claim_expires = ?"
                     " WHERE idempotency_key = ? AND outcome IS NULL AND claim_owner = ?",
                     (owner, now + CLAIM_SECONDS, idempotency_key, row["claim_owner"]),
                 ).rowcount
-        intent = _readable(row)
+        intent = read_one(row)
         if intent.outcome is not None:
             raise IntentSettled(
                 f"Intent {intent.short_key} is already {intent.outcome}; it is not sent again."
@@ -318,7 +255,7 @@ class SpendJournal:
             row = db.execute(
                 "SELECT * FROM spend_intents WHERE idempotency_key = ?", (idempotency_key,)
             ).fetchone()
-        return _readable(row) if row is not None else None
+        return read_one(row) if row is not None else None
 
     def pending(
         self,
@@ -338,7 +275,7 @@ class SpendJournal:
             args.append(spend_origin(origin))
         with self._connect() as db:
             rows = db.execute(query + " ORDER BY created_at, rowid", args).fetchall()
-        intents = _read_all(rows)
+        intents = read_all(rows)
         if account is None:
             return intents
         return [i for i in intents if i.account.same_as(account)]
@@ -349,7 +286,7 @@ class SpendJournal:
             rows = db.execute(
                 "SELECT * FROM spend_intents ORDER BY created_at DESC, rowid DESC LIMIT ?", (limit,)
             ).fetchall()
-        return _read_all(rows)
+        return read_all(rows)
 
     def unreadable(self) -> list[UnreadableIntent]:
         """Rows this version cannot read, with the reason; they are never offered or sent."""
@@ -358,100 +295,7 @@ class SpendJournal:
         found = []
         for row in rows:
             try:
-                _intent(row)
-            except _Unreadable as exc:
+                read_row(row)
+            except Unreadable as exc:
                 found.append(UnreadableIntent(str(row["idempotency_key"]), str(exc)))
         return found
-
-
-def _owner_died(owner: str | None) -> bool:
-    """True when `owner` is a process of this machine that no longer runs."""
-    if owner is None or os.name != "posix":  # elsewhere, signal 0 would not just probe
-        return False
-    host, _, rest = owner.partition("/")
-    pid_text = rest.partition("/")[0]
-    if host != socket.gethostname() or not pid_text.isdigit():
-        return False
-    pid = int(pid_text)
-    if pid == os.getpid():
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return True
-    except OSError:
-        return False  # it exists but belongs to someone else
-    return False
-
-
-def _read_all(rows: list[sqlite3.Row]) -> list[SpendIntent]:
-    intents = []
-    for row in rows:
-        try:
-            intents.append(_intent(row))
-        except _Unreadable:
-            continue
-    return intents
-
-
-def _readable(row: sqlite3.Row) -> SpendIntent:
-    try:
-        return _intent(row)
-    except _Unreadable as exc:
-        key = short_key(str(row["idempotency_key"]))
-        raise JournalError(f"Intent {key} cannot be read by this version: {exc}.") from None
-
-
-def _json_object(text: object, column: str) -> dict[str, Any]:
-    try:
-        value = json.loads(text) if isinstance(text, str) else None
-    except ValueError:
-        value = None
-    if not isinstance(value, dict):
-        raise _Unreadable(f"{column} is not a JSON object")
-    return value
-
-
-def _date(text: object, column: str) -> datetime:
-    try:
-        value = datetime.fromisoformat(text) if isinstance(text, str) else None
-    except ValueError:
-        value = None
-    if value is None:
-        raise _Unreadable(f"{column} is not a date")
-    return value
-
-
-def _intent(row: sqlite3.Row) -> SpendIntent:
-    try:
-        operation = SpendOperation(row["operation"])
-    except ValueError:
-        raise _Unreadable(f"unknown operation {row['operation']!r} (a newer version?)") from None
-    try:
-        outcome = SpendOutcome(row["outcome"]) if row["outcome"] is not None else None
-    except ValueError:
-        raise _Unreadable(f"unknown outcome {row['outcome']!r} (a newer version?)") from None
-    amount, attempts = row["amount"], row["attempts"]
-    if (amount is not None and not isinstance(amount, int)) or not isinstance(attempts, int):
-        raise _Unreadable("amount or attempts is not a whole number")
-    detail = row["outcome_detail"]
-    return SpendIntent(
-        idempotency_key=str(row["idempotency_key"]),
-        operation=operation,
-        params=_json_object(row["params"], "params"),
-        body_sha256=str(row["body_sha256"]),
-        amount=amount,
-        profile=str(row["profile"]),
-        origin=str(row["base_url"]),
-        account=SpendAccount(
-            str(row["key_hint"] or ""),
-            row["account_id"] if isinstance(row["account_id"], str) else None,
-            row["account_name"] if isinstance(row["account_name"], str) else None,
-        ),
-        created_at=_date(row["created_at"], "created_at"),
-        outcome=outcome,
-        outcome_detail=_json_object(detail, "outcome_detail") if detail else {},
-        outcome_at=_date(row["outcome_at"], "outcome_at") if row["outcome_at"] else None,
-        attempts=attempts,
-        last_error=row["last_error"] if isinstance(row["last_error"], str) else None,
-    )

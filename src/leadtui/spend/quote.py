@@ -12,7 +12,7 @@ from typing import Any
 
 from leadtui.api.contract import DEFAULT_PRICE_PER_RESULT
 from leadtui.api.models import ADDITIONAL_RESULTS_MAX, Search
-from leadtui.spend.journal import SpendOperation
+from leadtui.spend.intent import SpendOperation
 
 
 class PriceSource(StrEnum):

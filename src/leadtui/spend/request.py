@@ -14,7 +14,7 @@ from typing import Any
 from leadtui.api.keys import idempotency_key_problem, new_idempotency_key, short_key
 from leadtui.api.models import ExportRequest, ExtractionRequest
 from leadtui.spend.errors import InvalidIdempotencyKey
-from leadtui.spend.journal import SpendOperation
+from leadtui.spend.intent import SpendOperation
 from leadtui.spend.quote import Quote, Unit
 
 
