@@ -108,5 +108,10 @@ async def test_a_row_this_version_cannot_read_does_not_stop_the_app(build_app: A
     async with app.run_test(size=(120, 30)) as pilot:
         await wait_until(pilot, lambda: "srch_good" in screen_text(app))
         assert isinstance(app.screen, PendingSpends)
-        text = screen_text(app)
-        assert "srch_new" not in text
+        assert "srch_new" not in screen_text(app)
+        await settle(app, pilot)
+        assert (
+            "Spend journal",
+            "The spend journal holds 1 spend(s) this version cannot read, left untouched and "
+            "never sent: ik-newer (unknown operation 'subscription.renew' (a newer version?)).",
+        ) in toasts(app)

@@ -8,12 +8,14 @@ ever re-sent under a new key without the user confirming a new spend.
 
 from __future__ import annotations
 
+import asyncio
 from typing import TYPE_CHECKING, Any, cast
 
 from textual.screen import Screen
 
 from leadtui.api.contract import ErrorCode
 from leadtui.api.errors import ApiError, LeadError
+from leadtui.api.keys import short_key
 from leadtui.api.models import Export
 from leadtui.spend.errors import JournalError, ReadOnlyProfile, SpendBlocked, SpendOutcomeUnknown
 from leadtui.spend.gate import SpendResult
@@ -116,9 +118,20 @@ async def _offer_pending(app: LeadApp) -> None:
 
     try:
         intents = await pending_intents(app)
+        unreadable = await asyncio.to_thread((await app.spending()).journal.unreadable)
     except JournalError as error:
         app.notify_error(_blocked(error))
         return
+    if unreadable:
+        keys = ", ".join(f"{short_key(u.idempotency_key)} ({u.reason})" for u in unreadable)
+        app.notify(
+            f"The spend journal holds {len(unreadable)} spend(s) this version cannot read, "
+            f"left untouched and never sent: {keys}.",
+            title="Spend journal",
+            severity="warning",
+            timeout=10,
+            markup=False,
+        )
     if intents and not isinstance(app.screen, PendingSpends):
         await app.push_screen(PendingSpends(intents))
 
