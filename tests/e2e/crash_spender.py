@@ -1,6 +1,7 @@
 """A spender that dies between sending and recording: run as a child process, then SIGKILLed.
 
-`python -m tests.e2e.crash_spender BASE_URL JOURNAL SEARCH_ID N KEY` journals the intent
+`python crash_spender.py BASE_URL JOURNAL SEARCH_ID N KEY` (the API key in LEADTUI_API_KEY)
+journals the intent
 (SpendGate.journal_intent, step one of execute), sends the unlock with that key, prints `SENT`
 and then waits to be killed, so the outcome is never recorded. Nothing in src knows this
 script exists.
@@ -26,8 +27,8 @@ async def main(base_url: str, journal_path: str, search_id: str, n: int, key: st
         SpendJournal(Path(journal_path)), profile=PROFILE, policy=SpendPolicy(0, read_only=False)
     )
     request = dataclasses.replace(SpendRequest.unlock(search_id, n), idempotency_key=key)
-    async with LeadClient(base_url, "sk_demo_full", max_retries=3, timeout=5.0) as client:
-        gate.journal_intent(request, client.base_url)
+    async with LeadClient(base_url, max_retries=3, timeout=5.0) as client:
+        gate.journal_intent(request, client.base_url, await gate.account_of(client))
         try:
             export = await client.exports.create(search_id, n, idempotency_key=key)
             print(f"SENT {export.exportId}", flush=True)

@@ -6,15 +6,14 @@ SpendGate the app uses: journal the intent, send, retry with the same key, resen
 from __future__ import annotations
 
 import asyncio
-import signal
-import sys
 from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
 import httpx
 import pytest
-from tests.e2e.sandbox_process import clean_env, sandbox_process
+from tests.e2e.crashes import crash_after_sending
+from tests.e2e.sandbox_process import sandbox_process
 
 from leadtui.api import Export, Extraction, LeadClient, LeadError, new_idempotency_key
 from leadtui.config.settings import SpendPolicy
@@ -36,7 +35,6 @@ EXTRACTION = {
     "localisations": ["Paris"],
     "enrichment_sources": ["website"],
 }
-CRASH_SCRIPT = Path(__file__).with_name("crash_spender.py")
 
 T = TypeVar("T")
 
@@ -225,30 +223,13 @@ async def test_a_spender_killed_after_sending_is_resent_with_its_key_and_debited
         search = await until_answered(lambda: client.searches.create(BROAD_SEARCH))
         before = await account(control)
 
-        child = await asyncio.create_subprocess_exec(
-            sys.executable,
-            str(CRASH_SCRIPT),
-            faulty_sandbox,
-            str(journal_path),
-            search.searchId,
-            str(RESULTS_PER_UNLOCK),
-            key,
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.STDOUT,
-            env=clean_env(),
+        await crash_after_sending(
+            faulty_sandbox, journal_path, search.searchId, RESULTS_PER_UNLOCK, key, "sk_demo_full"
         )
-        try:
-            assert child.stdout is not None
-            line = await asyncio.wait_for(child.stdout.readline(), timeout=30)
-            assert line.startswith(b"SENT"), line
-        finally:
-            child.send_signal(signal.SIGKILL)
-            await asyncio.wait_for(child.wait(), timeout=10)
-        assert child.returncode == -signal.SIGKILL
 
         # The next start: the intent is pending, and resending it uses the same key.
         gate = spend_gate(SpendJournal(journal_path))
-        pending = gate.pending(base_url=client.base_url)
+        pending = await gate.pending(client)
         assert [p.idempotency_key for p in pending] == [key]
         result = await gate.resend(pending[0], client)
         after = await account(control)
@@ -257,7 +238,7 @@ async def test_a_spender_killed_after_sending_is_resent_with_its_key_and_debited
 
     assert result.record.idempotency_key == key
     assert before["credits"] - after["credits"] == RESULTS_PER_UNLOCK
-    assert gate.pending() == []
+    assert gate.journal.pending() == []
     settled = gate.journal.get(key)
     assert settled is not None
     assert settled.outcome is SpendOutcome.SUCCEEDED

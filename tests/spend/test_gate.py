@@ -3,9 +3,7 @@ sending, and after a lost answer resend with the same key so the account is debi
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -17,59 +15,33 @@ from leadtui.api import (
     Extraction,
     ExtractionRequest,
     LeadClient,
-    LeadError,
-    SearchItem,
-    SearchRequest,
     ServerError,
 )
-from leadtui.config.settings import SpendPolicy
-from leadtui.spend.gate import (
+from leadtui.spend.errors import (
     ConfirmationRequired,
+    IntentOfAnotherAccount,
+    IntentSettled,
+    ReadOnlyProfile,
     SpendBlocked,
-    SpendGate,
-    SpendRequest,
+    SpendOutcomeUnknown,
 )
+from leadtui.spend.gate import SpendRequest
 from leadtui.spend.journal import SpendJournal, SpendOperation, SpendOutcome
+from tests.spend.conftest import (
+    SEARCH,
+    credits,
+    faults,
+    gate,
+    journal_unlock,
+    no_sleep,
+    spend_attempts,
+)
 
 MakeClient = Callable[..., LeadClient]
 
-SEARCH = SearchRequest(
-    activities=[SearchItem(name="Bakery")],
-    countries=[SearchItem(name="France")],
-    localisations=[SearchItem(name="Paris")],
-)
 EXTRACTION = ExtractionRequest(
     categories=["bakery"], countries=["FR"], localisations=["Paris"], enrichment_sources=["web"]
 )
-
-
-async def no_sleep(_seconds: float) -> None:
-    return None
-
-
-@pytest.fixture
-def journal(tmp_path: Path) -> SpendJournal:
-    return SpendJournal(tmp_path / "journal.sqlite3")
-
-
-def gate(journal: SpendJournal, budget: int = 0, read_only: bool = False) -> SpendGate:
-    return SpendGate(journal, profile="default", policy=SpendPolicy(budget, read_only))
-
-
-async def credits(client: LeadClient) -> int:
-    return (await client.me()).credits
-
-
-def faults(sandbox_app: Any, rate: float, seed: int = 0) -> None:
-    """Turn the sandbox's fault injection on (503 before, 502 or a cut after the handler)."""
-    state = sandbox_app.state.sandbox
-    state.config.fault_rate = rate
-    state.fault_rng = random.Random(seed)
-
-
-async def spend_attempts(sandbox_http: httpx.AsyncClient) -> list[dict[str, Any]]:
-    log = (await sandbox_http.get("/_sandbox/requests")).json()["data"]
-    return [r for r in log if r["method"] == "POST" and r["path"].endswith("/exports")]
 
 
 def test_confirmation_follows_the_budget(journal: SpendJournal) -> None:
@@ -110,7 +82,7 @@ async def test_unconfirmed_spend_over_budget_sends_nothing(
     client: LeadClient, journal: SpendJournal
 ) -> None:
     search = await client.searches.create(SEARCH)
-    with pytest.raises(ConfirmationRequired, match="budget of 0 credits"):
+    with pytest.raises(ConfirmationRequired, match="budget is 0 credits"):
         await gate(journal).execute(SpendRequest.unlock(search.searchId, 3), client)
     assert journal.history() == []
     assert await credits(client) == 10_000
@@ -131,7 +103,8 @@ async def test_confirmed_unlock_is_journaled_and_settled(
     assert settled.outcome is SpendOutcome.SUCCEEDED
     assert settled.outcome_detail["id"] == result.record.exportId
     assert settled.params == {"search_id": search.searchId, "additional_results": 25}
-    assert settled.base_url == "http://127.0.0.1"
+    assert settled.origin == "http://localhost"
+    assert settled.account.id == "acct_demo"
     assert journal.pending() == []
     # The journal never holds the key.
     assert b"sk_demo_full" not in journal.path.read_bytes()
@@ -149,24 +122,16 @@ async def test_within_budget_needs_no_confirmation(
 async def test_read_only_blocks_every_spend(client: LeadClient, journal: SpendJournal) -> None:
     search = await client.searches.create(SEARCH)
     blocked = gate(journal, budget=1_000, read_only=True)
-    with pytest.raises(SpendBlocked, match="read_only"):
+    with pytest.raises(ReadOnlyProfile, match="read_only"):
         blocked.check_allowed()
-    with pytest.raises(SpendBlocked, match="Nothing was sent"):
+    with pytest.raises(ReadOnlyProfile, match="Nothing was sent"):
         await blocked.execute(SpendRequest.unlock(search.searchId, 1), client, confirmed=True)
     with pytest.raises(SpendBlocked):
         await blocked.execute(SpendRequest.extraction_create(EXTRACTION), client, confirmed=True)
     assert journal.history() == []
     # Even a resend of an intent left pending earlier is blocked.
-    journal.record_intent(
-        idempotency_key="ik-earlier",
-        operation=SpendOperation.UNLOCK,
-        params={"search_id": search.searchId, "additional_results": 1},
-        body={"additional_results": 1},
-        amount=1,
-        profile="default",
-        base_url=client.base_url,
-    )
-    with pytest.raises(SpendBlocked):
+    journal_unlock(journal, "ik-earlier", search_id=search.searchId)
+    with pytest.raises(ReadOnlyProfile):
         await blocked.resend(journal.pending()[0], client)
     assert await credits(client) == 10_000
 
@@ -199,8 +164,9 @@ async def test_lost_answer_stays_pending_and_resend_debits_once(
     spender = gate(journal)
     request = SpendRequest.unlock(search.searchId, 30)
 
+    await spender.account_of(client)  # GET /me before the faults: they are for the spend
     faults(sandbox_app, 1.0, seed=1)
-    with pytest.raises(LeadError) as caught:
+    with pytest.raises(SpendOutcomeUnknown) as caught:
         await spender.execute(request, client, confirmed=True)
     faults(sandbox_app, 0.0)
     attempts = await spend_attempts(sandbox_http)
@@ -208,12 +174,14 @@ async def test_lost_answer_stays_pending_and_resend_debits_once(
     assert any(a["fault"] in ("502", "cut") for a in attempts), attempts
     assert await credits(client) == 10_000 - 30
     assert caught.value.idempotency_key == request.idempotency_key
-    [pending] = spender.pending()
+    [pending] = await spender.pending(client)
     assert pending.idempotency_key == request.idempotency_key
+    assert pending.attempts == 2
+    assert pending.last_error in ("bad_gateway", "network", "internal_error")
 
     # Next start: the journal offers the intent; resending it uses the same key.
     reopened = gate(SpendJournal(journal.path))
-    [offered] = reopened.pending()
+    [offered] = await reopened.pending(client)
     result = await reopened.resend(offered, client)
     assert isinstance(result.record, Export)
     assert await credits(client) == 10_000 - 30
@@ -221,8 +189,8 @@ async def test_lost_answer_stays_pending_and_resend_debits_once(
         request.idempotency_key
     }
     assert [e.exportId async for e in client.exports.iter_all()] == [result.record.exportId]
-    assert reopened.pending() == []
-    with pytest.raises(SpendBlocked, match="already succeeded"):
+    assert await reopened.pending(client) == []
+    with pytest.raises(IntentSettled, match="already succeeded"):
         await reopened.resend(offered, client)
 
 
@@ -232,16 +200,19 @@ async def test_server_errors_after_retries_leave_the_intent_pending(
     client = make_client(max_retries=2, sleep=no_sleep)
     search = await client.searches.create(SEARCH)
     spender = gate(journal)
+    await spender.account_of(client)
     faults(sandbox_app, 1.0, seed=9)  # three 503s in a row: refused before any work
-    with pytest.raises(ServerError) as caught:
+    with pytest.raises(SpendOutcomeUnknown) as caught:
         await spender.execute(SpendRequest.unlock(search.searchId, 5), client, confirmed=True)
     faults(sandbox_app, 0.0)
-    assert caught.value.status == 503
+    assert isinstance(caught.value.error, ServerError)
+    assert caught.value.error.status == 503
     assert await credits(client) == 10_000
-    [pending] = spender.pending()
+    [pending] = await spender.pending(client)
+    assert (pending.attempts, pending.last_error) == (3, "internal_error")
     await spender.resend(pending, client)
     assert await credits(client) == 10_000 - 5
-    assert spender.pending() == []
+    assert await spender.pending(client) == []
 
 
 async def test_extraction_create_and_launch_go_through_the_gate(
@@ -274,19 +245,12 @@ async def test_extraction_create_and_launch_go_through_the_gate(
     assert settled.operation is SpendOperation.EXTRACTION_LAUNCH
 
 
-async def test_resend_refuses_another_accounts_intent(
+async def test_resend_refuses_another_profiles_intent(
     client: LeadClient, journal: SpendJournal
 ) -> None:
-    journal.record_intent(
-        idempotency_key="ik-work",
-        operation=SpendOperation.UNLOCK,
-        params={"search_id": "srch_x", "additional_results": 1},
-        body={"additional_results": 1},
-        amount=1,
-        profile="work",
-        base_url=client.base_url,
-    )
+    journal_unlock(journal, "ik-work", search_id="srch_x", profile="work")
     [intent] = journal.pending()
-    with pytest.raises(SpendBlocked, match="profile 'work'"):
+    with pytest.raises(IntentOfAnotherAccount, match="profile 'work'") as caught:
         await gate(journal).resend(intent, client)
+    assert isinstance(caught.value, SpendBlocked)
     assert journal.pending() == [intent]

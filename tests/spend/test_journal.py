@@ -18,18 +18,11 @@ from leadtui.spend.journal import (
     canonical_body_hash,
     default_journal_path,
 )
+from tests.spend.conftest import DEMO, journal_unlock
 
 
 def _unlock(journal: SpendJournal, key: str, profile: str = "default") -> None:
-    journal.record_intent(
-        idempotency_key=key,
-        operation=SpendOperation.UNLOCK,
-        params={"search_id": "srch_1", "additional_results": 40},
-        body={"additional_results": 40},
-        amount=40,
-        profile=profile,
-        base_url="https://api.example.com",
-    )
+    journal_unlock(journal, key, results=40, profile=profile, origin="https://api.example.com")
 
 
 def test_default_location_is_the_state_dir() -> None:
@@ -48,7 +41,8 @@ def test_an_intent_survives_reopening(tmp_path: Path) -> None:
     assert intent.params == {"search_id": "srch_1", "additional_results": 40}
     assert intent.amount == 40
     assert intent.body_sha256 == canonical_body_hash({"additional_results": 40})
-    assert (intent.profile, intent.base_url) == ("default", "https://api.example.com")
+    assert (intent.profile, intent.origin) == ("default", "https://api.example.com")
+    assert intent.account == DEMO
     assert intent.pending
     with sqlite3.connect(path) as db:
         assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
@@ -61,12 +55,13 @@ def test_an_intent_survives_a_crash_right_after_it_is_recorded(tmp_path: Path) -
         f"""
         import os
         from pathlib import Path
+        from leadtui.spend.account import SpendAccount
         from leadtui.spend.journal import SpendJournal
         SpendJournal(Path({str(path)!r})).record_intent(
             idempotency_key="ik-crash", operation="unlock",
             params={{"search_id": "s", "additional_results": 1}},
             body={{"additional_results": 1}}, amount=1, profile="default",
-            base_url="http://127.0.0.1",
+            origin="http://127.0.0.1", account=SpendAccount("sk_d…full", "acct_demo"),
         )
         os._exit(9)
         """
@@ -109,7 +104,7 @@ def test_pending_is_narrowed_to_one_account(tmp_path: Path) -> None:
     _unlock(journal, "ik-a", profile="default")
     _unlock(journal, "ik-b", profile="work")
     assert [i.idempotency_key for i in journal.pending(profile="work")] == ["ik-b"]
-    assert journal.pending(profile="default", base_url="https://other.example") == []
+    assert journal.pending(profile="default", origin="https://other.example") == []
 
 
 def test_a_key_is_journaled_once(tmp_path: Path) -> None:
@@ -123,3 +118,43 @@ def test_body_hash_is_canonical() -> None:
     assert canonical_body_hash({"a": 1, "b": [1, 2]}) == canonical_body_hash({"b": [1, 2], "a": 1})
     assert canonical_body_hash({"a": 1}) != canonical_body_hash({"a": 2})
     assert len(canonical_body_hash(None)) == 64
+
+
+@pytest.mark.parametrize("umask", [0o000, 0o022])
+def test_the_journal_and_its_wal_files_are_private_whatever_the_umask(
+    tmp_path: Path, umask: int
+) -> None:
+    path = tmp_path / "state" / "journal.sqlite3"
+    # A child process: the umask is process-wide, and the test must not change ours.
+    script = textwrap.dedent(
+        """
+        import os, sqlite3, sys
+        from pathlib import Path
+        os.umask(int(sys.argv[2]))
+        from tests.spend.conftest import journal_unlock
+        from leadtui.spend.journal import SpendJournal
+        journal = SpendJournal(Path(sys.argv[1]))
+        journal_unlock(journal, "ik-private")
+        held = sqlite3.connect(sys.argv[1])  # an open connection keeps -wal and -shm
+        held.execute("SELECT COUNT(*) FROM spend_intents").fetchone()
+        print(*(oct(os.stat(sys.argv[1] + s).st_mode & 0o777) for s in ("", "-wal", "-shm")))
+        held.close()
+        """
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(path), str(umask)],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    )
+    assert done.stdout.split() == ["0o600", "0o600", "0o600"]
+    assert path.parent.stat().st_mode & 0o777 == 0o700
+
+
+def test_an_existing_journal_readable_by_others_is_made_private(tmp_path: Path) -> None:
+    path = tmp_path / "journal.sqlite3"
+    _unlock(SpendJournal(path), "ik-1")
+    path.chmod(0o644)
+    SpendJournal(path)
+    assert path.stat().st_mode & 0o777 == 0o600

@@ -8,6 +8,7 @@ import pytest
 
 from leadtui.api.models import SearchRequest
 from leadtui.config.settings import SpendPolicy
+from leadtui.spend.account import SpendAccount
 from leadtui.spend.gate import SpendGate, SpendRequest
 from leadtui.spend.journal import SpendJournal
 from leadtui.ui.dialogs.confirm_spend import SpendSummary
@@ -32,7 +33,7 @@ async def _unlocks(sandbox_http: Any) -> list[dict[str, Any]]:
 
 def _journaled_by_an_earlier_run(request: SpendRequest) -> None:
     gate = SpendGate(SpendJournal(), profile="default", policy=SpendPolicy(0, read_only=False))
-    gate.journal_intent(request, SANDBOX_URL)
+    gate.journal_intent(request, SANDBOX_URL, SpendAccount("sk_d…full", "acct_demo", "Demo Co"))
 
 
 async def _settle(app: Any, pilot: Any) -> None:

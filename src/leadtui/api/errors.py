@@ -22,6 +22,9 @@ class LeadError(Exception):
         self.message = message
         # The key used by a credit-consuming call, so the caller can journal and resend it.
         self.idempotency_key = idempotency_key
+        # What the transport's earlier attempts of the same request ended with, oldest first
+        # (empty when this was the only attempt).
+        self.earlier_attempts: tuple[LeadError, ...] = ()
 
 
 class ConfigurationError(LeadError):

@@ -59,3 +59,19 @@ def new_idempotency_key() -> str:
 def short_key(key: str) -> str:
     """The first 8 characters of an idempotency key, for the spend confirmation."""
     return key[:8]
+
+
+_IDEMPOTENCY_KEY_MAX = 128
+
+
+def idempotency_key_problem(key: str) -> str | None:
+    """None when `key` is a usable Idempotency-Key (printable ASCII, 1 to 128 characters), else
+    a one-line reason naming the 1-based position of the first bad character."""
+    if not key:
+        return "the idempotency key is empty"
+    if len(key) > _IDEMPOTENCY_KEY_MAX:
+        return f"the idempotency key has {len(key)} characters; at most {_IDEMPOTENCY_KEY_MAX}"
+    for position, char in enumerate(key, start=1):
+        if not " " <= char <= "~":
+            return f"character {position} of the idempotency key is not printable ASCII"
+    return None

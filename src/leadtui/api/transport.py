@@ -238,6 +238,7 @@ class Transport:
             headers=self._headers(auth=auth, idempotency_key=idempotency_key),
         )
         retry_number = 0
+        earlier: list[LeadError] = []
         while True:
             failure, response = await self._attempt(request, idempotency_key, stream=stream)
             if response is not None:
@@ -249,7 +250,10 @@ class Transport:
             assert failure is not None
             delay = self._retry_delay(failure, retry_number, retryable=retryable)
             if delay is None:
+                # The spend core needs to know whether any earlier attempt may have been acted on.
+                failure.earlier_attempts = tuple(earlier)
                 raise failure
+            earlier.append(failure)
             retry_number += 1
             log.debug(
                 "retrying %s %s in %.2fs (retry %d of %d)",

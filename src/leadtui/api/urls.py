@@ -11,7 +11,8 @@ from leadtui.api.errors import ConfigurationError
 _LOOPBACK_NAMES = frozenset({"localhost"})
 
 
-def _is_loopback(host: str) -> bool:
+def is_loopback(host: str) -> bool:
+    """True for a name or address of this machine: localhost, 127.0.0.0/8, ::1."""
     if host in _LOOPBACK_NAMES:
         return True
     try:
@@ -44,7 +45,7 @@ def validate_base_url(url: str) -> str:
         raise ConfigurationError("The server URL must not contain a user name or password.")
     if parts.query or parts.fragment:
         raise ConfigurationError("The server URL must not contain a query or a fragment.")
-    if scheme == "http" and not _is_loopback(host):
+    if scheme == "http" and not is_loopback(host):
         raise ConfigurationError(
             f"Refusing plain http:// to {host}: the API key must travel over TLS. "
             "Use https:// (http:// is allowed only for 127.0.0.1, localhost and [::1])."

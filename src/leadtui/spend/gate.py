@@ -1,38 +1,49 @@
 """The one path for every credit-consuming call: policy, journal, send, outcome.
 
-The UI builds a `SpendRequest` (its idempotency key exists from then on, so ConfirmSpend can
-show its short form), asks `SpendGate.requires_confirmation`, shows the modal, and only then
-calls `execute(..., confirmed=True)`. The gate refuses an unconfirmed spend over the budget and
-every spend in read-only mode, so no caller can skip the modal by mistake.
+A surface builds a `SpendRequest` from a Quote (its idempotency key exists from then on, so the
+confirmation can show its short form), asks `SpendGate.requires_confirmation`, asks the user,
+and only then calls `execute(..., confirmed=True)`. The gate refuses an unconfirmed spend over
+the budget and every spend in read-only mode, so no caller can skip the confirmation by mistake.
+
+Once any attempt of a spend may have been acted on (a transport failure, a timeout, a 5xx), no
+later 4xx settles it as rejected: the server may hold the money under that key while refusing
+the retry (a lapsed subscription, a revoked key). It stays pending; a resend of a pending
+intent is such a later attempt by definition.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Any
+import weakref
+from collections.abc import Callable
+from dataclasses import dataclass
 
-from leadtui.api import (
-    ApiError,
-    Export,
-    ExportRequest,
-    Extraction,
-    ExtractionRequest,
-    LeadClient,
-    new_idempotency_key,
-    short_key,
-)
-from leadtui.api.contract import DEFAULT_PRICE_PER_RESULT
+from leadtui.api.client import LeadClient
+from leadtui.api.errors import ApiError, LeadError, RequestTimeout
+from leadtui.api.keys import short_key
+from leadtui.api.models import Export, Extraction
 from leadtui.config.settings import Settings, SpendPolicy
+from leadtui.spend.account import SpendAccount, account_of
+from leadtui.spend.errors import (
+    ConfirmationRequired,
+    IntentMissing,
+    IntentOfAnotherAccount,
+    IntentSettled,
+    SpendOutcomeUnknown,
+)
 from leadtui.spend.journal import (
     SpendIntent,
     SpendJournal,
     SpendOperation,
     SpendOutcome,
+    new_claim_owner,
 )
-from leadtui.spend.quote import stated_price
+from leadtui.spend.origin import spend_origin
+from leadtui.spend.policy import check_spend_allowed, needs_confirmation
+from leadtui.spend.request import SpendRequest
+
+__all__ = ["SpendGate", "SpendRequest", "SpendResult", "settles_spend"]
 
 log = logging.getLogger(__name__)
 
@@ -41,8 +52,8 @@ _NOT_DEFINITIVE = frozenset({408, 425, 429})
 
 
 def settles_spend(error: BaseException) -> bool:
-    """True when `error` is a definitive refusal (the journal records the intent as rejected);
-    False when the server may or may not have acted (network, timeout, 5xx, 408/425/429)."""
+    """True when `error`, as the answer to a first send, is a definitive refusal; False when
+    the server may or may not have acted (network, timeout, 5xx, 408/425/429)."""
     return (
         isinstance(error, ApiError)
         and 400 <= error.status < 500
@@ -50,60 +61,18 @@ def settles_spend(error: BaseException) -> bool:
     )
 
 
-class SpendBlocked(Exception):
-    """Spending is switched off (read-only) or the intent belongs to another account."""
+def _may_have_acted(error: LeadError) -> bool:
+    """A failure after which the server may hold the spend: no answer, a timeout, a 5xx, or a
+    success whose body could not be read. (429 and 425 are refusals before any work.)"""
+    if not isinstance(error, ApiError):
+        return True
+    return not 400 <= error.status < 500 or error.status == 408
 
 
-class ConfirmationRequired(Exception):
-    """The amount is over the budget (or unknown) and the user has not confirmed it."""
-
-
-@dataclass(frozen=True)
-class SpendRequest:
-    """A spend the user is about to confirm. Build it with `unlock`, `extraction_create` or
-    `extraction_launch`; the idempotency key is fixed here and used for every attempt."""
-
-    operation: SpendOperation
-    params: Mapping[str, Any]
-    body: Mapping[str, Any] | None
-    amount: int | None
-    """Credits, or None when the spend is not priced in credits (then it always needs
-    confirming)."""
-    idempotency_key: str = field(default_factory=new_idempotency_key)
-    price_is_known: bool = True
-    """False when `amount` rests on our default price: such a spend always needs confirming."""
-
-    @property
-    def short_key(self) -> str:
-        return short_key(self.idempotency_key)
-
-    @classmethod
-    def unlock(
-        cls, search_id: str, additional_results: int, *, price_per_result: int | None = None
-    ) -> SpendRequest:
-        """`POST /searches/{id}/exports`; costs additional_results × price (default 1)."""
-        body = ExportRequest(additional_results=additional_results).to_body()
-        price = stated_price(price_per_result)
-        return cls(
-            SpendOperation.UNLOCK,
-            {"search_id": search_id, "additional_results": additional_results},
-            body,
-            additional_results * (DEFAULT_PRICE_PER_RESULT if price is None else price),
-            price_is_known=price is not None,
-        )
-
-    @classmethod
-    def extraction_create(
-        cls, request: ExtractionRequest | Mapping[str, Any], *, amount: int | None = None
-    ) -> SpendRequest:
-        """`POST /extractions` (consumes a launch; its credit cost is not documented)."""
-        body = ExtractionRequest.model_validate(request).to_body()
-        return cls(SpendOperation.EXTRACTION_CREATE, {"request": body}, body, amount)
-
-    @classmethod
-    def extraction_launch(cls, extraction_id: str, *, amount: int | None = None) -> SpendRequest:
-        """`POST /extractions/{id}/launch` of a draft."""
-        return cls(SpendOperation.EXTRACTION_LAUNCH, {"extraction_id": extraction_id}, None, amount)
+def _error_code(error: LeadError) -> str:
+    if isinstance(error, ApiError):
+        return error.code
+    return "timeout" if isinstance(error, RequestTimeout) else "network"
 
 
 @dataclass(frozen=True)
@@ -119,44 +88,64 @@ class SpendGate:
         self.journal = journal
         self.profile = profile
         self.policy = policy
+        self._accounts: weakref.WeakKeyDictionary[LeadClient, SpendAccount] = (
+            weakref.WeakKeyDictionary()
+        )
 
     @classmethod
     def for_profile(cls, settings: Settings, journal: SpendJournal, profile: str) -> SpendGate:
         return cls(journal, profile=profile, policy=settings.spend_policy(profile))
 
     def requires_confirmation(self, request: SpendRequest) -> bool:
-        """True unless the amount rests on a price the server stated and is within the budget
-        the user set."""
-        amount = request.amount
-        return amount is None or not request.price_is_known or amount > self.policy.spend_budget
+        """True unless the spend is in credits, at a price the server stated, within budget."""
+        return needs_confirmation(request, self.policy)
 
     def check_allowed(self) -> None:
-        """Raise SpendBlocked in read-only mode; the UI may call it to grey out spend keys."""
-        if self.policy.read_only:
-            raise SpendBlocked(
-                "Spending is switched off (read_only = true in the settings or this profile). "
-                "Nothing was sent."
-            )
+        """Raise ReadOnlyProfile in read-only mode; a surface may call it to grey out keys."""
+        check_spend_allowed(self.policy)
+
+    async def account_of(self, client: LeadClient) -> SpendAccount:
+        """The account `client`'s key spends from (GET /me, remembered per client once it
+        names the account; the masked key when it does not)."""
+        known = self._accounts.get(client)
+        if known is None:
+            known = await account_of(client)
+            if known.id is not None:
+                self._accounts[client] = known
+        return known
 
     async def execute(
         self, request: SpendRequest, client: LeadClient, *, confirmed: bool = False
     ) -> SpendResult:
         """Journal the intent durably, send it with its key, record the outcome.
 
-        Raises SpendBlocked, ConfirmationRequired, JournalError (nothing sent), or the
-        client's LeadError. After a transport failure or a 5xx the intent stays pending:
-        offer `resend`, never a new request.
+        Raises ReadOnlyProfile, ConfirmationRequired, InvalidIdempotencyKey or JournalError
+        (nothing sent); the server's ApiError when it definitively refused (journaled as
+        rejected); SpendOutcomeUnknown when it may have acted (the intent stays pending:
+        offer `resend`, never a new request).
         """
         self.check_allowed()
         if not confirmed and self.requires_confirmation(request):
             raise ConfirmationRequired(
-                f"This spend ({_amount_text(request.amount)}) is over the budget of "
-                f"{self.policy.spend_budget} credits and needs the user's confirmation."
+                f"This spend ({request.quote.total_text()}, price "
+                f"{request.quote.price_source.value}) needs the user's confirmation: the budget "
+                f"is {self.policy.spend_budget} credits, for spends at a price the server states."
             )
-        intent = await asyncio.to_thread(self.journal_intent, request, client.base_url)
-        return await self._send(intent, client)
+        account = await self.account_of(client)
+        owner = new_claim_owner()
+        intent = await asyncio.to_thread(
+            self.journal_intent, request, client.base_url, account, claim_owner=owner
+        )
+        return await self._send(intent, client, owner, after_unknown=False)
 
-    def journal_intent(self, request: SpendRequest, base_url: str) -> SpendIntent:
+    def journal_intent(
+        self,
+        request: SpendRequest,
+        base_url: str,
+        account: SpendAccount,
+        *,
+        claim_owner: str | None = None,
+    ) -> SpendIntent:
         """Step one of `execute`: write the intent durably, before anything is sent. Blocking."""
         return self.journal.record_intent(
             idempotency_key=request.idempotency_key,
@@ -165,58 +154,103 @@ class SpendGate:
             body=request.body,
             amount=request.amount,
             profile=self.profile,
-            base_url=base_url,
+            origin=base_url,
+            account=account,
+            claim_owner=claim_owner,
         )
 
     async def resend(self, intent: SpendIntent, client: LeadClient) -> SpendResult:
-        """Send a pending intent again with its SAME key: the server debits at most once."""
+        """Send a pending intent again with its SAME key: the server debits at most once.
+
+        Only to the profile, server and account it was made for. Raises ReadOnlyProfile,
+        IntentMissing, IntentSettled, IntentOfAnotherAccount, IntentClaimed, JournalError;
+        then as `execute`, except that a 4xx never settles it (it follows an attempt whose
+        outcome is unknown) and raises SpendOutcomeUnknown.
+        """
         self.check_allowed()
+        account = await self.account_of(client)
         # The caller's copy may be stale (a second press, another window): ask the journal.
         current = await asyncio.to_thread(self.journal.get, intent.idempotency_key)
         if current is None:
-            raise SpendBlocked(f"Intent {intent.idempotency_key[:8]} is not in the journal.")
+            raise IntentMissing(f"Intent {intent.short_key} is not in the journal.")
         if not current.pending:
-            raise SpendBlocked(
-                f"Intent {intent.idempotency_key[:8]} is already {current.outcome}; "
-                "it is not sent again."
+            raise IntentSettled(
+                f"Intent {current.short_key} is already {current.outcome}; it is not sent again."
             )
-        intent = current
-        if intent.profile != self.profile or intent.base_url != client.base_url:
-            raise SpendBlocked(
-                f"Intent {intent.idempotency_key[:8]} was made for profile '{intent.profile}' "
-                f"at {intent.base_url}; switch to that profile to resend it."
+        self._check_belongs(current, client.base_url, account)
+        owner = new_claim_owner()
+        claimed = await asyncio.to_thread(self.journal.claim, current.idempotency_key, owner)
+        return await self._send(claimed, client, owner, after_unknown=True)
+
+    async def pending(self, client: LeadClient) -> list[SpendIntent]:
+        """This profile's intents on `client`'s server and account whose outcome is unknown
+        (offer resend or discard). Intents of other accounts are never offered."""
+        account = await self.account_of(client)
+        return await asyncio.to_thread(self.journal.pending, self.profile, client.base_url, account)
+
+    def _check_belongs(self, intent: SpendIntent, base_url: str, account: SpendAccount) -> None:
+        where = None
+        if intent.profile != self.profile:
+            where = f"profile '{intent.profile}'"
+        elif intent.origin != spend_origin(base_url):
+            where = f"the server {intent.origin}"
+        elif not intent.account.same_as(account):
+            where = f"the account {intent.account.label}"
+        if where is not None:
+            raise IntentOfAnotherAccount(
+                f"Intent {intent.short_key} was made for {where}; it is resent only there "
+                f"(signed in: {account.label} at {spend_origin(base_url)}, profile "
+                f"'{self.profile}'). Nothing was sent."
             )
-        return await self._send(intent, client)
 
-    def pending(self, base_url: str | None = None) -> list[SpendIntent]:
-        """This profile's intents whose outcome is unknown (offer resend or discard)."""
-        return self.journal.pending(profile=self.profile, base_url=base_url)
-
-    async def _send(self, intent: SpendIntent, client: LeadClient) -> SpendResult:
+    async def _send(
+        self, intent: SpendIntent, client: LeadClient, owner: str, *, after_unknown: bool
+    ) -> SpendResult:
+        journal, key = self.journal, intent.idempotency_key
         try:
             record = await _dispatch(intent, client)
-        except ApiError as exc:
-            if settles_spend(exc):
+        except LeadError as exc:
+            tried = len(exc.earlier_attempts) + 1
+            unknown = after_unknown or any(_may_have_acted(e) for e in exc.earlier_attempts)
+            if isinstance(exc, ApiError) and settles_spend(exc) and not unknown:
                 detail = {"status": exc.status, "code": exc.code, "request_id": exc.request_id}
-                await self._settle(intent, SpendOutcome.REJECTED, detail)
+                await asyncio.to_thread(
+                    _quietly,
+                    key,
+                    lambda: journal.record_outcome(
+                        key, SpendOutcome.REJECTED, detail, attempts=tried
+                    ),
+                )
+                raise
+            code = _error_code(exc)
+            await asyncio.to_thread(
+                _quietly,
+                key,
+                lambda: journal.release(key, owner, attempts=tried, last_error=code),
+            )
+            raise SpendOutcomeUnknown(intent, exc) from exc
+        except BaseException:
+            # Cancelled mid-send: the outcome is unknown; free the claim so it can be resent.
+            _quietly(key, lambda: journal.release(key, owner, attempts=1, last_error=None))
             raise
-        # Anything else (network, timeout, 5xx, cancellation) leaves the intent pending.
         record_id = record.exportId if isinstance(record, Export) else record.extractionId
-        await self._settle(
-            intent, SpendOutcome.SUCCEEDED, {"id": record_id, "status": record.status}
+        done = {"id": record_id, "status": record.status}
+        await asyncio.to_thread(
+            _quietly,
+            key,
+            lambda: journal.record_outcome(key, SpendOutcome.SUCCEEDED, done, attempts=1),
         )
         return SpendResult(intent, record)
 
-    async def _settle(
-        self, intent: SpendIntent, outcome: SpendOutcome, detail: Mapping[str, Any]
-    ) -> None:
-        try:
-            await asyncio.to_thread(
-                self.journal.record_outcome, intent.idempotency_key, outcome, detail
-            )
-        except Exception:
-            # The server has answered; a pending intent is safe (a resend cannot debit twice).
-            log.warning("could not record the outcome of intent %s", intent.idempotency_key[:8])
+
+def _quietly(key: str, write: Callable[[], None]) -> None:
+    """Record what the server answered (or that it did not). A journal failure here is logged,
+    not raised over the server's answer: the intent stays pending, and a resend with its key
+    cannot debit twice."""
+    try:
+        write()
+    except Exception:
+        log.warning("could not record the outcome of intent %s", short_key(key))
 
 
 async def _dispatch(intent: SpendIntent, client: LeadClient) -> Export | Extraction:
@@ -228,7 +262,3 @@ async def _dispatch(intent: SpendIntent, client: LeadClient) -> Export | Extract
     if intent.operation is SpendOperation.EXTRACTION_CREATE:
         return await client.extractions.create(dict(params["request"]), idempotency_key=key)
     return await client.extractions.launch(str(params["extraction_id"]), idempotency_key=key)
-
-
-def _amount_text(amount: int | None) -> str:
-    return "cost not stated by the server" if amount is None else f"{amount} credits"

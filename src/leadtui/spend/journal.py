@@ -3,7 +3,12 @@
 An intent without an outcome means "sent, or about to be, and we never learnt the answer":
 the app offers to resend it with the same Idempotency-Key, which the server never debits twice.
 SQLite in WAL mode with synchronous=FULL, so a committed intent survives a crash or power loss.
-One short-lived connection per call keeps it safe to use from any thread.
+One short-lived connection per call keeps it safe to use from any thread and any process.
+
+Each intent names its profile, server (origin) and account, and is offered only to them. One
+sender at a time holds a claim on an intent (owner and expiry, taken in one SQL statement), so
+two windows or processes never send or discard the same intent at once; a claim whose process
+died on this machine, or whose time ran out, may be taken over.
 """
 
 from __future__ import annotations
@@ -11,77 +16,53 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
-from collections.abc import Iterator, Mapping
+import time
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import closing, contextmanager
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from enum import StrEnum
 from pathlib import Path
 from typing import Any, Final
 
+from leadtui.api.keys import idempotency_key_problem, short_key
 from leadtui.config.settings import state_dir
+from leadtui.spend.account import SpendAccount
+from leadtui.spend.claims import CLAIM_SECONDS, new_claim_owner, owner_died
+from leadtui.spend.errors import (
+    IntentClaimed,
+    IntentMissing,
+    IntentSettled,
+    InvalidIdempotencyKey,
+    JournalError,
+)
+from leadtui.spend.intent import (
+    SpendIntent,
+    SpendOperation,
+    SpendOutcome,
+    Unreadable,
+    UnreadableIntent,
+    read_all,
+    read_one,
+    read_row,
+)
+from leadtui.spend.journal_file import create_private, prepare
+from leadtui.spend.origin import spend_origin
+
+__all__ = [
+    "CLAIM_SECONDS",
+    "JournalError",
+    "SpendIntent",
+    "SpendJournal",
+    "SpendOperation",
+    "SpendOutcome",
+    "UnreadableIntent",
+    "canonical_body_hash",
+    "default_journal_path",
+    "new_claim_owner",
+]
 
 JOURNAL_FILE_NAME: Final = "journal.sqlite3"
 
-_SCHEMA: Final = """
-CREATE TABLE IF NOT EXISTS spend_intents (
-    idempotency_key TEXT PRIMARY KEY,
-    operation       TEXT NOT NULL,
-    params          TEXT NOT NULL,
-    body_sha256     TEXT NOT NULL,
-    amount          INTEGER,
-    profile         TEXT NOT NULL,
-    base_url        TEXT NOT NULL,
-    created_at      TEXT NOT NULL,
-    outcome         TEXT,
-    outcome_detail  TEXT,
-    outcome_at      TEXT
-);
-CREATE INDEX IF NOT EXISTS spend_intents_pending
-    ON spend_intents (profile, base_url) WHERE outcome IS NULL;
-"""
-
-
-class SpendOperation(StrEnum):
-    """The credit-consuming calls."""
-
-    UNLOCK = "unlock"
-    EXTRACTION_CREATE = "extraction.create"
-    EXTRACTION_LAUNCH = "extraction.launch"
-
-
-class SpendOutcome(StrEnum):
-    SUCCEEDED = "succeeded"
-    """The server accepted it; detail holds the resulting id."""
-    REJECTED = "rejected"
-    """A definitive 4xx: nothing was spent; detail holds the error code and request id."""
-    DISCARDED = "discarded"
-    """The user chose not to resend an intent whose outcome was unknown."""
-
-
-class JournalError(Exception):
-    """The journal could not be written; the spend must not be sent."""
-
-
-@dataclass(frozen=True)
-class SpendIntent:
-    """One journaled spend. `outcome` None: pending (outcome unknown)."""
-
-    idempotency_key: str
-    operation: SpendOperation
-    params: Mapping[str, Any]
-    body_sha256: str
-    amount: int | None
-    profile: str
-    base_url: str
-    created_at: datetime
-    outcome: SpendOutcome | None = None
-    outcome_detail: Mapping[str, Any] = field(default_factory=dict)
-    outcome_at: datetime | None = None
-
-    @property
-    def pending(self) -> bool:
-        return self.outcome is None
+Clock = Callable[[], float]
 
 
 def canonical_body_hash(body: Mapping[str, Any] | None) -> str:
@@ -94,19 +75,18 @@ def default_journal_path() -> Path:
     return state_dir() / JOURNAL_FILE_NAME
 
 
-def _now() -> str:
-    return datetime.now(UTC).isoformat()
-
-
 class SpendJournal:
-    """Durable record of spend intents and their outcomes."""
+    """Durable record of spend intents and their outcomes. `clock` (unix seconds) times claims."""
 
-    def __init__(self, path: Path | None = None) -> None:
+    def __init__(self, path: Path | None = None, *, clock: Clock = time.time) -> None:
         self.path = path or default_journal_path()
-        self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        self.clock = clock
+        try:
+            create_private(self.path)
+        except OSError as exc:
+            raise JournalError(f"The spend journal {self.path} cannot be created: {exc}") from None
         with self._connect() as db:
-            db.execute("PRAGMA journal_mode=WAL")
-            db.executescript(_SCHEMA)
+            prepare(db)
 
     @contextmanager
     def _connect(self) -> Iterator[sqlite3.Connection]:
@@ -128,13 +108,20 @@ class SpendJournal:
         body: Mapping[str, Any] | None,
         amount: int | None,
         profile: str,
-        base_url: str,
+        origin: str,
+        account: SpendAccount,
+        claim_owner: str | None = None,
     ) -> SpendIntent:
         """Write the intent and commit durably; call this BEFORE sending the request.
 
         `params` is what a resend needs (search id, additional_results, extraction id or
-        request body). Never the API key. A key already in the journal is refused.
+        request body). Never the API key. With `claim_owner` the intent is born claimed by the
+        send about to happen. Raises InvalidIdempotencyKey, or JournalError for a key already in
+        the journal.
         """
+        problem = idempotency_key_problem(idempotency_key)
+        if problem is not None:
+            raise InvalidIdempotencyKey(f"Not sent: {problem}.")
         intent = SpendIntent(
             idempotency_key=idempotency_key,
             operation=SpendOperation(operation),
@@ -142,14 +129,17 @@ class SpendJournal:
             body_sha256=canonical_body_hash(body),
             amount=amount,
             profile=profile,
-            base_url=base_url,
+            origin=spend_origin(origin),
+            account=account,
             created_at=datetime.now(UTC),
         )
+        expires = self.clock() + CLAIM_SECONDS if claim_owner is not None else None
         try:
             with self._connect() as db:
                 db.execute(
                     "INSERT INTO spend_intents (idempotency_key, operation, params, body_sha256,"
-                    " amount, profile, base_url, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    " amount, profile, base_url, created_at, account_id, account_name, key_hint,"
+                    " claim_owner, claim_expires) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (
                         intent.idempotency_key,
                         intent.operation.value,
@@ -157,80 +147,155 @@ class SpendJournal:
                         intent.body_sha256,
                         intent.amount,
                         intent.profile,
-                        intent.base_url,
+                        intent.origin,
                         intent.created_at.isoformat(),
+                        account.id,
+                        account.name,
+                        account.key_hint,
+                        claim_owner,
+                        expires,
                     ),
                 )
         except JournalError as exc:
             if isinstance(exc.__cause__, sqlite3.IntegrityError):
                 raise JournalError(
-                    f"The idempotency key {idempotency_key[:8]} is already in the journal; "
-                    "resend that intent instead of recording it again."
+                    f"The idempotency key {short_key(idempotency_key)} is already in the "
+                    "journal; resend that intent instead of recording it again."
                 ) from None
             raise
         return intent
 
-    def record_outcome(
-        self, idempotency_key: str, outcome: SpendOutcome, detail: Mapping[str, Any] | None = None
+    def claim(self, idempotency_key: str, owner: str) -> SpendIntent:
+        """Take the pending intent for one send (or a discard) by `owner`, atomically.
+
+        Raises IntentMissing, IntentSettled, IntentClaimed (another live sender holds it),
+        or JournalError for a row this version cannot read."""
+        now = self.clock()
+        with self._connect() as db:
+            taken = db.execute(
+                "UPDATE spend_intents SET claim_owner = ?, claim_expires = ?"
+                " WHERE idempotency_key = ? AND outcome IS NULL"
+                " AND (claim_owner IS NULL OR claim_expires <= ?)",
+                (owner, now + CLAIM_SECONDS, idempotency_key, now),
+            ).rowcount
+            row = db.execute(
+                "SELECT * FROM spend_intents WHERE idempotency_key = ?", (idempotency_key,)
+            ).fetchone()
+            if row is None:
+                raise IntentMissing(f"Intent {short_key(idempotency_key)} is not in the journal.")
+            if not taken and row["outcome"] is None and owner_died(row["claim_owner"]):
+                # Compare-and-swap on the dead owner: of two takers, one wins.
+                taken = db.execute(
+                    "UPDATE spend_intents SET claim_owner = ?, claim_expires = ?"
+                    " WHERE idempotency_key = ? AND outcome IS NULL AND claim_owner = ?",
+                    (owner, now + CLAIM_SECONDS, idempotency_key, row["claim_owner"]),
+                ).rowcount
+        intent = read_one(row)
+        if intent.outcome is not None:
+            raise IntentSettled(
+                f"Intent {intent.short_key} is already {intent.outcome}; it is not sent again."
+            )
+        if not taken:
+            raise IntentClaimed(
+                f"Intent {intent.short_key} is being sent by another window or process right "
+                "now; wait for its answer, then look at the pending spends again."
+            )
+        return intent
+
+    def release(
+        self, idempotency_key: str, owner: str, *, attempts: int, last_error: str | None
     ) -> None:
-        """Settle a pending intent. Settled intents keep their first outcome."""
+        """The send by `owner` ended with no outcome: count its attempts, free the claim."""
         with self._connect() as db:
             db.execute(
-                "UPDATE spend_intents SET outcome = ?, outcome_detail = ?, outcome_at = ?"
-                " WHERE idempotency_key = ? AND outcome IS NULL",
+                "UPDATE spend_intents SET attempts = attempts + ?,"
+                " last_error = COALESCE(?, last_error),"
+                " claim_expires = CASE WHEN claim_owner = ? THEN NULL ELSE claim_expires END,"
+                " claim_owner = CASE WHEN claim_owner = ? THEN NULL ELSE claim_owner END"
+                " WHERE idempotency_key = ?",
+                (attempts, last_error, owner, owner, idempotency_key),
+            )
+
+    def record_outcome(
+        self,
+        idempotency_key: str,
+        outcome: SpendOutcome,
+        detail: Mapping[str, Any] | None = None,
+        *,
+        attempts: int = 0,
+    ) -> None:
+        """Settle an intent and free its claim. A settled intent keeps its first outcome, except
+        that a success overrides a discard: the server's answer wins over the user's guess."""
+        outcome = SpendOutcome(outcome)
+        with self._connect() as db:
+            db.execute(
+                "UPDATE spend_intents SET outcome = ?, outcome_detail = ?, outcome_at = ?,"
+                " attempts = attempts + ?, claim_owner = NULL, claim_expires = NULL"
+                " WHERE idempotency_key = ?"
+                " AND (outcome IS NULL OR (? = 'succeeded' AND outcome = 'discarded'))",
                 (
-                    SpendOutcome(outcome).value,
+                    outcome.value,
                     json.dumps(dict(detail or {})),
-                    _now(),
+                    datetime.now(UTC).isoformat(),
+                    attempts,
                     idempotency_key,
+                    outcome.value,
                 ),
             )
 
     def discard(self, idempotency_key: str) -> None:
-        """The user chose not to resend: the intent stays in history, no longer pending."""
+        """The user chose not to resend: the intent stays in history, no longer pending.
+        Refused (IntentClaimed) while another window or process is sending it."""
+        self.claim(idempotency_key, new_claim_owner())
         self.record_outcome(idempotency_key, SpendOutcome.DISCARDED)
 
     def get(self, idempotency_key: str) -> SpendIntent | None:
+        """The intent, or None; JournalError when its row cannot be read by this version."""
         with self._connect() as db:
             row = db.execute(
                 "SELECT * FROM spend_intents WHERE idempotency_key = ?", (idempotency_key,)
             ).fetchone()
-        return _intent(row) if row is not None else None
+        return read_one(row) if row is not None else None
 
-    def pending(self, profile: str | None = None, base_url: str | None = None) -> list[SpendIntent]:
-        """Intents with no outcome, oldest first; narrowed to one account when given."""
+    def pending(
+        self,
+        profile: str | None = None,
+        origin: str | None = None,
+        account: SpendAccount | None = None,
+    ) -> list[SpendIntent]:
+        """Readable intents with no outcome, oldest first; narrowed to a profile, a server and
+        an account when given. Unreadable rows are skipped: see `unreadable`."""
         query = "SELECT * FROM spend_intents WHERE outcome IS NULL"
         args: list[str] = []
         if profile is not None:
             query += " AND profile = ?"
             args.append(profile)
-        if base_url is not None:
+        if origin is not None:
             query += " AND base_url = ?"
-            args.append(base_url)
+            args.append(spend_origin(origin))
         with self._connect() as db:
             rows = db.execute(query + " ORDER BY created_at, rowid", args).fetchall()
-        return [_intent(row) for row in rows]
+        intents = read_all(rows)
+        if account is None:
+            return intents
+        return [i for i in intents if i.account.same_as(account)]
 
     def history(self, limit: int = 50) -> list[SpendIntent]:
-        """The most recent intents, newest first, settled or not."""
+        """The most recent readable intents, newest first, settled or not."""
         with self._connect() as db:
             rows = db.execute(
                 "SELECT * FROM spend_intents ORDER BY created_at DESC, rowid DESC LIMIT ?", (limit,)
             ).fetchall()
-        return [_intent(row) for row in rows]
+        return read_all(rows)
 
-
-def _intent(row: sqlite3.Row) -> SpendIntent:
-    return SpendIntent(
-        idempotency_key=row["idempotency_key"],
-        operation=SpendOperation(row["operation"]),
-        params=json.loads(row["params"]),
-        body_sha256=row["body_sha256"],
-        amount=row["amount"],
-        profile=row["profile"],
-        base_url=row["base_url"],
-        created_at=datetime.fromisoformat(row["created_at"]),
-        outcome=SpendOutcome(row["outcome"]) if row["outcome"] is not None else None,
-        outcome_detail=json.loads(row["outcome_detail"]) if row["outcome_detail"] else {},
-        outcome_at=datetime.fromisoformat(row["outcome_at"]) if row["outcome_at"] else None,
-    )
+    def unreadable(self) -> list[UnreadableIntent]:
+        """Rows this version cannot read, with the reason; they are never offered or sent."""
+        with self._connect() as db:
+            rows = db.execute("SELECT * FROM spend_intents ORDER BY rowid").fetchall()
+        found = []
+        for row in rows:
+            try:
+                read_row(row)
+            except Unreadable as exc:
+                found.append(UnreadableIntent(str(row["idempotency_key"]), str(exc)))
+        return found

@@ -12,7 +12,7 @@ from typing import Any
 
 from leadtui.api.contract import DEFAULT_PRICE_PER_RESULT
 from leadtui.api.models import ADDITIONAL_RESULTS_MAX, Search
-from leadtui.spend.journal import SpendOperation
+from leadtui.spend.intent import SpendOperation
 
 
 class PriceSource(StrEnum):
@@ -70,11 +70,20 @@ class Quote:
     @classmethod
     def unlock(cls, search: Search, results: int, balance: int | None) -> Quote:
         """Unlocking `results` results of `search` at the server's price, or our default."""
-        price = stated_price(search.price_per_result)
         summary = search.extra("summary")
+        target = search.searchId + (f" · {summary}" if isinstance(summary, str) else "")
+        return cls.unlock_at(target, results, search.price_per_result, balance)
+
+    @classmethod
+    def unlock_at(
+        cls, target: str, results: int, price_per_result: object, balance: int | None
+    ) -> Quote:
+        """Unlocking `results` results at the price the server stated for them (any value:
+        one that is not usable falls back to our default, and the quote says so)."""
+        price = stated_price(price_per_result)
         return cls(
             operation=SpendOperation.UNLOCK,
-            target=search.searchId + (f" · {summary}" if isinstance(summary, str) else ""),
+            target=target,
             units=results,
             unit=Unit.CREDIT,
             price=DEFAULT_PRICE_PER_RESULT if price is None else price,

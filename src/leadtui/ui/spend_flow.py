@@ -15,15 +15,12 @@ from textual.screen import Screen
 
 from leadtui.api.contract import ErrorCode
 from leadtui.api.errors import ApiError, LeadError
+from leadtui.api.keys import short_key
 from leadtui.api.models import Export
-from leadtui.spend.gate import (
-    ConfirmationRequired,
-    SpendBlocked,
-    SpendRequest,
-    SpendResult,
-    settles_spend,
-)
-from leadtui.spend.journal import JournalError, SpendIntent, SpendOperation
+from leadtui.spend.errors import JournalError, ReadOnlyProfile, SpendBlocked, SpendOutcomeUnknown
+from leadtui.spend.gate import SpendResult
+from leadtui.spend.journal import SpendIntent, SpendOperation
+from leadtui.spend.request import SpendRequest
 from leadtui.ui.dialogs.confirm_spend import ConfirmSpend, SpendSummary
 from leadtui.ui.model.errors import ErrorReport, describe
 
@@ -71,8 +68,11 @@ async def confirm_and_spend(
         )
     try:
         result = await gate.execute(request, app.client, confirmed=True)
-    except (SpendBlocked, JournalError, ConfirmationRequired) as error:
+    except (SpendBlocked, JournalError) as error:
         _show(screen, _blocked(error))
+        return None
+    except SpendOutcomeUnknown as unknown:
+        _outcome_unknown(screen, unknown)
         return None
     except LeadError as error:
         retry = await _explain_failure(screen, request, error)
@@ -92,11 +92,8 @@ async def resend_intent(screen: Screen[Any], intent: SpendIntent) -> SpendResult
     except (SpendBlocked, JournalError) as error:
         _show(screen, _blocked(error))
         return None
-    except LeadError as error:
-        request = SpendRequest(
-            intent.operation, intent.params, None, intent.amount, intent.idempotency_key
-        )
-        await _explain_failure(screen, request, error, offer_smaller=False)
+    except SpendOutcomeUnknown as unknown:
+        _outcome_unknown(screen, unknown)
         return None
     await _after_spend(screen, result)
     return result
@@ -107,7 +104,7 @@ async def pending_intents(app: LeadApp) -> list[SpendIntent]:
     if app.session is None:
         return []
     gate = await app.spending()
-    return await asyncio.to_thread(gate.pending, app.client.base_url)
+    return await gate.pending(app.client)
 
 
 def offer_pending_spends(app: LeadApp) -> None:
@@ -121,9 +118,20 @@ async def _offer_pending(app: LeadApp) -> None:
 
     try:
         intents = await pending_intents(app)
+        unreadable = await asyncio.to_thread((await app.spending()).journal.unreadable)
     except JournalError as error:
         app.notify_error(_blocked(error))
         return
+    if unreadable:
+        keys = ", ".join(f"{short_key(u.idempotency_key)} ({u.reason})" for u in unreadable)
+        app.notify(
+            f"The spend journal holds {len(unreadable)} spend(s) this version cannot read, "
+            f"left untouched and never sent: {keys}.",
+            title="Spend journal",
+            severity="warning",
+            timeout=10,
+            markup=False,
+        )
     if intents and not isinstance(app.screen, PendingSpends):
         await app.push_screen(PendingSpends(intents))
 
@@ -137,7 +145,7 @@ async def _after_spend(screen: Screen[Any], result: SpendResult) -> None:
         else f"extraction {record.extractionId}"
     )
     app.notify(
-        f"Done: {what} is {record.status} (key {result.intent.idempotency_key[:8]}).",
+        f"Done: {what} is {record.status} (key {result.intent.short_key}).",
         title="Spent",
         timeout=6,
     )
@@ -154,15 +162,14 @@ async def _after_spend(screen: Screen[Any], result: SpendResult) -> None:
         app.notify_error(error)
 
 
-def _blocked(error: Exception) -> ErrorReport:
+def _blocked(error: SpendBlocked | JournalError) -> ErrorReport:
     if isinstance(error, SpendBlocked):
-        return ErrorReport("Spending is switched off", str(error), code="read_only")
-    if isinstance(error, JournalError):
-        return ErrorReport(
-            "Spend journal unavailable",
-            f"{error} Nothing was sent: a spend is only sent once it is written down.",
-        )
-    return ErrorReport("Confirmation required", str(error))
+        code = "read_only" if isinstance(error, ReadOnlyProfile) else None
+        return ErrorReport(error.title, error.message, code=code)
+    return ErrorReport(
+        error.title,
+        f"{error} Nothing was sent: a spend is only sent once it is written down.",
+    )
 
 
 def _report(error: ApiError, title: str, text: str) -> ErrorReport:
@@ -175,10 +182,9 @@ async def _explain_failure(
     screen: Screen[Any],
     request: SpendRequest,
     error: LeadError,
-    *,
-    offer_smaller: bool = True,
 ) -> tuple[SpendRequest, SpendSummary] | None:
-    """Show what went wrong; for insufficient_results, return a smaller spend to offer."""
+    """Show a definitive refusal (the journal has settled the intent as rejected); for
+    insufficient_results, return a smaller spend to offer."""
     app = _app(screen)
     key = request.short_key
     if isinstance(error, ApiError) and error.code == ErrorCode.INSUFFICIENT_CREDITS:
@@ -198,7 +204,7 @@ async def _explain_failure(
         _show(screen, _report(error, "Not enough credits", text))
         return None
     if isinstance(error, ApiError) and error.code == ErrorCode.INSUFFICIENT_RESULTS:
-        return await _insufficient_results(screen, request, error, offer_smaller)
+        return await _insufficient_results(screen, request, error)
     if isinstance(error, ApiError) and error.code == ErrorCode.IDEMPOTENCY_CONFLICT:
         text = (
             f"The server already saw the key {key}… with a different request, so it refused "
@@ -207,15 +213,17 @@ async def _explain_failure(
         )
         _show(screen, _report(error, "Key already used", text))
         return None
-    if settles_spend(error):
-        _show(screen, describe(error))  # rejected: the journal has settled the intent
-        return None
-    # Network failure, timeout, 5xx, 429: the server may or may not have acted.
-    base = describe(error)
+    _show(screen, describe(error))
+    return None
+
+
+def _outcome_unknown(screen: Screen[Any], unknown: SpendOutcomeUnknown) -> None:
+    """The server may have acted: the intent stays pending, offered to resend or discard."""
+    base = describe(unknown.error)
     text = (
         f"{base.text} Whether the spend went through is unknown, so it stays in the journal "
-        f"as pending (key {key}…). Resend it with the same key — the server never charges a "
-        "key twice — or discard it."
+        f"as pending (key {unknown.intent.short_key}…). Resend it with the same key — the "
+        "server never charges a key twice — or discard it."
     )
     _show(
         screen,
@@ -227,12 +235,11 @@ async def _explain_failure(
             status=base.status,
         ),
     )
-    offer_pending_spends(app)
-    return None
+    offer_pending_spends(_app(screen))
 
 
 async def _insufficient_results(
-    screen: Screen[Any], request: SpendRequest, error: ApiError, offer_smaller: bool
+    screen: Screen[Any], request: SpendRequest, error: ApiError
 ) -> tuple[SpendRequest, SpendSummary] | None:
     app = _app(screen)
     search_id = str(request.params.get("search_id", ""))
@@ -250,11 +257,12 @@ async def _insufficient_results(
     elif available == 0:
         text = "Every result of this search is already unlocked. Nothing was charged."
     else:
-        text = f"Only {available:,} results are left to unlock. Nothing was charged." + (
-            " The unlock of those is offered next." if offer_smaller else ""
+        text = (
+            f"Only {available:,} results are left to unlock. Nothing was charged. "
+            "The unlock of those is offered next."
         )
     _show(screen, _report(error, "Not enough results", text))
-    if not offer_smaller or search is None or not available:
+    if search is None or not available:
         return None
     smaller = SpendRequest.unlock(
         search.searchId, min(available, 50_000), price_per_result=search.price_per_result

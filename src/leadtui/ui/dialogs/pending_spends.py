@@ -13,7 +13,8 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from leadtui.spend.journal import JournalError, SpendIntent, SpendOperation
+from leadtui.spend.errors import IntentSettled, JournalError, SpendBlocked
+from leadtui.spend.journal import SpendIntent, SpendOperation
 from leadtui.ui.spend_flow import resend_intent
 
 if TYPE_CHECKING:
@@ -21,7 +22,7 @@ if TYPE_CHECKING:
 
 
 def describe_intent(intent: SpendIntent) -> str:
-    """One line: what, how much, when, and the key's short form."""
+    """One line: what, how much, whose account, when, and the key's short form."""
     params = intent.params
     if intent.operation is SpendOperation.UNLOCK:
         count = int(params.get("additional_results", 0))
@@ -32,7 +33,7 @@ def describe_intent(intent: SpendIntent) -> str:
         what = "Create an extraction"
     cost = "cost not stated" if intent.amount is None else f"{intent.amount:,} credits"
     when = intent.created_at.strftime("%Y-%m-%d %H:%M UTC")
-    return f"{what} · {cost} · {when} · key {intent.idempotency_key[:8]}…"
+    return f"{what} · {cost} · {intent.account.label} · {when} · key {intent.short_key}…"
 
 
 class PendingSpends(ModalScreen[None]):
@@ -102,10 +103,13 @@ class PendingSpends(ModalScreen[None]):
         if result is not None:
             self._settled(intent)
         else:
-            # A definitive refusal settles it too; a lost answer keeps it here.
-            gate = await self._app().spending()
-            current = await asyncio.to_thread(gate.journal.get, intent.idempotency_key)
-            if current is not None and not current.pending:
+            # Settled meanwhile (another window) leaves the list; a lost answer keeps it here.
+            try:
+                gate = await self._app().spending()
+                current = await asyncio.to_thread(gate.journal.get, intent.idempotency_key)
+            except JournalError:
+                return
+            if current is None or not current.pending:
                 self._settled(intent)
 
     @work(exclusive=True, group="pending-spends-act")
@@ -116,10 +120,14 @@ class PendingSpends(ModalScreen[None]):
         try:
             gate = await self._app().spending()
             await asyncio.to_thread(gate.journal.discard, intent.idempotency_key)
-        except JournalError as error:
-            self.notify(str(error), title="Spend journal", severity="error")
+        except IntentSettled as error:
+            self.notify(error.message, title=error.title, markup=False)
+            self._settled(intent)
             return
-        self.notify(f"Discarded {intent.idempotency_key[:8]}…: it will not be resent.", timeout=4)
+        except (SpendBlocked, JournalError) as error:
+            self.notify(str(error), title=error.title, severity="error", markup=False)
+            return
+        self.notify(f"Discarded {intent.short_key}…: it will not be resent.", timeout=4)
         self._settled(intent)
 
     async def action_dismiss(self, result: None = None) -> None:

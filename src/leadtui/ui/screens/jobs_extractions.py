@@ -107,7 +107,7 @@ class ExtractionActions(LeadScreen):
         if result is None:
             return
         if result.launch:
-            request = SpendRequest.extraction_create(result.body, amount=None)
+            request = SpendRequest.extraction_create(result.body)
             summary = _launch_summary(
                 "Create and launch an extraction",
                 "new: " + ", ".join(result.body.get("categories", [])),
@@ -146,7 +146,7 @@ class ExtractionActions(LeadScreen):
         extraction = self.selected_extraction()
         if extraction is None or extraction.status != ExtractionStatus.DRAFT:
             return
-        request = SpendRequest.extraction_launch(extraction.extractionId, amount=None)
+        request = SpendRequest.extraction_launch(extraction.extractionId)
         summary = _launch_summary(
             f"Launch extraction {extraction.extractionId}",
             extraction.extractionId,

@@ -1,0 +1,70 @@
+"""Whose money a spend is: the account the key belongs to, so a pending spend is offered and
+resent only to that account (idempotency keys are per account: under another account the same
+key is a new spend)."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from leadtui.api.errors import LeadError
+
+if TYPE_CHECKING:
+    from leadtui.api.client import LeadClient
+    from leadtui.api.models import Identity
+
+log = logging.getLogger(__name__)
+
+# What mask_key puts in place of hidden characters.
+_MASK_CHARS = frozenset("•…")
+
+
+@dataclass(frozen=True)
+class SpendAccount:
+    """The account behind a key, as `GET /me` names it (`data.account.id` and `.name`, which
+    the spec does not promise), and always the masked key: the fallback when the server names
+    no account. Never the key itself."""
+
+    key_hint: str
+    """The key as `mask_key` shows it, e.g. `sk_d…full`."""
+    id: str | None = None
+    name: str | None = None
+
+    @classmethod
+    def of(cls, identity: Identity | None, key_masked: str) -> SpendAccount:
+        account = identity.account if identity is not None else None
+        if account is None:
+            return cls(key_masked)
+        return cls(key_masked, account.id or None, account.name or None)
+
+    def same_as(self, other: SpendAccount) -> bool:
+        """One account: the same account id when both are known, else the same masked key.
+        (Two keys of one account whose ids are unknown do not match, nor do keys masked
+        entirely, which all look alike: refusing to offer is safe, offering to the wrong
+        account is not.)"""
+        if self.id is not None and other.id is not None:
+            return self.id == other.id
+        return _shows_part_of_the_key(self.key_hint) and self.key_hint == other.key_hint
+
+    @property
+    def label(self) -> str:
+        """How a surface names it: `Demo Co (acct_demo)`, `acct_demo` or `key sk_d…full`."""
+        if self.id is not None:
+            return f"{self.name} ({self.id})" if self.name else self.id
+        return f"key {self.key_hint}" if self.key_hint else "an unknown account"
+
+
+def _shows_part_of_the_key(hint: str) -> bool:
+    return any(char not in _MASK_CHARS for char in hint)
+
+
+async def account_of(client: LeadClient) -> SpendAccount:
+    """The account `client`'s key belongs to. When `GET /me` fails or names no account (no
+    `usage:read` scope, a network fault), the masked key stands for it."""
+    try:
+        identity = await client.me()
+    except LeadError as error:
+        log.info("GET /me failed (%s): spends are tagged with the masked key", error.title)
+        identity = None
+    return SpendAccount.of(identity, client.key_masked)

@@ -1,0 +1,100 @@
+"""The journal's SQLite file: created private (0600, whatever the umask), its schema, and the
+upgrade of a file an earlier version wrote."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from pathlib import Path
+from typing import Final
+
+from leadtui.spend.origin import spend_origin
+
+SCHEMA_VERSION: Final = 2
+PRIVATE_MODE: Final = 0o600
+_SIDECARS: Final = ("-wal", "-shm")
+
+_TABLE: Final = """
+CREATE TABLE IF NOT EXISTS spend_intents (
+    idempotency_key TEXT PRIMARY KEY,
+    operation       TEXT NOT NULL,
+    params          TEXT NOT NULL,
+    body_sha256     TEXT NOT NULL,
+    amount          INTEGER,
+    profile         TEXT NOT NULL,
+    base_url        TEXT NOT NULL,
+    created_at      TEXT NOT NULL,
+    outcome         TEXT,
+    outcome_detail  TEXT,
+    outcome_at      TEXT,
+    account_id      TEXT,
+    account_name    TEXT,
+    key_hint        TEXT NOT NULL DEFAULT '',
+    attempts        INTEGER NOT NULL DEFAULT 0,
+    last_error      TEXT,
+    claim_owner     TEXT,
+    claim_expires   REAL
+)
+"""
+# `base_url` holds the spend origin (spend_origin): the column keeps its first name so files
+# written by earlier versions stay readable.
+_INDEX: Final = (
+    "CREATE INDEX IF NOT EXISTS spend_intents_pending"
+    " ON spend_intents (profile, base_url) WHERE outcome IS NULL"
+)
+# Columns version 1 lacked: (name, declaration).
+_ADDED_IN_2: Final = (
+    ("account_id", "TEXT"),
+    ("account_name", "TEXT"),
+    ("key_hint", "TEXT NOT NULL DEFAULT ''"),
+    ("attempts", "INTEGER NOT NULL DEFAULT 0"),
+    ("last_error", "TEXT"),
+    ("claim_owner", "TEXT"),
+    ("claim_expires", "REAL"),
+)
+
+
+def create_private(path: Path) -> None:
+    """Create the file (and its directory) readable by the user only; tighten an existing file
+    and its WAL and shared-memory files. SQLite gives the -wal and -shm it creates later the
+    database file's mode, so they are private too."""
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    os.close(os.open(path, os.O_RDWR | os.O_CREAT, PRIVATE_MODE))
+    # os.open's mode is filtered by the umask; chmod is not.
+    os.chmod(path, PRIVATE_MODE)
+    for suffix in _SIDECARS:
+        sidecar = path.with_name(path.name + suffix)
+        if sidecar.exists():
+            os.chmod(sidecar, PRIVATE_MODE)
+
+
+def prepare(db: sqlite3.Connection) -> None:
+    """WAL mode and the current schema; a file from an earlier version is upgraded in one
+    transaction (its origins respelled by spend_origin), so two processes opening it at once
+    cannot both upgrade it."""
+    db.execute("PRAGMA journal_mode=WAL")
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        db.execute(_TABLE)
+        if db.execute("PRAGMA user_version").fetchone()[0] < SCHEMA_VERSION:
+            _upgrade(db)
+        db.execute(_INDEX)
+        db.execute("COMMIT")
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+
+
+def _upgrade(db: sqlite3.Connection) -> None:
+    present = {row[1] for row in db.execute("PRAGMA table_info(spend_intents)")}
+    for name, declaration in _ADDED_IN_2:
+        if name not in present:
+            db.execute(f"ALTER TABLE spend_intents ADD COLUMN {name} {declaration}")
+    rows = db.execute("SELECT idempotency_key, base_url FROM spend_intents").fetchall()
+    for key, base_url in rows:
+        if isinstance(base_url, str) and spend_origin(base_url) != base_url:
+            db.execute(
+                "UPDATE spend_intents SET base_url = ? WHERE idempotency_key = ?",
+                (spend_origin(base_url), key),
+            )
+    db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")

@@ -1,0 +1,110 @@
+"""`SpendRequest`: one spend about to be authorized, built from its Quote.
+
+The idempotency key is fixed when the request is built (so the confirmation can show its short
+form) and used for every attempt. The modal, the prompt and the gate all read the same quote;
+the amount journaled is `quote.credits`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from leadtui.api.keys import idempotency_key_problem, new_idempotency_key, short_key
+from leadtui.api.models import ExportRequest, ExtractionRequest
+from leadtui.spend.errors import InvalidIdempotencyKey
+from leadtui.spend.intent import SpendOperation
+from leadtui.spend.quote import Quote, Unit
+
+
+@dataclass(frozen=True)
+class SpendRequest:
+    """A spend the user is about to authorize. Build it with `for_unlock`, `for_extraction` or
+    `for_launch` from a Quote (or the `unlock`, `extraction_create`, `extraction_launch`
+    shorthands when no balance is at hand). Raises InvalidIdempotencyKey for a key that cannot
+    be sent, ValueError for a quote that does not fit the operation."""
+
+    quote: Quote
+    params: Mapping[str, Any]
+    """What sending (and resending) needs: search id and count, extraction id or body."""
+    body: Mapping[str, Any] | None
+    idempotency_key: str = field(default_factory=new_idempotency_key)
+
+    def __post_init__(self) -> None:
+        problem = idempotency_key_problem(self.idempotency_key)
+        if problem is not None:
+            raise InvalidIdempotencyKey(f"Not sent: {problem}.")
+
+    @property
+    def operation(self) -> SpendOperation:
+        return self.quote.operation
+
+    @property
+    def amount(self) -> int | None:
+        """Credits, or None when the spend is not counted in credits (a launch)."""
+        return self.quote.credits
+
+    @property
+    def price_is_known(self) -> bool:
+        return self.quote.price_is_known
+
+    @property
+    def short_key(self) -> str:
+        return short_key(self.idempotency_key)
+
+    @classmethod
+    def for_unlock(cls, quote: Quote, search_id: str) -> SpendRequest:
+        """`POST /searches/{search_id}/exports` for `quote.units` results."""
+        if quote.operation is not SpendOperation.UNLOCK or quote.unit is not Unit.CREDIT:
+            raise ValueError("an unlock needs an unlock quote, counted in credits")
+        body = ExportRequest(additional_results=quote.units).to_body()
+        return cls(quote, {"search_id": search_id, "additional_results": quote.units}, body)
+
+    @classmethod
+    def for_extraction(
+        cls, quote: Quote, request: ExtractionRequest | Mapping[str, Any]
+    ) -> SpendRequest:
+        """`POST /extractions`: create and launch in one call (consumes a launch)."""
+        if quote.operation is not SpendOperation.EXTRACTION_CREATE:
+            raise ValueError("creating an extraction needs an extraction.create quote")
+        body = ExtractionRequest.model_validate(request).to_body()
+        return cls(quote, {"request": body}, body)
+
+    @classmethod
+    def for_launch(cls, quote: Quote, extraction_id: str) -> SpendRequest:
+        """`POST /extractions/{extraction_id}/launch` of a draft (consumes a launch)."""
+        if quote.operation is not SpendOperation.EXTRACTION_LAUNCH:
+            raise ValueError("launching a draft needs an extraction.launch quote")
+        return cls(quote, {"extraction_id": extraction_id}, None)
+
+    @classmethod
+    def unlock(
+        cls,
+        search_id: str,
+        additional_results: int,
+        *,
+        price_per_result: object = None,
+        balance: int | None = None,
+    ) -> SpendRequest:
+        """Shorthand: unlock at the price the server stated (unusable or None: our default)."""
+        quote = Quote.unlock_at(search_id, additional_results, price_per_result, balance)
+        return cls.for_unlock(quote, search_id)
+
+    @classmethod
+    def extraction_create(
+        cls, request: ExtractionRequest | Mapping[str, Any], *, launches_left: int | None = None
+    ) -> SpendRequest:
+        """Shorthand for `for_extraction` with a launch quote."""
+        body = ExtractionRequest.model_validate(request).to_body()
+        categories = ", ".join(str(c) for c in body.get("categories", []))
+        quote = Quote.launch(SpendOperation.EXTRACTION_CREATE, f"new: {categories}", launches_left)
+        return cls.for_extraction(quote, body)
+
+    @classmethod
+    def extraction_launch(
+        cls, extraction_id: str, *, launches_left: int | None = None
+    ) -> SpendRequest:
+        """Shorthand for `for_launch` with a launch quote."""
+        quote = Quote.launch(SpendOperation.EXTRACTION_LAUNCH, extraction_id, launches_left)
+        return cls.for_launch(quote, extraction_id)
