@@ -68,13 +68,23 @@ async def test_url_and_key_come_from_the_environment(monkeypatch: pytest.MonkeyP
     monkeypatch.setenv("LEADTUI_API_KEY", "sk_from_environment")
     async with LeadClient() as client:
         assert client.base_url == "https://env.example.com"
-        assert client.key_masked == "sk_f…ment"
+        assert client.key_masked == "sk_f…"
 
 
-def test_masking_keys() -> None:
-    assert mask_key("sk_demo_full") == "sk_d…full"
-    assert mask_key("sk_demo_low") == "••••••••"
-    assert mask_key("") == "••••••••"
+@pytest.mark.parametrize(
+    ("key", "shown"),
+    [
+        ("", "••••••••"),
+        ("sk_demo_low", "••••••••"),
+        ("sk_demo_full", "sk_d…"),
+        ("sk_live_0123456789abcde", "sk_l…"),
+        ("sk_live_0123456789abcdef", "sk_l…cdef"),
+    ],
+)
+def test_masked_keys_show_at_most_four_characters_below_24(key: str, shown: str) -> None:
+    assert mask_key(key) == shown
+    revealed = len(shown.replace("…", "")) if "…" in shown else 0
+    assert revealed <= (4 if len(key) < 24 else 8)
 
 
 def test_idempotency_keys_are_fresh_valid_and_shortened_for_the_modal() -> None:

@@ -9,7 +9,13 @@ import httpx
 import pytest
 from pydantic import ValidationError
 
-from leadtui.api import ExportRequest, LeadClient, SearchItem, SearchRequest
+from leadtui.api import (
+    ExportRequest,
+    InvalidIdempotencyKey,
+    LeadClient,
+    SearchItem,
+    SearchRequest,
+)
 from leadtui.api.params import IdempotencyParams, ListParams
 
 
@@ -149,9 +155,9 @@ async def test_client_checks_limit_before_sending(offline_client: LeadClient, li
 async def test_client_checks_idempotency_keys_before_sending(
     offline_client: LeadClient, key: str
 ) -> None:
-    with pytest.raises(ValidationError, match="idempotency_key"):
+    with pytest.raises(InvalidIdempotencyKey, match="idempotency key is"):
         await offline_client.exports.create("s1", 1, idempotency_key=key)
-    with pytest.raises(ValidationError, match="idempotency_key"):
+    with pytest.raises(InvalidIdempotencyKey, match="idempotency key is"):
         await offline_client.extractions.stop("x1", idempotency_key=key)
 
 

@@ -13,7 +13,7 @@ from pydantic import SecretStr
 
 from leadtui import __version__
 from leadtui.api.errors import ConfigurationError
-from leadtui.api.keys import mask_key
+from leadtui.api.keys import api_key_problem, mask_key
 from leadtui.api.transport import RetryPolicy, Sleep, Transport
 from leadtui.api.urls import validate_base_url
 
@@ -70,6 +70,10 @@ class LeadClient:
                 f"No API key: pass api_key or set {API_KEY_ENV}. "
                 "Keys are created on the account page of the Lead Data service."
             )
+        # A key that cannot travel in a header is refused here, in words that never hold it.
+        problem = api_key_problem(secret.get_secret_value())
+        if problem is not None:
+            raise ConfigurationError(f"The API key cannot be used: {problem}.")
         if max_retries < 0:
             raise ConfigurationError("max_retries must be 0 or more.")
         self._base_url = validate_base_url(url)

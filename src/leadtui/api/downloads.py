@@ -10,7 +10,8 @@ from pathlib import Path
 
 import httpx
 
-from leadtui.api.errors import ConnectionFailed, RequestTimeout
+from leadtui.api.bodies import raw_chunks
+from leadtui.api.errors import ConnectionFailed, DownloadNotSaved, RequestTimeout
 from leadtui.durable import fsync_dir
 
 OnProgress = Callable[[int, int | None], None]
@@ -36,42 +37,44 @@ def _replace(part: Path, path: Path) -> None:
 async def save_stream(
     response: httpx.Response, path: Path, on_progress: OnProgress | None = None
 ) -> Path:
-    """Write the unread body of `response` to `path`, atomically, in constant memory."""
+    """Write the unread body of `response` to `path`, atomically, in constant memory.
+
+    The body is written as it came: the transport refuses encoded archives. A file system
+    that refuses the write raises DownloadNotSaved naming the path and the reason.
+    """
     part = part_path(path)
-    total = _total(response)
-    # Content-Length counts bytes on the wire; they differ from bytes written only when encoded.
-    encoded = response.headers.get("Content-Encoding", "identity").lower() != "identity"
-    written = 0
-
-    def done() -> int:
-        return response.num_bytes_downloaded if encoded else written
-
     try:
-        with part.open("wb") as handle:
-            if on_progress is not None:
-                on_progress(0, total)
-            try:
-                async for chunk in response.aiter_bytes():
-                    handle.write(chunk)
-                    written += len(chunk)
-                    if on_progress is not None:
-                        on_progress(done(), total)
-            except httpx.TimeoutException:
-                raise RequestTimeout(
-                    f"The download stopped arriving after {done()} bytes."
-                ) from None
-            except httpx.TransportError as exc:
-                raise ConnectionFailed(
-                    f"The connection broke after {done()} bytes ({type(exc).__name__})."
-                ) from None
-            if total is not None and done() != total:
-                raise ConnectionFailed(f"The download ended after {done()} of {total} bytes.")
-            handle.flush()
-            await asyncio.to_thread(os.fsync, handle.fileno())
+        await _write_part(response, part, on_progress)
         await asyncio.to_thread(_replace, part, path)
-    except BaseException:
+    except BaseException as exc:
         # Cancelled or failed: leave neither a partial file nor a stale `.part`.
         with contextlib.suppress(OSError):
             part.unlink()
+        if isinstance(exc, OSError):
+            raise DownloadNotSaved.from_os_error(path, exc) from None
         raise
     return path
+
+
+async def _write_part(response: httpx.Response, part: Path, on_progress: OnProgress | None) -> None:
+    total = _total(response)
+    written = 0
+    with part.open("wb") as handle:
+        if on_progress is not None:
+            on_progress(0, total)
+        try:
+            async for chunk in raw_chunks(response):
+                handle.write(chunk)
+                written += len(chunk)
+                if on_progress is not None:
+                    on_progress(written, total)
+        except httpx.TimeoutException:
+            raise RequestTimeout(f"The download stopped arriving after {written} bytes.") from None
+        except httpx.TransportError as exc:
+            raise ConnectionFailed(
+                f"The connection broke after {written} bytes ({type(exc).__name__})."
+            ) from None
+        if total is not None and written != total:
+            raise ConnectionFailed(f"The download ended after {written} of {total} bytes.")
+        handle.flush()
+        await asyncio.to_thread(os.fsync, handle.fileno())

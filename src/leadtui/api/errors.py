@@ -6,8 +6,11 @@ No error here ever holds the API key: messages are built from server bodies and 
 from __future__ import annotations
 
 import json
+import os
+import re
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from pathlib import Path
+from typing import Any, ClassVar, Final
 
 from leadtui.api.contract import REQUEST_ID_HEADER, ErrorCode
 
@@ -33,6 +36,12 @@ class ConfigurationError(LeadError):
     title = "Configuration"
 
 
+class InvalidIdempotencyKey(ConfigurationError):
+    """An Idempotency-Key that cannot be sent (see `keys.idempotency_key_problem`)."""
+
+    title = "Invalid idempotency key"
+
+
 class TransportError(LeadError):
     """The request did not get an HTTP answer."""
 
@@ -45,6 +54,38 @@ class ConnectionFailed(TransportError):
 
 class RequestTimeout(TransportError):
     title = "Timed out"
+
+
+class MalformedResponse(TransportError):
+    """The server was reached, but its answer was not valid HTTP: a broken status line or
+    header, or the connection closed before any answer. Retried like a network failure."""
+
+    title = "Malformed answer"
+
+
+class DownloadNotSaved(LeadError):
+    """The archive arrived (or was arriving) but could not be written where asked.
+
+    `path` is the file asked for, `reason` what the system said ("read-only file system",
+    "no space left on device", "permission denied", ...), `errno` its number when known.
+    Nothing is left half-written: neither a partial file nor its `.part`.
+    """
+
+    title = "Not saved"
+
+    def __init__(self, path: Path, reason: str, errno: int | None = None) -> None:
+        super().__init__(f"Could not save {path}: {reason}. Nothing was left half-written.")
+        self.path = path
+        self.reason = reason
+        self.errno = errno
+
+    @classmethod
+    def from_os_error(cls, path: Path, error: OSError) -> DownloadNotSaved:
+        """The reason in the system's words for `error.errno`, lower-cased to fit a sentence."""
+        if error.errno is None:
+            return cls(path, "the file system refused the write")
+        words = os.strerror(error.errno)
+        return cls(path, words[:1].lower() + words[1:], error.errno)
 
 
 class ApiError(LeadError):
@@ -108,6 +149,44 @@ class ServerError(ApiError):
     title = "Server error"
 
 
+# Client-side code of `Redirected`; beside `ErrorCode.BAD_RESPONSE` in spirit.
+REDIRECT_NOT_FOLLOWED: Final = "redirect_not_followed"
+# A Location is shown to the user: cut it short and keep only printable characters.
+_MAX_LOCATION_CHARS: Final = 200
+
+
+class Redirected(ApiError):
+    """A 3xx answer. Redirects are never followed (the key must not travel elsewhere);
+    `location` is the target the server named, if any, made safe to show."""
+
+    title = "Redirected"
+
+    def __init__(
+        self,
+        status: int,
+        location: str | None,
+        request_id: str | None = None,
+        *,
+        idempotency_key: str | None = None,
+    ) -> None:
+        target = f"redirect to {location}" if location else "redirect without a Location"
+        super().__init__(
+            status,
+            REDIRECT_NOT_FOLLOWED,
+            f"The server answered {status}: {target}, not followed.",
+            request_id,
+            idempotency_key=idempotency_key,
+        )
+        self.location = location
+
+
+def _shown_location(value: str | None) -> str | None:
+    if not value:
+        return None
+    printable = "".join(c if c.isprintable() else "?" for c in value[:_MAX_LOCATION_CHARS])
+    return printable + ("…" if len(value) > _MAX_LOCATION_CHARS else "")
+
+
 _BY_STATUS: dict[int, type[ApiError]] = {
     400: InvalidRequest,
     401: Unauthorized,
@@ -126,15 +205,30 @@ def error_class(status: int) -> type[ApiError]:
     return _BY_STATUS.get(status, ApiError)
 
 
+# Retry-After in seconds: digits, with an optional fraction (the RFC has whole seconds only).
+_DELAY_SECONDS = re.compile(r"[0-9]+(?:\.[0-9]+)?")
+# A hint longer than a day is a broken or hostile server: waiting a day is as good as forever.
+MAX_RETRY_AFTER_SECONDS: Final = 24 * 60 * 60.0
+
+
 def parse_retry_after(value: str | None) -> float | None:
-    """Seconds from a `Retry-After` header; HTTP dates are not used by this API."""
+    """Seconds from a `Retry-After` header, at most a day; None when absent or unreadable.
+
+    Only delay-seconds are read: `inf`, `nan`, `1e308`, negatives and anything else that is
+    not plain digits count as absent. HTTP dates count as absent too: this API sends seconds,
+    and a date would make the wait depend on the two clocks agreeing.
+    """
     if value is None:
         return None
-    try:
-        seconds = float(value.strip())
-    except ValueError:
+    text = value.strip()
+    if _DELAY_SECONDS.fullmatch(text) is None:
         return None
-    return seconds if seconds >= 0 else None
+    # Any run of digits is a valid delay; a huge one (even past float range) means "long".
+    return min(float(text), MAX_RETRY_AFTER_SECONDS)
+
+
+def _header_request_id(headers: Mapping[str, str]) -> str | None:
+    return headers.get(REQUEST_ID_HEADER.lower()) or headers.get(REQUEST_ID_HEADER)
 
 
 def _error_fields(body: bytes) -> tuple[str, str, str] | None:
@@ -159,7 +253,15 @@ def error_from_response(
     idempotency_key: str | None = None,
 ) -> ApiError:
     """Turn an error response into a typed error; a body that is not the documented
-    error object (proxy HTML, truncated JSON, wrong types) becomes `bad_response`."""
+    error object (proxy HTML, truncated JSON, wrong types) becomes `bad_response`, and a 3xx
+    becomes `Redirected` whatever its body says."""
+    if 300 <= status < 400:
+        return Redirected(
+            status,
+            _shown_location(headers.get("location")),
+            _header_request_id(headers),
+            idempotency_key=idempotency_key,
+        )
     cls = error_class(status)
     retry_after = parse_retry_after(headers.get("retry-after"))
     fields = _error_fields(body)
@@ -168,7 +270,7 @@ def error_from_response(
             status,
             ErrorCode.BAD_RESPONSE,
             f"The server answered {status} with a body that is not an API error object.",
-            headers.get(REQUEST_ID_HEADER.lower()) or headers.get(REQUEST_ID_HEADER),
+            _header_request_id(headers),
             retry_after=retry_after,
             idempotency_key=idempotency_key,
         )

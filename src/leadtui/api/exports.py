@@ -13,8 +13,8 @@ from leadtui.api.models import CustomDownloadRequest, Export, ExportRequest, Lea
 from leadtui.api.pagination import iterate
 from leadtui.api.params import idempotency_key_for, list_params
 from leadtui.api.parsing import parse_page, parse_record
-from leadtui.api.searches import segment
 from leadtui.api.transport import Transport
+from leadtui.api.urls import segment
 
 
 class Exports:
@@ -47,7 +47,7 @@ class Exports:
         response = await self._transport.request(
             "GET", "/exports", params=list_params(cursor, limit)
         )
-        return parse_page(response, Export)
+        return parse_page(response, Export, limit)
 
     def iter_all(self, limit: int | None = None) -> AsyncIterator[Export]:
         """Every export job, page after page."""
@@ -66,7 +66,7 @@ class Exports:
         response = await self._transport.request(
             "GET", f"/exports/{segment(export_id)}/results", params=list_params(cursor, limit)
         )
-        return parse_page(response, Lead)
+        return parse_page(response, Lead, limit)
 
     def iter_results(self, export_id: str, limit: int | None = None) -> AsyncIterator[Lead]:
         """Every lead of a ready export."""

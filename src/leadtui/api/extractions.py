@@ -17,8 +17,8 @@ from leadtui.api.models import (
 from leadtui.api.pagination import iterate
 from leadtui.api.params import idempotency_key_for, list_params
 from leadtui.api.parsing import parse_page, parse_record
-from leadtui.api.searches import segment
 from leadtui.api.transport import Transport
+from leadtui.api.urls import segment
 
 
 class Extractions:
@@ -73,7 +73,7 @@ class Extractions:
         response = await self._transport.request(
             "GET", "/extractions", params=list_params(cursor, limit)
         )
-        return parse_page(response, Extraction)
+        return parse_page(response, Extraction, limit)
 
     def iter_all(self, limit: int | None = None) -> AsyncIterator[Extraction]:
         """Every extraction job, page after page."""
@@ -112,7 +112,7 @@ class Extractions:
             f"/extractions/{segment(extraction_id)}/results",
             params=list_params(cursor, limit),
         )
-        return parse_page(response, Lead)
+        return parse_page(response, Lead, limit)
 
     def iter_results(self, extraction_id: str, limit: int | None = None) -> AsyncIterator[Lead]:
         """Every result of an extraction."""

@@ -10,10 +10,11 @@ from __future__ import annotations
 import uuid
 from typing import Final
 
-# Below this length, showing a prefix and a suffix would reveal most of the key.
-_MIN_LEN_TO_PARTLY_SHOW = 12
-_SHOWN_EACH_SIDE = 4
-_FULL_MASK = "••••••••"
+# Below this length a key is masked entirely; below the next one, only its type prefix shows.
+_MIN_LEN_TO_PARTLY_SHOW: Final = 12
+_MIN_LEN_TO_SHOW_BOTH_ENDS: Final = 24
+_SHOWN_EACH_SIDE: Final = 4
+_FULL_MASK: Final = "••••••••"
 # Far longer than any key; past this the paste was not a key (and would not fit a header).
 MAX_API_KEY_CHARS: Final = 1024
 
@@ -44,10 +45,38 @@ def api_key_problem(key: str) -> str | None:
     return None
 
 
+def idempotency_key_problem(key: str) -> str | None:
+    """Why `key` cannot be sent as an Idempotency-Key, in one line; None when it can.
+
+    Printable ASCII, 1 to 128 characters (the spec's bound), without a leading or trailing
+    space: HTTP trims those, so the server would see another key than the one journaled.
+    """
+    # Imported here: the models are not needed to show a masked key before the first frame.
+    from leadtui.api.models import IDEMPOTENCY_KEY_MAX, IDEMPOTENCY_KEY_MIN
+
+    if not IDEMPOTENCY_KEY_MIN <= len(key) <= IDEMPOTENCY_KEY_MAX:
+        return (
+            f"the idempotency key is {len(key)} characters long; "
+            f"it must have {IDEMPOTENCY_KEY_MIN} to {IDEMPOTENCY_KEY_MAX}"
+        )
+    position = unprintable_position(key)
+    if position is not None:
+        return f"character {position} of the idempotency key is not printable ASCII"
+    if key != key.strip(" "):
+        return "the idempotency key starts or ends with a space"
+    return None
+
+
 def mask_key(key: str) -> str:
-    """The API key as it may be shown: `sk_d…full`; short keys are masked entirely."""
+    """The API key as it may be shown, revealing at most 4 characters below 24.
+
+    Under 12 characters: `••••••••`. From 12 to 23: the first four only, `sk_d…` (a key's
+    start is its type prefix, its end is secret). From 24 on: both ends, `sk_l…CRET`.
+    """
     if len(key) < _MIN_LEN_TO_PARTLY_SHOW:
         return _FULL_MASK
+    if len(key) < _MIN_LEN_TO_SHOW_BOTH_ENDS:
+        return f"{key[:_SHOWN_EACH_SIDE]}…"
     return f"{key[:_SHOWN_EACH_SIDE]}…{key[-_SHOWN_EACH_SIDE:]}"
 
 

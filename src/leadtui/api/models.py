@@ -279,3 +279,9 @@ class Page(BaseModel, Generic[T]):
     def poll_after(self) -> float | None:
         """Seconds the server asked us to wait before polling again (`Retry-After`)."""
         return self._poll_after
+
+    @property
+    def is_last(self) -> bool:
+        """True when no page follows this one: no `next_cursor`, or no items at all (an
+        empty page ends a walk whatever cursor it carries, so a server cannot loop a reader)."""
+        return self.next_cursor is None or not self.items

@@ -1,9 +1,9 @@
-"""Walking a cursor-paginated list until `next_cursor` is null."""
+"""Walking a cursor-paginated list to its end, which a hostile server cannot postpone."""
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Awaitable, Callable
-from typing import TypeVar
+from typing import Final, TypeVar
 
 from leadtui.api.errors import bad_response
 from leadtui.api.models import Page
@@ -12,19 +12,25 @@ T = TypeVar("T")
 
 FetchPage = Callable[[str | None], Awaitable[Page[T]]]
 
+# A million records at the largest page size: no account's list is this long, every loop is.
+MAX_PAGES_PER_WALK: Final = 10_000
+
 
 async def iterate(fetch: FetchPage[T]) -> AsyncIterator[T]:
-    """Yield every item of every page; `fetch(cursor)` returns one page."""
+    """Yield every item of every page; `fetch(cursor)` returns one page.
+
+    The walk ends on the last page (`Page.is_last`: no cursor, or no items) or on a cursor
+    seen before (the server went round in a circle); past MAX_PAGES_PER_WALK pages it
+    raises `bad_response`, after yielding what it read.
+    """
     cursor: str | None = None
-    seen: set[str] = set()
-    while True:
+    seen: set[str | None] = set()
+    for _ in range(MAX_PAGES_PER_WALK):
         page = await fetch(cursor)
         for item in page.items:
             yield item
-        if page.next_cursor is None:
+        if page.is_last or page.next_cursor in seen:
             return
-        # A server that hands back a cursor twice would keep us here forever.
-        if page.next_cursor in seen:
-            raise bad_response(200, f"the server repeated the cursor {page.next_cursor!r}")
-        seen.add(page.next_cursor)
         cursor = page.next_cursor
+        seen.add(cursor)
+    raise bad_response(200, f"the list did not end within {MAX_PAGES_PER_WALK} pages")

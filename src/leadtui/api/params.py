@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from leadtui.api.keys import new_idempotency_key
-from leadtui.api.models import IdempotencyKey, PageLimit, RequestModel
+from pydantic import AfterValidator
+
+from leadtui.api.errors import InvalidIdempotencyKey
+from leadtui.api.keys import idempotency_key_problem, new_idempotency_key
+from leadtui.api.models import PageLimit, RequestModel
 
 
 class ListParams(RequestModel):
@@ -15,10 +18,17 @@ class ListParams(RequestModel):
     limit: PageLimit | None = None
 
 
-class IdempotencyParams(RequestModel):
-    """The `Idempotency-Key` header of an IK-marked operation (1 to 128 characters)."""
+def _usable_idempotency_key(key: str) -> str:
+    problem = idempotency_key_problem(key)
+    if problem is not None:
+        raise ValueError(problem)
+    return key
 
-    idempotency_key: IdempotencyKey
+
+class IdempotencyParams(RequestModel):
+    """The `Idempotency-Key` header of an IK-marked operation (see idempotency_key_problem)."""
+
+    idempotency_key: Annotated[str, AfterValidator(_usable_idempotency_key)]
 
 
 def list_params(cursor: str | None, limit: int | None) -> dict[str, Any]:
@@ -28,7 +38,10 @@ def list_params(cursor: str | None, limit: int | None) -> dict[str, Any]:
 
 
 def idempotency_key_for(key: str | None) -> str:
-    """The caller's key, checked, or a fresh one made once for this call."""
+    """The caller's key, checked (InvalidIdempotencyKey), or a fresh one made for this call."""
     if key is None:
         return new_idempotency_key()
-    return IdempotencyParams(idempotency_key=key).idempotency_key
+    problem = idempotency_key_problem(key)
+    if problem is not None:
+        raise InvalidIdempotencyKey(f"Nothing was sent: {problem}.")
+    return key

@@ -3,17 +3,29 @@
 from __future__ import annotations
 
 from functools import cache
-from typing import Annotated, Any, Generic, TypeVar
+from typing import Annotated, Any, Final, Generic, TypeVar
 
 import httpx
-from pydantic import AliasChoices, BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import (
+    AliasChoices,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    TypeAdapter,
+    ValidationError,
+)
 
 from leadtui.api.errors import bad_response
-from leadtui.api.models import Page, Record
+from leadtui.api.models import PAGE_LIMIT_MAX, Page, Record
 from leadtui.api.transport import poll_hint, request_id_of
 
 R = TypeVar("R", bound=Record)
 T = TypeVar("T")
+
+# Cursors are opaque but go back in a query string and are remembered for a whole walk.
+MAX_CURSOR_CHARS: Final = 2048
+Cursor = Annotated[str, StringConstraints(max_length=MAX_CURSOR_CHARS)]
 
 
 class _Wrapped(BaseModel, Generic[T]):
@@ -25,15 +37,16 @@ class _Wrapped(BaseModel, Generic[T]):
 
 class _CursorHolder(BaseModel):
     model_config = ConfigDict(extra="ignore")
-    next_cursor: str | None = None
+    next_cursor: Cursor | None = None
 
 
 class _WirePage(BaseModel, Generic[T]):
     """A page as it arrives; `next_cursor` at the top, or under `meta` or `pagination`."""
 
     model_config = ConfigDict(extra="ignore")
-    data: list[T] = Field(validation_alias=AliasChoices("data", "items"))
-    next_cursor: str | None = None
+    # No page is ever longer than the spec's largest `limit`; validation stops past it.
+    data: list[T] = Field(validation_alias=AliasChoices("data", "items"), max_length=PAGE_LIMIT_MAX)
+    next_cursor: Cursor | None = None
     meta: _CursorHolder | None = None
     pagination: _CursorHolder | None = None
 
@@ -91,8 +104,12 @@ def parse_record(
     return record
 
 
-def parse_page(response: httpx.Response, model: type[R]) -> Page[R]:
-    """One page of records, validated in a single pass over the bytes."""
+def parse_page(response: httpx.Response, model: type[R], limit: int | None) -> Page[R]:
+    """One page of records, validated in a single pass over the bytes.
+
+    A page with more items than `limit` (or, without one, than any limit allows) is a
+    `bad_response`: the server did not answer what was asked.
+    """
     try:
         wire = _page_adapter(model).validate_json(response.content)
     except ValidationError as exc:
@@ -101,6 +118,13 @@ def parse_page(response: httpx.Response, model: type[R]) -> Page[R]:
             f"expected a page of {model.__name__} records; {_describe(exc)}",
             request_id_of(response),
         ) from None
+    most = PAGE_LIMIT_MAX if limit is None else limit
+    if len(wire.data) > most:
+        raise bad_response(
+            response.status_code,
+            f"the page has {len(wire.data)} items; {most} at most were asked for",
+            request_id_of(response),
+        )
     # Items are already validated: build the page without a second pass over them.
     page = Page[model].model_construct(items=wire.data, next_cursor=wire.cursor())  # type: ignore[valid-type]
     page._poll_after = poll_hint(response)

@@ -4,18 +4,13 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from typing import Any
-from urllib.parse import quote
 
 from leadtui.api.models import Lead, Page, Search, SearchRequest
 from leadtui.api.pagination import iterate
 from leadtui.api.params import list_params
 from leadtui.api.parsing import parse_page, parse_record
 from leadtui.api.transport import Transport
-
-
-def segment(resource_id: str) -> str:
-    """An id as one path segment: ids are opaque, so `/` or `?` in one must not leak out."""
-    return quote(resource_id, safe="")
+from leadtui.api.urls import segment
 
 
 class Searches:
@@ -29,7 +24,7 @@ class Searches:
         response = await self._transport.request(
             "GET", "/searches", params=list_params(cursor, limit)
         )
-        return parse_page(response, Search)
+        return parse_page(response, Search, limit)
 
     def iter_all(self, limit: int | None = None) -> AsyncIterator[Search]:
         """Every search, page after page."""
@@ -56,7 +51,7 @@ class Searches:
             f"/searches/{segment(search_id)}/results",
             params=list_params(cursor, limit),
         )
-        return parse_page(response, Lead)
+        return parse_page(response, Lead, limit)
 
     def iter_results(self, search_id: str, limit: int | None = None) -> AsyncIterator[Lead]:
         """Every unlocked result of a search."""

@@ -18,6 +18,15 @@ from typing import Any, Final
 import httpx
 from pydantic import SecretStr
 
+from leadtui.api.bodies import (
+    ACCEPT_ENCODING,
+    PacedStream,
+    UndecodableBody,
+    async_stream,
+    content_coding,
+    read_capped,
+    with_body,
+)
 from leadtui.api.contract import (
     API_PREFIX,
     GATEWAY_STATUSES,
@@ -26,13 +35,16 @@ from leadtui.api.contract import (
 )
 from leadtui.api.errors import (
     ApiError,
+    ConfigurationError,
     ConnectionFailed,
     LeadError,
+    MalformedResponse,
     RequestTimeout,
     bad_response,
     error_from_response,
     parse_retry_after,
 )
+from leadtui.api.keys import unprintable_position
 
 log = logging.getLogger("leadtui.api")
 
@@ -68,63 +80,6 @@ class RetryPolicy:
         return random.uniform(0.0, ceiling)
 
 
-class PacedStream(httpx.AsyncByteStream):
-    """A body that must bring `floor` bytes within every `window` seconds (or end)."""
-
-    def __init__(self, inner: httpx.AsyncByteStream, *, window: float, floor: int) -> None:
-        self._inner = inner
-        self._window = window
-        self._floor = floor
-
-    async def __aiter__(self) -> AsyncIterator[bytes]:
-        loop = asyncio.get_running_loop()
-        due = loop.time() + self._window
-        got = 0
-        chunks = aiter(self._inner)
-        while True:
-            try:
-                async with asyncio.timeout_at(due):
-                    chunk = await anext(chunks)
-            except StopAsyncIteration:
-                return
-            except TimeoutError:
-                raise httpx.ReadTimeout(
-                    f"fewer than {self._floor} bytes arrived in {self._window:g} s"
-                ) from None
-            got += len(chunk)
-            if got >= self._floor:
-                got, due = 0, loop.time() + self._window
-            yield chunk
-
-    async def aclose(self) -> None:
-        await self._inner.aclose()
-
-
-async def _read_capped(response: httpx.Response, limit: int) -> bytes | None:
-    """The decoded body, or None as soon as it proves longer than `limit` bytes."""
-    declared = response.headers.get("Content-Length")
-    if declared is not None and declared.isdigit() and int(declared) > limit:
-        return None
-    chunks: list[bytes] = []
-    size = 0
-    # Decoded bytes are counted, so a small gzip bomb is stopped as well.
-    async for chunk in response.aiter_bytes():
-        size += len(chunk)
-        if size > limit:
-            return None
-        chunks.append(chunk)
-    return b"".join(chunks)
-
-
-def _with_body(response: httpx.Response, body: bytes) -> httpx.Response:
-    """The same answer with its body in memory (already decoded, so without the encoding)."""
-    dropped = {"content-encoding", "content-length", "transfer-encoding"}
-    headers = [(k, v) for k, v in response.headers.multi_items() if k.lower() not in dropped]
-    return httpx.Response(
-        response.status_code, headers=headers, content=body, request=response.request
-    )
-
-
 def _request_id(response: httpx.Response) -> str | None:
     value: str | None = response.headers.get(REQUEST_ID_HEADER)
     return value
@@ -154,7 +109,11 @@ class Transport:
         self._http = httpx.AsyncClient(
             base_url=base_url + API_PREFIX,
             timeout=httpx.Timeout(timeout),
-            headers={"User-Agent": user_agent, "Accept": "application/json"},
+            headers={
+                "User-Agent": user_agent,
+                "Accept": "application/json",
+                "Accept-Encoding": ACCEPT_ENCODING,
+            },
             transport=transport,
             follow_redirects=False,
         )
@@ -170,14 +129,46 @@ class Transport:
     async def aclose(self) -> None:
         await self._http.aclose()
 
-    def _headers(self, *, auth: bool, idempotency_key: str | None) -> dict[str, str]:
+    def _headers(self, *, auth: bool, idempotency_key: str | None, stream: bool) -> dict[str, str]:
         headers: dict[str, str] = {}
         if auth:
             # The only place the secret is unwrapped.
             headers["Authorization"] = f"Bearer {self._api_key.get_secret_value()}"
         if idempotency_key is not None:
             headers[IDEMPOTENCY_HEADER] = idempotency_key
+        if stream:
+            # Archives are compressed already; an encoded one could inflate without bound.
+            headers["Accept-Encoding"] = "identity"
         return headers
+
+    def _build(
+        self,
+        method: str,
+        path: str,
+        *,
+        params: Mapping[str, Any] | None,
+        json: Any,
+        headers: dict[str, str],
+    ) -> httpx.Request:
+        """The request, or ConfigurationError when a value cannot go into it.
+
+        Header values are checked here: httpx's UnicodeEncodeError (or h11's complaint about a
+        control character) would hold the whole value, the key included. Our error is raised
+        after any handler, so nothing is in its `__cause__` or `__context__`.
+        """
+        bad_header = next(
+            (name for name, value in headers.items() if unprintable_position(value) is not None),
+            None,
+        )
+        if bad_header is None:
+            try:
+                return self._http.build_request(
+                    method, path, params=params, json=json, headers=headers
+                )
+            except UnicodeError:
+                pass
+        where = f"the {bad_header} header" if bad_header else "the address or a query parameter"
+        raise ConfigurationError(f"{method} {path} was not sent: {where} cannot be encoded.")
 
     async def request(
         self,
@@ -230,12 +221,12 @@ class Transport:
     ) -> AsyncIterator[httpx.Response]:
         # A write is replayed only when the server can recognise the replay by its key.
         retryable = method in _SAFE_METHODS or idempotency_key is not None
-        request = self._http.build_request(
+        request = self._build(
             method,
             path,
             params=params,
             json=json,
-            headers=self._headers(auth=auth, idempotency_key=idempotency_key),
+            headers=self._headers(auth=auth, idempotency_key=idempotency_key, stream=stream),
         )
         retry_number = 0
         earlier: list[LeadError] = []
@@ -276,8 +267,12 @@ class Transport:
             async with asyncio.timeout(self._deadline):
                 response = await self._http.send(request, stream=True)
                 if response.is_success and stream:
+                    refused = _encoded_stream(response, idempotency_key)
+                    if refused is not None:
+                        await response.aclose()
+                        return refused, None
                     response.stream = PacedStream(
-                        _async_stream(response),
+                        async_stream(response),
                         window=self._deadline,
                         floor=MIN_STREAM_BYTES_PER_WINDOW,
                     )
@@ -290,7 +285,11 @@ class Transport:
                     )
                     return None, response
                 limit = self._max_json_bytes if response.is_success else MAX_ERROR_BYTES
-                body = await _read_capped(response, limit)
+                undecodable: str | None = None
+                try:
+                    body = await read_capped(response, limit)
+                except UndecodableBody as exc:
+                    undecodable, body = str(exc), b""
         except (TimeoutError, httpx.TimeoutException):
             log.debug("%s %s -> timeout", method, path)
             if response is None:
@@ -305,6 +304,13 @@ class Transport:
             ), None
         except httpx.TransportError as exc:
             log.debug("%s %s -> %s", method, path, type(exc).__name__)
+            if response is None and isinstance(exc, httpx.ProtocolError):
+                # Reached, but the status line or headers were not HTTP: not "unreachable".
+                return MalformedResponse(
+                    f"The server was reached, but its answer to {method} {path} was not "
+                    f"valid HTTP ({type(exc).__name__}).",
+                    idempotency_key=idempotency_key,
+                ), None
             if response is None:
                 return ConnectionFailed(
                     f"Could not reach the server for {method} {path} ({type(exc).__name__}).",
@@ -321,6 +327,14 @@ class Transport:
             raise
         await response.aclose()
         if response.is_success:
+            if undecodable is not None:
+                log.debug("%s %s -> %d undecodable body", method, path, response.status_code)
+                return bad_response(
+                    response.status_code,
+                    f"the body cannot be decoded: {undecodable}",
+                    _request_id(response),
+                    idempotency_key=idempotency_key,
+                ), None
             if body is None:
                 log.debug("%s %s -> %d body over the cap", method, path, response.status_code)
                 return bad_response(
@@ -336,7 +350,7 @@ class Transport:
                 response.status_code,
                 _request_id(response),
             )
-            return None, _with_body(response, body)
+            return None, with_body(response, body)
         # An oversized error body is no error object: it is judged by its status alone.
         error = error_from_response(
             response.status_code, body or b"", response.headers, idempotency_key=idempotency_key
@@ -367,11 +381,22 @@ class Transport:
         return self._policy.backoff(retry_number)
 
 
-def _async_stream(response: httpx.Response) -> httpx.AsyncByteStream:
-    stream = response.stream
-    if not isinstance(stream, httpx.AsyncByteStream):
-        raise TypeError("an async client always gets an async body stream")
-    return stream
+def _encoded_stream(response: httpx.Response, idempotency_key: str | None) -> ApiError | None:
+    """The error for a streamed answer that came encoded although `identity` was asked."""
+    try:
+        coding = content_coding(response.headers)
+    except UndecodableBody as exc:
+        detail = str(exc)
+    else:
+        if coding is None:
+            return None
+        detail = f"it is {coding}-encoded although it was asked for unencoded"
+    return bad_response(
+        response.status_code,
+        f"the archive was refused: {detail}",
+        _request_id(response),
+        idempotency_key=idempotency_key,
+    )
 
 
 def poll_hint(response: httpx.Response) -> float | None:

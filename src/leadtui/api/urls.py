@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import ipaddress
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import quote, urlsplit, urlunsplit
 
 from leadtui.api.contract import API_PREFIX
 from leadtui.api.errors import ConfigurationError
@@ -58,3 +58,8 @@ def validate_base_url(url: str) -> str:
     if port is not None:
         netloc = f"{netloc}:{port}"
     return urlunsplit((scheme, netloc, path, "", ""))
+
+
+def segment(resource_id: str) -> str:
+    """An id as one path segment: ids are opaque, so `/` or `?` in one must not leak out."""
+    return quote(resource_id, safe="")

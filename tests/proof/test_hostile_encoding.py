@@ -1,0 +1,171 @@
+"""Content-Encoding as a weapon: stacked gzip, bombs, corrupt streams, encoded archives.
+
+Each answer comes from a hostile server on loopback, so httpx parses real bytes. Memory is
+measured with tracemalloc around the request: a cap that is checked only after inflating
+would pass the "typed error" assertions and still cost gigabytes.
+"""
+
+from __future__ import annotations
+
+import gzip
+import tracemalloc
+import zlib
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from leadtui.api import ApiError, LeadClient
+from leadtui.api.transport import MAX_JSON_BYTES
+from tests.api.hostile import (
+    KEY,
+    HostileServer,
+    Seen,
+    gzip_of_zeros,
+    gzip_times,
+    json_response,
+    raw_response,
+)
+from tests.api.test_download_faults import leftovers
+
+MIB = 1024 * 1024
+# Far below what inflating the bombs would take, comfortably above one capped JSON body.
+MEMORY_BOUND = 4 * MAX_JSON_BYTES
+PAGE = {"data": [{"exportId": "e1", "status": "ready"}], "next_cursor": None}
+
+
+async def no_sleep(seconds: float) -> None:
+    return None
+
+
+async def peak_memory(call: Callable[[], Awaitable[Any]]) -> tuple[BaseException | None, int]:
+    """What `call` raised (or None) and the most memory Python held while it ran."""
+    tracemalloc.start()
+    try:
+        await call()
+    except Exception as exc:
+        return exc, tracemalloc.get_traced_memory()[1]
+    else:
+        return None, tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def encoded(body: bytes, coding: str) -> Callable[[Seen], bytes]:
+    return lambda seen: raw_response(200, body, [("Content-Encoding", coding)])
+
+
+@pytest.fixture(scope="module")
+def bomb() -> bytes:
+    """128 MiB of zeros as about 130 KB of gzip."""
+    return gzip_of_zeros(128 * MIB)
+
+
+async def test_stacked_gzip_is_refused_before_inflating_anything(bomb: bytes) -> None:
+    # gzip three times over: a few hundred bytes on the wire, 128 MiB once undone.
+    tiny = gzip_times(bomb, 2)
+    assert len(tiny) < 2_000
+    server = HostileServer(encoded(tiny, "gzip, gzip, gzip"))
+    async with server as url, LeadClient(url, KEY, max_retries=0) as client:
+        error, peak = await peak_memory(client.exports.list)
+    assert isinstance(error, ApiError)
+    assert error.code == "bad_response"
+    assert "encoded 3 times" in error.message
+    assert peak < MEMORY_BOUND
+
+
+async def test_stacked_encodings_in_separate_headers_count_the_same(bomb: bytes) -> None:
+    twice = gzip_times(bomb, 1)
+
+    def answer(seen: Seen) -> bytes:
+        headers = [("Content-Encoding", "gzip"), ("Content-Encoding", "gzip")]
+        return raw_response(200, twice, headers)
+
+    async with HostileServer(answer) as url, LeadClient(url, KEY, max_retries=0) as client:
+        with pytest.raises(ApiError, match="encoded 2 times") as caught:
+            await client.me()
+    assert caught.value.code == "bad_response"
+
+
+async def test_a_single_gzip_bomb_is_stopped_at_the_cap_while_inflating(bomb: bytes) -> None:
+    server = HostileServer(encoded(bomb, "gzip"))
+    async with server as url, LeadClient(url, KEY, max_retries=0) as client:
+        error, peak = await peak_memory(client.exports.list)
+    assert isinstance(error, ApiError)
+    assert error.code == "bad_response"
+    assert "larger than 8 MiB" in error.message
+    assert peak < MEMORY_BOUND
+
+
+@pytest.mark.parametrize(
+    ("coding", "body", "says"),
+    [
+        ("gzip", gzip.compress(b'{"data": [')[:-12], "end early"),
+        ("gzip", b"\x1f\x8b\x08\x00 this is not deflate data", "corrupt"),
+        ("deflate", b"not a zlib stream", "corrupt"),
+        ("br", b"\x8b\x03\x80{}\x03", "'br' was not asked for"),
+        ("compress", b"{}", "'compress' was not asked for"),
+    ],
+    ids=["truncated-gzip", "corrupt-gzip", "corrupt-deflate", "brotli", "compress"],
+)
+async def test_undecodable_bodies_are_bad_responses_not_crashes(
+    coding: str, body: bytes, says: str
+) -> None:
+    async with (
+        HostileServer(encoded(body, coding)) as url,
+        LeadClient(url, KEY, max_retries=0) as client,
+    ):
+        with pytest.raises(ApiError, match=says) as caught:
+            await client.exports.list()
+    assert caught.value.code == "bad_response"
+
+
+@pytest.mark.parametrize(
+    ("coding", "pack"),
+    [
+        ("gzip", lambda data: gzip.compress(data)),
+        ("x-gzip", lambda data: gzip.compress(data)),
+        ("deflate", lambda data: zlib.compress(data)),
+        ("GZIP", lambda data: gzip.compress(data[:10]) + gzip.compress(data[10:])),
+        ("identity", lambda data: data),
+    ],
+    ids=["gzip", "x-gzip", "deflate", "two-gzip-members", "identity"],
+)
+async def test_honest_encodings_still_read(coding: str, pack: Callable[[bytes], bytes]) -> None:
+    body = json_response(PAGE).split(b"\r\n\r\n", 1)[1]
+    server = HostileServer(encoded(pack(body), coding))
+    async with server as url, LeadClient(url, KEY, max_retries=0) as client:
+        page = await client.exports.list()
+    assert [export.exportId for export in page.items] == ["e1"]
+    assert server.seen[0].headers["accept-encoding"] == "gzip, deflate"
+
+
+@pytest.fixture
+def downloads(tmp_path: Path) -> Path:
+    folder = tmp_path / "downloads"
+    folder.mkdir()
+    return folder
+
+
+async def test_an_encoded_archive_is_refused_and_leaves_no_file(downloads: Path) -> None:
+    # 65 KB on the wire would have become a 64 MiB file: archives are asked for unencoded.
+    archive = gzip_of_zeros(64 * MIB)
+    server = HostileServer(encoded(archive, "gzip"))
+    async with server as url, LeadClient(url, KEY, max_retries=0) as client:
+        with pytest.raises(ApiError, match="gzip-encoded") as caught:
+            await client.exports.download("exp_1", downloads / "leads.zip")
+    assert caught.value.code == "bad_response"
+    assert server.seen[0].headers["accept-encoding"] == "identity"
+    assert leftovers(downloads) == []
+
+
+async def test_an_unencoded_archive_is_saved_byte_for_byte(downloads: Path) -> None:
+    archive = b"PK\x03\x04" + bytes(range(256)) * 64
+    server = HostileServer(
+        lambda seen: raw_response(200, archive, [("Content-Type", "application/zip")])
+    )
+    async with server as url, LeadClient(url, KEY, max_retries=0) as client:
+        saved = await client.exports.download("exp_1", downloads / "leads.zip")
+    assert leftovers(downloads) == ["leads.zip"]
+    assert saved.read_bytes() == archive
