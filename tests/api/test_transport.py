@@ -7,6 +7,7 @@ import pytest
 
 from leadtui.api import (
     ApiError,
+    ConfigurationError,
     Conflict,
     ConnectionFailed,
     InvalidRequest,
@@ -262,3 +263,20 @@ async def test_ids_are_sent_as_one_path_segment() -> None:
     async with scripted_client(script, Sleeps()) as client:
         await client.searches.get("a/b?c")
     assert script.requests[0].url.raw_path == b"/api/v1/searches/a%2Fb%3Fc"
+
+
+@pytest.mark.parametrize("bad", ["exp_\udcff", "\ud800"])
+async def test_ids_and_cursors_that_are_not_valid_text_are_refused_before_sending(
+    bad: str,
+) -> None:
+    # Undecodable bytes in a command line argument arrive as lone surrogates.
+    script = Script([httpx.Response(200, json={"data": [], "next_cursor": None})])
+    async with scripted_client(script, Sleeps()) as client:
+        with pytest.raises(ConfigurationError, match="not valid text"):
+            await client.exports.get(bad)
+        with pytest.raises(
+            ConfigurationError, match="a query parameter cannot be encoded"
+        ) as caught:
+            await client.exports.list(cursor=bad)
+    assert caught.value.__context__ is None
+    assert script.attempts == 0

@@ -61,5 +61,13 @@ def validate_base_url(url: str) -> str:
 
 
 def segment(resource_id: str) -> str:
-    """An id as one path segment: ids are opaque, so `/` or `?` in one must not leak out."""
-    return quote(resource_id, safe="")
+    """An id as one path segment: ids are opaque, so `/` or `?` in one must not leak out.
+
+    An id that is not valid text (an undecodable byte from a command line argument) raises
+    ConfigurationError: it cannot name anything on the server.
+    """
+    try:
+        return quote(resource_id, safe="")
+    except UnicodeEncodeError:
+        pass
+    raise ConfigurationError("An id holds a character that is not valid text; nothing was sent.")
