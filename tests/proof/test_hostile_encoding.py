@@ -10,9 +10,8 @@ from __future__ import annotations
 import gzip
 import tracemalloc
 import zlib
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -35,21 +34,19 @@ MEMORY_BOUND = 4 * MAX_JSON_BYTES
 PAGE = {"data": [{"exportId": "e1", "status": "ready"}], "next_cursor": None}
 
 
-async def no_sleep(seconds: float) -> None:
-    return None
-
-
-async def peak_memory(call: Callable[[], Awaitable[Any]]) -> tuple[BaseException | None, int]:
-    """What `call` raised (or None) and the most memory Python held while it ran."""
-    tracemalloc.start()
-    try:
-        await call()
-    except Exception as exc:
-        return exc, tracemalloc.get_traced_memory()[1]
-    else:
-        return None, tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
+async def refusal(answer: Callable[[Seen], bytes]) -> tuple[ApiError, int]:
+    """The bad_response `answer` gets from `client.exports.list()`, and the most memory Python
+    held meanwhile."""
+    async with HostileServer(answer) as url, LeadClient(url, KEY, max_retries=0) as client:
+        tracemalloc.start()
+        try:
+            with pytest.raises(ApiError) as caught:
+                await client.exports.list()
+            peak = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+    assert caught.value.code == "bad_response"
+    return caught.value, peak
 
 
 def encoded(body: bytes, coding: str) -> Callable[[Seen], bytes]:
@@ -66,34 +63,20 @@ async def test_stacked_gzip_is_refused_before_inflating_anything(bomb: bytes) ->
     # gzip three times over: a few hundred bytes on the wire, 128 MiB once undone.
     tiny = gzip_times(bomb, 2)
     assert len(tiny) < 2_000
-    server = HostileServer(encoded(tiny, "gzip, gzip, gzip"))
-    async with server as url, LeadClient(url, KEY, max_retries=0) as client:
-        error, peak = await peak_memory(client.exports.list)
-    assert isinstance(error, ApiError)
-    assert error.code == "bad_response"
+    error, peak = await refusal(encoded(tiny, "gzip, gzip, gzip"))
     assert "encoded 3 times" in error.message
     assert peak < MEMORY_BOUND
 
 
 async def test_stacked_encodings_in_separate_headers_count_the_same(bomb: bytes) -> None:
     twice = gzip_times(bomb, 1)
-
-    def answer(seen: Seen) -> bytes:
-        headers = [("Content-Encoding", "gzip"), ("Content-Encoding", "gzip")]
-        return raw_response(200, twice, headers)
-
-    async with HostileServer(answer) as url, LeadClient(url, KEY, max_retries=0) as client:
-        with pytest.raises(ApiError, match="encoded 2 times") as caught:
-            await client.me()
-    assert caught.value.code == "bad_response"
+    headers = [("Content-Encoding", "gzip"), ("Content-Encoding", "gzip")]
+    error, _ = await refusal(lambda seen: raw_response(200, twice, headers))
+    assert "encoded 2 times" in error.message
 
 
 async def test_a_single_gzip_bomb_is_stopped_at_the_cap_while_inflating(bomb: bytes) -> None:
-    server = HostileServer(encoded(bomb, "gzip"))
-    async with server as url, LeadClient(url, KEY, max_retries=0) as client:
-        error, peak = await peak_memory(client.exports.list)
-    assert isinstance(error, ApiError)
-    assert error.code == "bad_response"
+    error, peak = await refusal(encoded(bomb, "gzip"))
     assert "larger than 8 MiB" in error.message
     assert peak < MEMORY_BOUND
 
@@ -112,13 +95,8 @@ async def test_a_single_gzip_bomb_is_stopped_at_the_cap_while_inflating(bomb: by
 async def test_undecodable_bodies_are_bad_responses_not_crashes(
     coding: str, body: bytes, says: str
 ) -> None:
-    async with (
-        HostileServer(encoded(body, coding)) as url,
-        LeadClient(url, KEY, max_retries=0) as client,
-    ):
-        with pytest.raises(ApiError, match=says) as caught:
-            await client.exports.list()
-    assert caught.value.code == "bad_response"
+    error, _ = await refusal(encoded(body, coding))
+    assert says in error.message
 
 
 @pytest.mark.parametrize(

@@ -327,19 +327,16 @@ class Transport:
             raise
         await response.aclose()
         if response.is_success:
-            if undecodable is not None:
-                log.debug("%s %s -> %d undecodable body", method, path, response.status_code)
+            if undecodable is not None or body is None:
+                problem = (
+                    f"the body cannot be decoded: {undecodable}"
+                    if undecodable is not None
+                    else f"the body is larger than {self._max_json_bytes // (1024 * 1024)} MiB"
+                )
+                log.debug("%s %s -> %d %s", method, path, response.status_code, problem)
                 return bad_response(
                     response.status_code,
-                    f"the body cannot be decoded: {undecodable}",
-                    _request_id(response),
-                    idempotency_key=idempotency_key,
-                ), None
-            if body is None:
-                log.debug("%s %s -> %d body over the cap", method, path, response.status_code)
-                return bad_response(
-                    response.status_code,
-                    f"the body is larger than {self._max_json_bytes // (1024 * 1024)} MiB",
+                    problem,
                     _request_id(response),
                     idempotency_key=idempotency_key,
                 ), None
