@@ -13,6 +13,7 @@ import zlib
 from collections.abc import Callable
 from pathlib import Path
 
+import httpx
 import pytest
 
 from leadtui.api import ApiError, LeadClient
@@ -29,6 +30,7 @@ from tests.api.hostile import (
 from tests.api.test_download_faults import leftovers
 
 MIB = 1024 * 1024
+KEY_URL = "https://api.example.com"
 # Far below what inflating the bombs would take, comfortably above one capped JSON body.
 MEMORY_BOUND = 4 * MAX_JSON_BYTES
 PAGE = {"data": [{"exportId": "e1", "status": "ready"}], "next_cursor": None}
@@ -147,3 +149,17 @@ async def test_an_unencoded_archive_is_saved_byte_for_byte(downloads: Path) -> N
         saved = await client.exports.download("exp_1", downloads / "leads.zip")
     assert leftovers(downloads) == ["leads.zip"]
     assert saved.read_bytes() == archive
+
+
+async def test_an_answer_built_in_memory_is_not_decoded_twice() -> None:
+    """A swapped-in transport's answer was already decoded by httpx when it was made."""
+    body = json_response(PAGE).split(b"\r\n\r\n", 1)[1]
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(
+            200, content=gzip.compress(body), headers={"Content-Encoding": "gzip"}
+        )
+
+    async with LeadClient(KEY_URL, KEY, transport=httpx.MockTransport(handler)) as client:
+        page = await client.exports.list()
+    assert [export.exportId for export in page.items] == ["e1"]

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import zlib
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncGenerator, AsyncIterator, Iterator
+from contextlib import aclosing
 from typing import Final
 
 import httpx
@@ -85,7 +86,7 @@ class _Inflater:
             raise UndecodableBody("its compressed bytes end early")
 
 
-async def decoded(raw: AsyncIterator[bytes], coding: str | None) -> AsyncIterator[bytes]:
+async def decoded(raw: AsyncIterator[bytes], coding: str | None) -> AsyncGenerator[bytes]:
     """The bytes of `raw` with `coding` undone, in pieces of at most STEP decoded bytes."""
     if coding is None:
         async for chunk in raw:
@@ -158,15 +159,17 @@ async def read_capped(response: httpx.Response, limit: int) -> bytes | None:
     declared = response.headers.get("Content-Length")
     if declared is not None and declared.isdigit() and int(declared) > limit:
         return None
-    coding = content_coding(response.headers)
+    # An answer built in memory comes decoded already (see raw_chunks).
+    coding = None if response.is_stream_consumed else content_coding(response.headers)
     chunks: list[bytes] = []
     size = 0
     # Decoded bytes are counted as they are inflated, so a gzip bomb stops at the cap.
-    async for chunk in decoded(raw_chunks(response), coding):
-        size += len(chunk)
-        if size > limit:
-            return None
-        chunks.append(chunk)
+    async with aclosing(decoded(raw_chunks(response), coding)) as pieces:
+        async for piece in pieces:
+            size += len(piece)
+            if size > limit:
+                return None
+            chunks.append(piece)
     return b"".join(chunks)
 
 
