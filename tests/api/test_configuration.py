@@ -68,7 +68,7 @@ async def test_url_and_key_come_from_the_environment(monkeypatch: pytest.MonkeyP
     monkeypatch.setenv("LEADTUI_API_KEY", "sk_from_environment")
     async with LeadClient() as client:
         assert client.base_url == "https://env.example.com"
-        assert client.key_masked == "sk_f…"
+        assert client.key_masked == "…ment"
 
 
 @pytest.mark.parametrize(
@@ -76,8 +76,8 @@ async def test_url_and_key_come_from_the_environment(monkeypatch: pytest.MonkeyP
     [
         ("", "••••••••"),
         ("sk_demo_low", "••••••••"),
-        ("sk_demo_full", "sk_d…"),
-        ("sk_live_0123456789abcde", "sk_l…"),
+        ("sk_demo_full", "…full"),
+        ("sk_live_0123456789abcde", "…bcde"),
         ("sk_live_0123456789abcdef", "sk_l…cdef"),
     ],
 )

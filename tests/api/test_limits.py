@@ -155,9 +155,9 @@ async def test_client_checks_limit_before_sending(offline_client: LeadClient, li
 async def test_client_checks_idempotency_keys_before_sending(
     offline_client: LeadClient, key: str
 ) -> None:
-    with pytest.raises(InvalidIdempotencyKey, match="idempotency key is"):
+    with pytest.raises(InvalidIdempotencyKey, match="the idempotency key"):
         await offline_client.exports.create("s1", 1, idempotency_key=key)
-    with pytest.raises(InvalidIdempotencyKey, match="idempotency key is"):
+    with pytest.raises(InvalidIdempotencyKey, match="the idempotency key"):
         await offline_client.extractions.stop("x1", idempotency_key=key)
 
 

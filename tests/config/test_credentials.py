@@ -64,7 +64,7 @@ def test_profile_from_flag_then_environment(monkeypatch: pytest.MonkeyPatch) -> 
     monkeypatch.setenv("LEADTUI_PROFILE", "work")
     creds = resolve_credentials(settings)
     assert (creds.profile, creds.base_url) == ("work", "https://work.example.com")
-    assert creds.key_masked == "sk_l…"
+    assert creds.key_masked == "…2222"
     flagged = resolve_credentials(settings, "default")
     assert (flagged.profile, flagged.key) == ("default", None)
 

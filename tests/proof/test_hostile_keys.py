@@ -122,8 +122,8 @@ async def test_a_transport_built_around_the_client_still_never_leaks_the_key(key
         ("order”7", "character 6 of the idempotency key is not printable ASCII"),
         ("a\nb", "character 2 of the idempotency key is not printable ASCII"),
         (" padded", "the idempotency key starts or ends with a space"),
-        ("", "the idempotency key is 0 characters long; it must have 1 to 128"),
-        ("k" * 129, "the idempotency key is 129 characters long; it must have 1 to 128"),
+        ("", "the idempotency key is empty"),
+        ("k" * 129, "the idempotency key has 129 characters; at most 128"),
     ],
 )
 def test_idempotency_key_problem_explains_each_refusal(key: str, reason: str) -> None:

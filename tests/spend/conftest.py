@@ -20,7 +20,7 @@ SEARCH = SearchRequest(
     countries=[SearchItem(name="France")],
     localisations=[SearchItem(name="Paris")],
 )
-DEMO = SpendAccount("sk_d…full", "acct_demo", "Demo Co")
+DEMO = SpendAccount("…full", "acct_demo", "Demo Co")
 LOW = SpendAccount("••••••••", "acct_low", "Lowball Ltd")
 
 

@@ -61,7 +61,7 @@ def test_an_intent_survives_a_crash_right_after_it_is_recorded(tmp_path: Path) -
             idempotency_key="ik-crash", operation="unlock",
             params={{"search_id": "s", "additional_results": 1}},
             body={{"additional_results": 1}}, amount=1, profile="default",
-            origin="http://127.0.0.1", account=SpendAccount("sk_d…full", "acct_demo"),
+            origin="http://127.0.0.1", account=SpendAccount("…full", "acct_demo"),
         )
         os._exit(9)
         """

@@ -12,7 +12,7 @@ from leadtui.ui.dialogs.pending_spends import PendingSpends
 from tests.ui.conftest import SANDBOX_URL
 from tests.ui.screen import screen_text, wait_until
 
-DEMO = SpendAccount("sk_d…full", "acct_demo", "Demo Co")
+DEMO = SpendAccount("…full", "acct_demo", "Demo Co")
 LOW = SpendAccount("••••••••", "acct_low", "Lowball Ltd")
 
 

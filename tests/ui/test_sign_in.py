@@ -31,7 +31,7 @@ async def test_good_key_is_checked_then_saved_in_keyring(
         await pilot.pause()
         assert isinstance(app.screen, AccountScreen)
         assert "◆ 10,000 credits" in screen_text(app)
-        assert "sk_d… · keyring" in screen_text(app)
+        assert "…full · keyring" in screen_text(app)
     assert isolated_machine.store == {("leadtui", "default"): "sk_demo_full"}
     # The profile remembers the server, never the key.
     assert saved[-1].profile("default").base_url == "http://127.0.0.1"

@@ -33,7 +33,7 @@ async def _unlocks(sandbox_http: Any) -> list[dict[str, Any]]:
 
 def _journaled_by_an_earlier_run(request: SpendRequest) -> None:
     gate = SpendGate(SpendJournal(), profile="default", policy=SpendPolicy(0, read_only=False))
-    gate.journal_intent(request, SANDBOX_URL, SpendAccount("sk_d…full", "acct_demo", "Demo Co"))
+    gate.journal_intent(request, SANDBOX_URL, SpendAccount("…full", "acct_demo", "Demo Co"))
 
 
 async def _settle(app: Any, pilot: Any) -> None:

@@ -118,7 +118,7 @@ class LeadClient:
 
     @property
     def key_masked(self) -> str:
-        """The API key as it may be shown, e.g. `sk_d…` (see `mask_key`)."""
+        """The API key as it may be shown, e.g. `…full` (see `mask_key`)."""
         return mask_key(self._key.get_secret_value())
 
     def __repr__(self) -> str:

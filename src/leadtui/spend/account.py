@@ -27,7 +27,7 @@ class SpendAccount:
     no account. Never the key itself."""
 
     key_hint: str
-    """The key as `mask_key` shows it, e.g. `sk_d…full`."""
+    """The key as `mask_key` shows it, e.g. `…full`."""
     id: str | None = None
     name: str | None = None
 
@@ -49,7 +49,7 @@ class SpendAccount:
 
     @property
     def label(self) -> str:
-        """How a surface names it: `Demo Co (acct_demo)`, `acct_demo` or `key sk_d…full`."""
+        """How a surface names it: `Demo Co (acct_demo)`, `acct_demo` or `key …full`."""
         if self.id is not None:
             return f"{self.name} ({self.id})" if self.name else self.id
         return f"key {self.key_hint}" if self.key_hint else "an unknown account"
