@@ -1,7 +1,7 @@
 """Command line: parse arguments, then hand over to the layer that does the work.
 
 Everything heavy (Textual, the sandbox's FastAPI) is imported only on the path that needs it,
-because start-up time is a goal of this project.
+because start-up time is a goal of this project: the scriptable commands never load Textual.
 """
 
 from __future__ import annotations
@@ -9,10 +9,43 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING, NoReturn
 
 from leadtui import __version__
+from leadtui.cli.exit_codes import help_table
+from leadtui.cli.parser import KEEP, add_twin_commands, common_options
+
+if TYPE_CHECKING:
+    from leadtui.cli.runtime import CliDeps
 
 DEMO_KEY = "sk_demo_full"
+
+_ENVIRONMENT = """\
+environment:
+  LEADTUI_BASE_URL     the API base URL, without /api/v1 (over the profile's)
+  LEADTUI_API_KEY      the API key (over the one saved by `leadtui login`)
+  LEADTUI_PROFILE      the profile to use when --profile is not given (default: default)
+  LEADTUI_CONFIG_FILE  the settings file (default: under the platform config dir)
+  NO_COLOR             any value: no colour on stderr
+"""
+
+_EPILOG = (
+    _ENVIRONMENT
+    + "\nexit codes (the commands for scripts):\n"
+    + help_table()
+    + "\n\nscripts: add --json for one JSON document on stdout (errors too), --jsonl for lines."
+    + "\nA spend is sent only when authorized: a prompt at a terminal, --max-credits C, or the"
+    + "\nprofile's spend_budget; otherwise exit 10 and nothing is sent."
+)
+
+
+class UsageError(Exception):
+    """argparse refused the command line (exit 2)."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"{self.prog}: {message}")
 
 
 def _add_profile(parser: argparse.ArgumentParser, default: object = None) -> None:
@@ -21,14 +54,64 @@ def _add_profile(parser: argparse.ArgumentParser, default: object = None) -> Non
     )
 
 
-# Options repeated on a subcommand must not overwrite the same option given before it.
-_KEEP_TOP_LEVEL = argparse.SUPPRESS
+def _add_sandbox(sub: argparse._SubParsersAction[_Parser]) -> None:
+    sandbox = sub.add_parser(
+        "sandbox",
+        help="serve a local, stateful Lead Data API",
+        description=(
+            "Serve a local, stateful Lead Data API under /api/v1 until Ctrl-C, with demo keys "
+            "and test levers under /_sandbox."
+        ),
+    )
+    sandbox.add_argument(
+        "--host", default="127.0.0.1", help="address to listen on (default: %(default)s)"
+    )
+    sandbox.add_argument("--port", type=int, default=8000, help="port (default: %(default)s)")
+    sandbox.add_argument(
+        "--db", help="SQLite file; state survives restarts (default: fresh, in memory)"
+    )
+    sandbox.add_argument(
+        "--job-seconds",
+        type=float,
+        default=5.0,
+        help="seconds an export takes to become ready (default: %(default)s)",
+    )
+    sandbox.add_argument(
+        "--fault-rate",
+        type=float,
+        default=0.0,
+        help="share of API requests that fail (503, 502 or a cut connection), 0 to 1 "
+        "(default: %(default)s)",
+    )
+    sandbox.add_argument(
+        "--fault-seed",
+        type=int,
+        default=None,
+        help="seed of the fault draw, for a repeatable run (default: random)",
+    )
+    sandbox.add_argument(
+        "--latency-ms",
+        type=int,
+        default=0,
+        help="delay added to every API request, in ms (default: %(default)s)",
+    )
+    sandbox.add_argument(
+        "--demo-data",
+        action="store_true",
+        help="seed Demo Co's month of demo history (default: off)",
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="leadtui",
-        description="A keyboard-driven terminal app for the Lead Data API.",
+        description=(
+            "A keyboard-driven terminal app for the Lead Data API (run without a command), "
+            "and its command-line twin for scripts and agents."
+        ),
+        epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        parents=[common_options(top_level=True)],
     )
     parser.add_argument("--version", action="version", version=f"leadtui {__version__}")
     parser.add_argument(
@@ -36,43 +119,52 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="start a local sandbox and open the app on its demo account (spends nothing real)",
     )
-    _add_profile(parser)
-    parser.add_argument("--base-url", help="API base URL, without /api/v1")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    _add_sandbox(sub)
 
-    sandbox = sub.add_parser("sandbox", help="serve a local, stateful Lead Data API")
-    sandbox.add_argument("--host", default="127.0.0.1")
-    sandbox.add_argument("--port", type=int, default=8000)
-    sandbox.add_argument("--db", help="SQLite file; state survives restarts (default: fresh)")
-    sandbox.add_argument("--job-seconds", type=float, default=5.0)
-    sandbox.add_argument("--fault-rate", type=float, default=0.0)
-    sandbox.add_argument("--fault-seed", type=int, default=None)
-    sandbox.add_argument("--latency-ms", type=int, default=0)
-    sandbox.add_argument("--demo-data", action="store_true", help="seed Demo Co's demo history")
-
-    login = sub.add_parser("login", help="save a key for a profile (checked with GET /me)")
-    _add_profile(login, _KEEP_TOP_LEVEL)
-    login.add_argument("--base-url", default=_KEEP_TOP_LEVEL, help="API base URL, without /api/v1")
+    login = sub.add_parser(
+        "login",
+        help="save a key for a profile (checked with GET /me)",
+        description="Save an API key for a profile, after checking it with GET /me.",
+    )
+    _add_profile(login, KEEP)
+    login.add_argument("--base-url", default=KEEP, help="API base URL, without /api/v1")
     login.add_argument(
         "--insecure-storage",
         action="store_true",
         help="store the key in a 0600 file when no OS keyring is available",
     )
 
-    logout = sub.add_parser("logout", help="forget the saved key of a profile")
-    _add_profile(logout, _KEEP_TOP_LEVEL)
+    logout = sub.add_parser(
+        "logout",
+        help="forget the saved key of a profile",
+        description="Forget the saved key of a profile (keyring and key file).",
+    )
+    _add_profile(logout, KEEP)
 
-    auth = sub.add_parser("auth", help="inspect authentication")
+    auth = sub.add_parser(
+        "auth", help="inspect authentication", description="Inspect authentication."
+    )
     auth_sub = auth.add_subparsers(dest="auth_command", metavar="ACTION", required=True)
     status = auth_sub.add_parser(
-        "status", help="which profile and key are used, and whether it works"
+        "status",
+        help="which profile and key are used, and whether it works",
+        description="Which profile, server and key (masked) are used, and whether the key works.",
     )
-    _add_profile(status, _KEEP_TOP_LEVEL)
+    _add_profile(status, KEEP)
+    add_twin_commands(sub)
     return parser
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    ns = build_parser().parse_args(argv)
+def main(argv: Sequence[str] | None = None, deps: CliDeps | None = None) -> int:
+    """Run `leadtui`; `deps` lets tests inject the transport, clock, streams and prompt."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    try:
+        ns = build_parser().parse_args(args)
+    except UsageError as exc:
+        from leadtui.cli.twin import report_usage_error
+
+        return report_usage_error(str(exc), args, deps)
     if ns.command == "sandbox":
         from leadtui.cli.sandbox import run as run_sandbox
 
@@ -81,6 +173,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from leadtui.cli import auth as auth_cli
 
         return auth_cli.run(ns)
+    if getattr(ns, "runs", None):
+        from leadtui.cli.twin import run as run_twin
+
+        return run_twin(ns, deps)
     if ns.demo:
         return _run_demo(ns)
     from leadtui.ui.launch import run as run_tui
@@ -89,7 +185,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _run_demo(ns: argparse.Namespace) -> int:
-    # Only cli.py starts the sandbox: the UI never imports it.
+    # Only the command line starts the sandbox: the UI never imports it.
     from leadtui.sandbox.embedded import EmbeddedSandbox
     from leadtui.ui.launch import run as run_tui
 

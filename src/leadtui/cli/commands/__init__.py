@@ -1,0 +1,1 @@
+"""One module per resource; each function runs one `leadtui <resource> <verb>`."""

@@ -1,0 +1,36 @@
+"""`leadtui unlock SEARCH_ID --results N`: the credit-spending command."""
+
+from __future__ import annotations
+
+from pydantic import ValidationError
+
+from leadtui.api.models import Export, ExportRequest
+from leadtui.cli import spending
+from leadtui.cli.commands.exports import export_rows
+from leadtui.cli.failures import usage_failure
+from leadtui.cli.records import show_record
+from leadtui.cli.request_files import field_reasons
+from leadtui.cli.runtime import Context
+
+
+def _check_count(results: int) -> None:
+    try:
+        ExportRequest(additional_results=results)
+    except ValidationError as exc:
+        reason = field_reasons(exc)[0]["reason"]
+        raise usage_failure(f"--results {results}: {reason}. Nothing was sent.") from None
+
+
+async def run(ctx: Context) -> int:
+    ns = ctx.ns
+    _check_count(ns.results)
+    if ns.max_credits is not None and ns.max_credits < 0:
+        raise usage_failure("--max-credits must be 0 or more. Nothing was sent.")
+    spend = await spending.unlock_spend(ctx.client(), ns.search_id, ns.results)
+    if ns.dry_run:
+        return spending.show_dry_run(ctx, spend)
+    export = await spending.execute(ctx, spend)
+    show_record(ctx, export, export_rows)
+    if isinstance(export, Export):
+        ctx.out.info(f"Follow it with: leadtui exports wait {export.exportId}")
+    return 0

@@ -1,0 +1,113 @@
+"""Every way a command can fail, as one error document: `{"error": {code, message, request_id,
+status, hint}}` and an exit code. `error.code` is the server's, or one of ours (below)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from leadtui.api.contract import ErrorCode
+from leadtui.api.errors import (
+    ApiError,
+    ConfigurationError,
+    LeadError,
+    RequestTimeout,
+    TransportError,
+)
+from leadtui.cli.exit_codes import Exit
+
+# Our own codes, for what the server never said.
+CONFIRMATION_REQUIRED: Final = "confirmation_required"
+OVER_CEILING: Final = "over_ceiling"
+INVALID_REQUEST: Final = ErrorCode.INVALID_REQUEST.value
+OUTCOME_UNKNOWN: Final = "outcome_unknown"
+TIMEOUT: Final = "timeout"
+NETWORK: Final = "network"
+READ_ONLY: Final = "read_only"
+NOT_SIGNED_IN: Final = "not_signed_in"
+JOURNAL_UNAVAILABLE: Final = "journal_unavailable"
+UNEXPECTED: Final = "unexpected"
+
+_BY_STATUS: Final = {400: Exit.USAGE, 401: Exit.AUTH, 403: Exit.AUTH, 404: Exit.NOT_FOUND}
+
+# What to do next, by the server's error.code.
+_HINTS: Final[Mapping[str, str]] = {
+    ErrorCode.UNAUTHORIZED: "The key is missing, expired or revoked: `leadtui login` anew.",
+    ErrorCode.INSUFFICIENT_SCOPE: "This key lacks the scope; make one with it on the account page.",
+    ErrorCode.SUBSCRIPTION_INACTIVE: "The subscription is inactive; renew it on the account page.",
+    ErrorCode.DATA_ACCESS_SUSPENDED: "Data access is suspended for this account.",
+    ErrorCode.INSUFFICIENT_CREDITS: "Buy credits on the account page, or unlock fewer results.",
+    ErrorCode.INSUFFICIENT_RESULTS: "Fewer results are left to unlock: see `leadtui searches get`.",
+    ErrorCode.IDEMPOTENCY_CONFLICT: "The key was used for another request; nothing was charged.",
+    ErrorCode.EXPORT_NOT_READY: "Wait for it: `leadtui exports wait ID`.",
+    ErrorCode.RATE_LIMITED: "Too many requests; try again later.",
+}
+
+
+@dataclass
+class CliFailure(Exception):
+    """A failure to report and exit with; `details` are extra members of the error object."""
+
+    code: str
+    message: str
+    exit: Exit
+    hint: str | None = None
+    status: int | None = None
+    request_id: str | None = None
+    details: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        super().__init__(self.message)
+
+    def document(self) -> dict[str, Any]:
+        error: dict[str, Any] = {
+            "code": self.code,
+            "message": self.message,
+            "request_id": self.request_id,
+            "status": self.status,
+            "hint": self.hint,
+        }
+        return {"error": error | self.details}
+
+
+def usage_failure(message: str, hint: str | None = None) -> CliFailure:
+    """Bad input caught here, before anything was sent."""
+    return CliFailure(INVALID_REQUEST, message, Exit.USAGE, hint=hint)
+
+
+def exit_for_status(status: int) -> Exit:
+    if status in _BY_STATUS:
+        return _BY_STATUS[status]
+    if status == 409:
+        return Exit.CONFLICT
+    if status == 429 or status >= 500:
+        return Exit.UNAVAILABLE
+    return Exit.UNEXPECTED
+
+
+def from_lead_error(error: LeadError) -> CliFailure:
+    """The client's typed error as the command line reports it; branches on type and code."""
+    if isinstance(error, ApiError):
+        exit_code = exit_for_status(error.status)
+        if error.code == ErrorCode.BAD_RESPONSE and error.status < 400:
+            exit_code = Exit.UNEXPECTED
+        return CliFailure(
+            error.code,
+            error.message,
+            exit_code,
+            hint=_HINTS.get(error.code),
+            status=error.status,
+            request_id=error.request_id,
+        )
+    if isinstance(error, TransportError):
+        what = "timed out" if isinstance(error, RequestTimeout) else "unreachable"
+        return CliFailure(
+            NETWORK,
+            error.message,
+            Exit.UNAVAILABLE,
+            hint=f"The server {what} after retries; check the URL and the network, then rerun.",
+        )
+    if isinstance(error, ConfigurationError):
+        return usage_failure(error.message)
+    return CliFailure(UNEXPECTED, error.message, Exit.UNEXPECTED)

@@ -1,0 +1,129 @@
+"""What a command prints: one JSON document (or JSON lines, or CSV) on stdout for programs, a
+table for people; human text and progress on stderr, and only when stderr is a terminal."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Final, Literal, TextIO
+
+from leadtui.cli.failures import CliFailure
+
+Format = Literal["table", "json", "jsonl", "csv"]
+Column = tuple[str, Callable[[Mapping[str, Any]], object]]
+
+# A table cell longer than this is cut with an ellipsis: a table is for reading, JSON for all.
+MAX_CELL: Final = 40
+NO_VALUE: Final = "—"
+
+
+def cell(value: object) -> str:
+    """One value as a table shows it: integers with thousands separators (10,000)."""
+    if value is None:
+        return NO_VALUE
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, int):
+        return f"{value:,}"
+    if isinstance(value, float):
+        return f"{value:,.4g}"
+    if isinstance(value, list | dict):
+        text = ", ".join(cell(v) for v in value) if isinstance(value, list) else json.dumps(value)
+    else:
+        text = str(value)
+    return text if len(text) <= MAX_CELL else text[: MAX_CELL - 1] + "…"
+
+
+def percent(value: object) -> str:
+    return f"{value:.0%}" if isinstance(value, int | float) else NO_VALUE
+
+
+def field(name: str) -> Callable[[Mapping[str, Any]], object]:
+    return lambda item: item.get(name)
+
+
+@dataclass
+class Output:
+    """Where and how to print. `fmt` is the format of stdout; `tty` says stderr is a terminal."""
+
+    stdout: TextIO
+    stderr: TextIO
+    fmt: Format
+    tty: bool
+    color: bool
+
+    @classmethod
+    def build(cls, stdout: TextIO, stderr: TextIO, fmt: Format) -> Output:
+        tty = _isatty(stderr)
+        return cls(stdout, stderr, fmt, tty, tty and not os.environ.get("NO_COLOR"))
+
+    @property
+    def machine(self) -> bool:
+        """True when stdout is for a program: errors go there too, as JSON."""
+        return self.fmt in ("json", "jsonl")
+
+    def info(self, text: str) -> None:
+        """Human text for a person at a terminal; nothing for a script."""
+        if self.tty:
+            print(text, file=self.stderr, flush=True)
+
+    def progress(self, text: str, *, done: bool = False) -> None:
+        """One line redrawn in place on the terminal."""
+        if self.tty:
+            self.stderr.write("\r\x1b[2K" + text + ("\n" if done else ""))
+            self.stderr.flush()
+
+    def document(self, doc: object) -> None:
+        """Exactly one JSON document on stdout."""
+        self.stdout.write(json.dumps(doc, ensure_ascii=False) + "\n")
+        self.stdout.flush()
+
+    def line(self, text: str = "") -> None:
+        self.stdout.write(text + "\n")
+
+    def bold(self, text: str) -> str:
+        return f"\x1b[1m{text}\x1b[0m" if self.color else text
+
+    def failure(self, failure: CliFailure) -> None:
+        if self.machine:
+            self.document(failure.document())
+        where = ", ".join(
+            part
+            for part in (
+                f"HTTP {failure.status}" if failure.status else None,
+                failure.code,
+                f"request id {failure.request_id}" if failure.request_id else None,
+            )
+            if part
+        )
+        if not self.machine or self.tty:
+            red = "\x1b[31m" if self.color else ""
+            reset = "\x1b[0m" if self.color else ""
+            print(f"{red}Error{reset} ({where}): {failure.message}", file=self.stderr)
+            if failure.hint:
+                print(failure.hint, file=self.stderr)
+            self.stderr.flush()
+
+    def fields(self, rows: Iterable[tuple[str, object]]) -> None:
+        """A record as `name: value` lines (the table view of one record)."""
+        pairs = [(name, value if isinstance(value, str) else cell(value)) for name, value in rows]
+        width = max((len(name) for name, _ in pairs), default=0)
+        for name, value in pairs:
+            self.line(f"{self.bold(name.ljust(width))}  {value}")
+        self.stdout.flush()
+
+
+def table_lines(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
+    """Aligned columns, two spaces apart; the last column is not padded."""
+    widths = [max([len(h), *(len(r[i]) for r in rows)]) for i, h in enumerate(headers)]
+    return [
+        "  ".join(text.ljust(width) for text, width in zip(row, widths, strict=True)).rstrip()
+        for row in (headers, *rows)
+    ]
+
+
+def _isatty(stream: TextIO) -> bool:
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty()) if callable(isatty) else False

@@ -1,0 +1,244 @@
+"""The scriptable twin's commands: `leadtui <resource> <verb> [--json]`.
+
+Every command names the module and function that runs it; main imports that module only when
+the command is run, so `leadtui account --json` loads neither Textual nor the other commands.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+# An option repeated after the subcommand must not reset the value given before it.
+KEEP = argparse.SUPPRESS
+
+
+def common_options(*, top_level: bool) -> argparse.ArgumentParser:
+    """--json, --jsonl, --profile, --base-url: accepted before or after the subcommand."""
+    parent = argparse.ArgumentParser(add_help=False)
+    default: Any = None if top_level else KEEP
+    flag: Any = False if top_level else KEEP
+    parent.add_argument(
+        "--json",
+        action="store_true",
+        default=flag,
+        help="print exactly one JSON document on stdout (errors too)",
+    )
+    parent.add_argument(
+        "--jsonl", action="store_true", default=flag, help="print lists as one JSON item per line"
+    )
+    parent.add_argument(
+        "--profile", default=default, help="profile name (default: $LEADTUI_PROFILE or 'default')"
+    )
+    parent.add_argument("--base-url", default=default, help="API base URL, without /api/v1")
+    return parent
+
+
+def _command(
+    sub: Any, name: str, summary: str, runs: str, common: argparse.ArgumentParser
+) -> argparse.ArgumentParser:
+    parser: argparse.ArgumentParser = sub.add_parser(
+        name, help=summary, description=summary[:1].upper() + summary[1:] + ".", parents=[common]
+    )
+    parser.set_defaults(runs=runs)
+    return parser
+
+
+def _paging(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--limit", type=int, help="items per page, 1 to 100 (server default 25)")
+    parser.add_argument("--cursor", help="start at this page (a next_cursor printed before)")
+    parser.add_argument("--all", action="store_true", help="follow next_cursor to the last page")
+
+
+def _results(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("id", metavar="ID")
+    _paging(parser)
+    parser.add_argument(
+        "--format",
+        choices=("table", "json", "jsonl", "csv"),
+        help="output format (default: table; json with --json, jsonl with --jsonl)",
+    )
+    parser.add_argument("-o", "--output", metavar="FILE", help="write to FILE (atomically)")
+
+
+def _wait(parser: argparse.ArgumentParser, what: str) -> None:
+    parser.add_argument("id", metavar="ID")
+    parser.add_argument(
+        "--timeout", type=float, default=600.0, help=f"give up after S seconds (default 600) {what}"
+    )
+
+
+def _spend_options(parser: argparse.ArgumentParser, *, credits: bool) -> None:
+    if credits:
+        parser.add_argument(
+            "--max-credits",
+            type=int,
+            metavar="C",
+            help="authorize up to C credits: sent only when the quote is at most C",
+        )
+    parser.add_argument(
+        "--yes",
+        action="store_true",
+        help=(
+            "skip the prompt, within --max-credits"
+            if credits
+            else "consume the launch without a prompt"
+        ),
+    )
+    parser.add_argument(
+        "--dry-run", action="store_true", help="print the quote; send nothing that spends"
+    )
+
+
+def _id(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("id", metavar="ID")
+
+
+def _file(parser: argparse.ArgumentParser, what: str) -> None:
+    parser.add_argument(
+        "--file", required=True, metavar="FILE", help=f"{what} as JSON; - for stdin"
+    )
+
+
+def add_twin_commands(sub: Any) -> None:
+    """Add account, usage, searches, unlock, exports, extractions and pending to `sub`."""
+    common = common_options(top_level=False)
+    _command(
+        sub, "account", "the account: credits, subscription, key, scopes", "account:show", common
+    )
+    _command(sub, "usage", "30-day usage: requests and credits per day", "account:usage", common)
+
+    searches = sub.add_parser(
+        "searches",
+        help="list, read, create searches; read unlocked results",
+        description="Searches and their unlocked results.",
+    )
+    verbs = searches.add_subparsers(dest="verb", metavar="VERB", required=True)
+    _paging(_command(verbs, "list", "list the account's searches", "searches:list", common))
+    _id(_command(verbs, "get", "one search with its result counts", "searches:get", common))
+    _file(
+        _command(
+            verbs, "create", "create and count a search (no credits)", "searches:create", common
+        ),
+        "a SearchRequest",
+    )
+    _results(_command(verbs, "results", "the results already unlocked", "searches:results", common))
+
+    unlock = _command(
+        sub,
+        "unlock",
+        "unlock results of a search: spends credits, queues an export",
+        "unlock:run",
+        common,
+    )
+    unlock.add_argument("search_id", metavar="SEARCH_ID")
+    unlock.add_argument("--results", type=int, required=True, metavar="N", help="results to unlock")
+    _spend_options(unlock, credits=True)
+
+    exports = sub.add_parser(
+        "exports",
+        help="export jobs: list, wait, download, retry",
+        description="Export jobs: follow them, read and download their leads, retry failures.",
+    )
+    verbs = exports.add_subparsers(dest="verb", metavar="VERB", required=True)
+    _paging(_command(verbs, "list", "list export jobs, newest first", "exports:list", common))
+    _id(_command(verbs, "get", "one export's status and progress", "exports:get", common))
+    _results(_command(verbs, "results", "the leads of a ready export", "exports:results", common))
+    _id(
+        _command(
+            verbs, "retry", "queue a failed export again (no credits)", "exports:retry", common
+        )
+    )
+    download = _command(verbs, "download", "save a ready export's ZIP", "exports:download", common)
+    _id(download)
+    download.add_argument(
+        "-o", "--output", metavar="PATH", help="file or folder (default: download_dir)"
+    )
+    custom = _command(
+        verbs, "custom-download", "save a ZIP of chosen columns", "exports:custom_download", common
+    )
+    _id(custom)
+    custom.add_argument("--columns", required=True, help="comma-separated authorized columns")
+    custom.add_argument(
+        "--format",
+        dest="archive_format",
+        choices=("csv", "json"),
+        default="csv",
+        help="file format inside the ZIP (default: csv)",
+    )
+    custom.add_argument(
+        "-o", "--output", metavar="PATH", help="file or folder (default: download_dir)"
+    )
+    _wait(
+        _command(verbs, "wait", "wait until an export is ready or failed", "exports:wait", common),
+        "(exit 4)",
+    )
+
+    extractions = sub.add_parser(
+        "extractions",
+        help="custom extractions: drafts, launches, pause, stop, results",
+        description="Custom extractions: draft, launch, pause, resume, stop; read results.",
+    )
+    verbs = extractions.add_subparsers(dest="verb", metavar="VERB", required=True)
+    _paging(_command(verbs, "list", "list extraction jobs", "extractions:list", common))
+    _id(_command(verbs, "get", "one extraction's status", "extractions:get", common))
+    _file(
+        _command(verbs, "draft", "save an editable draft (no launch)", "extractions:draft", common),
+        "a draft (any ExtractionRequest fields)",
+    )
+    update = _command(verbs, "update", "change an editable draft", "extractions:update", common)
+    _id(update)
+    _file(update, "the fields to change")
+    create = _command(
+        verbs,
+        "create",
+        "create and launch an extraction (consumes a launch)",
+        "extractions:create",
+        common,
+    )
+    _file(create, "an ExtractionRequest")
+    _spend_options(create, credits=False)
+    launch = _command(
+        verbs, "launch", "launch a draft (consumes a launch)", "extractions:launch", common
+    )
+    _id(launch)
+    _spend_options(launch, credits=False)
+    _id(_command(verbs, "pause", "pause a running extraction", "extractions:pause", common))
+    _id(_command(verbs, "resume", "resume a paused extraction", "extractions:resume", common))
+    _id(_command(verbs, "stop", "stop an extraction for good", "extractions:stop", common))
+    _results(
+        _command(
+            verbs,
+            "results",
+            "an extraction's live or archived results",
+            "extractions:results",
+            common,
+        )
+    )
+    _wait(
+        _command(
+            verbs,
+            "wait",
+            "wait until an extraction completes, fails or stops",
+            "extractions:wait",
+            common,
+        ),
+        "(exit 4)",
+    )
+
+    pending = sub.add_parser(
+        "pending",
+        help="spends whose outcome is unknown: resend with the same key, or discard",
+        description=(
+            "The spend journal's intents with no known outcome (the same journal the app offers "
+            "at start). Resending uses the same idempotency key: never a second debit."
+        ),
+    )
+    verbs = pending.add_subparsers(dest="verb", metavar="VERB", required=True)
+    _command(verbs, "list", "this profile's pending spends", "pending:list", common)
+    resend = _command(
+        verbs, "resend", "send a pending spend again, same key", "pending:resend", common
+    )
+    resend.add_argument("id", metavar="KEY", help="its idempotency key (or a unique prefix)")
+    discard = _command(verbs, "discard", "stop offering a pending spend", "pending:discard", common)
+    discard.add_argument("id", metavar="KEY", help="its idempotency key (or a unique prefix)")

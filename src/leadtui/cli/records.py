@@ -1,0 +1,63 @@
+"""Printing what the server returned: a record, or pages of records, in the chosen format."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Iterable, Sequence
+from pathlib import Path
+from typing import Any, TypeVar
+
+from pydantic import BaseModel
+
+from leadtui.api.models import Page
+from leadtui.cli.listing import AtomicTextFile, Listing
+from leadtui.cli.output import Column
+from leadtui.cli.runtime import Context
+from leadtui.cli.walking import walk_pages
+
+T = TypeVar("T", bound=BaseModel)
+
+
+def as_json(record: BaseModel) -> dict[str, Any]:
+    """The record as the server sent it: every field it had, none we default."""
+    return record.model_dump(mode="json", exclude_unset=True)
+
+
+def show_record(
+    ctx: Context, record: BaseModel, rows: Callable[[dict[str, Any]], Iterable[tuple[str, object]]]
+) -> None:
+    """One record: the whole of it as JSON, or the `rows` people read."""
+    doc = as_json(record)
+    if ctx.out.machine:
+        ctx.out.document(doc)
+    else:
+        ctx.out.fields(rows(doc))
+
+
+async def show_pages(
+    ctx: Context,
+    fetch: Callable[[str | None, int | None], Awaitable[Page[T]]],
+    columns: Sequence[Column] | None,
+) -> None:
+    """A list: one page (at --cursor), or with --all every page, streamed as it arrives.
+    `-o FILE` writes to FILE atomically; a failure part-way leaves FILE as it was."""
+    ns = ctx.ns
+    target = AtomicTextFile(Path(ns.output)) if getattr(ns, "output", None) else None
+    stream = target.stream if target else ctx.out.stdout
+    listing = Listing(ctx.out, ctx.out.fmt, columns, stream)
+    last: str | None = None
+    try:
+        async for page in walk_pages(lambda c: fetch(c, ns.limit), ns.cursor, every=ns.all):
+            listing.add([as_json(item) for item in page.items])
+            last = page.next_cursor
+            if ns.all:
+                ctx.out.progress(f"{listing.count:,} read …")
+        listing.finish(None if ns.all else last)
+    except BaseException:
+        if target is not None:
+            target.abandon()
+        raise
+    if target is not None:
+        path = target.commit()
+        ctx.out.progress(f"{listing.count:,} written to {path}", done=True)
+    elif ns.all:
+        ctx.out.progress(f"{listing.count:,} read", done=True)

@@ -1,0 +1,59 @@
+"""Request bodies from a file (or `-` for stdin), checked against the schema's every limit
+before anything is sent: a bad one is refused with each field's reason (exit 2)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, TextIO, TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from leadtui.cli.failures import CliFailure, usage_failure
+
+M = TypeVar("M", bound=BaseModel)
+
+
+def read_json(name: str, stdin: TextIO) -> Any:
+    """The JSON document in file `name` (`-`: standard input)."""
+    try:
+        text = stdin.read() if name == "-" else Path(name).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise usage_failure(
+            f"Cannot read {name}: {exc.strerror or exc}. Nothing was sent."
+        ) from None
+    except UnicodeDecodeError:
+        raise usage_failure(f"{name} is not UTF-8 text. Nothing was sent.") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise usage_failure(
+            f"{name} is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg}). "
+            "Nothing was sent."
+        ) from None
+
+
+def field_reasons(error: ValidationError) -> list[dict[str, str]]:
+    """One `{field, reason}` per problem, the field as a dotted path (`activities.0.name`)."""
+    return [
+        {
+            "field": ".".join(str(part) for part in problem["loc"]) or "body",
+            "reason": problem["msg"],
+        }
+        for problem in error.errors(include_url=False, include_input=False)
+    ]
+
+
+def checked(model: type[M], name: str, stdin: TextIO) -> M:
+    """The request in file `name`, valid for `model`, or a usage failure listing every field."""
+    try:
+        return model.model_validate(read_json(name, stdin))
+    except ValidationError as exc:
+        reasons = field_reasons(exc)
+        listed = "; ".join(f"{r['field']}: {r['reason']}" for r in reasons)
+        failure: CliFailure = usage_failure(
+            f"The {model.__name__} in {name} breaks {len(reasons)} rule(s): {listed}. "
+            "Nothing was sent."
+        )
+        failure.details["fields"] = reasons
+        raise failure from None

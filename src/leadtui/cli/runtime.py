@@ -1,0 +1,101 @@
+"""What a command runs with: the outside world (injected by tests), the settings, the client.
+
+`CliDeps` is everything a test swaps: the HTTP transport (the in-process sandbox), the sleep
+and clock that waiting and retries use, the streams, whether a person is at a terminal, and
+how to ask them. `Context` is one command's run: its arguments, output and lazily built client.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, TextIO
+
+import httpx
+
+from leadtui.api.client import LeadClient
+from leadtui.cli.exit_codes import Exit
+from leadtui.cli.failures import NOT_SIGNED_IN, CliFailure
+from leadtui.cli.output import Output
+from leadtui.config.credentials import API_KEY_ENV, BASE_URL_ENV, resolve_credentials
+from leadtui.config.settings import Settings, load_settings, resolve_profile_name
+
+if TYPE_CHECKING:
+    from leadtui.config.secrets import KeyStore
+
+Sleep = Callable[[float], Awaitable[None]]
+
+
+def _ask(prompt: str) -> str:
+    sys.stderr.write(prompt)
+    sys.stderr.flush()
+    return sys.stdin.readline()
+
+
+def _interactive() -> bool:
+    return sys.stdin.isatty() and sys.stderr.isatty()
+
+
+@dataclass
+class CliDeps:
+    """The world outside the command line; the defaults are the real one."""
+
+    transport: httpx.AsyncBaseTransport | None = None
+    sleep: Sleep = asyncio.sleep
+    clock: Callable[[], float] = time.monotonic
+    stdin: TextIO = field(default_factory=lambda: sys.stdin)
+    stdout: TextIO = field(default_factory=lambda: sys.stdout)
+    stderr: TextIO = field(default_factory=lambda: sys.stderr)
+    interactive: Callable[[], bool] = _interactive
+    """A person can answer a prompt (stdin and stderr are terminals)."""
+    ask: Callable[[str], str] = _ask
+    keystore: KeyStore | None = None
+    journal_path: Path | None = None
+
+
+@dataclass
+class Context:
+    """One command's run."""
+
+    ns: argparse.Namespace
+    deps: CliDeps
+    out: Output
+    _settings: Settings | None = None
+    _client: LeadClient | None = None
+
+    @property
+    def settings(self) -> Settings:
+        if self._settings is None:
+            self._settings = load_settings()
+        return self._settings
+
+    @property
+    def profile(self) -> str:
+        return resolve_profile_name(self.ns.profile)
+
+    def client(self) -> LeadClient:
+        """The client for this profile: --base-url, then the environment, then the profile;
+        the key exactly as the TUI finds it (environment, keyring, key file)."""
+        if self._client is None:
+            creds = resolve_credentials(self.settings, self.ns.profile, keystore=self.deps.keystore)
+            base_url = self.ns.base_url or creds.base_url
+            if not base_url or creds.key is None:
+                raise CliFailure(
+                    NOT_SIGNED_IN,
+                    f"Not signed in for profile '{creds.profile}'.",
+                    Exit.AUTH,
+                    hint=f"Run `leadtui login`, or set {API_KEY_ENV} and {BASE_URL_ENV}.",
+                )
+            self._client = LeadClient(
+                base_url, creds.key, transport=self.deps.transport, sleep=self.deps.sleep
+            )
+        return self._client
+
+    async def aclose(self) -> None:
+        if self._client is not None:
+            await self._client.aclose()

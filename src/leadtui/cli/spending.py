@@ -1,0 +1,314 @@
+"""The command line's one door to the spend core: quote, authorize, journal, send, recover.
+
+The agent rule, enforced: a spend is sent only when its amount was authorized — a prompt at a
+terminal (default No), `--max-credits C` covering the quote, or the profile's spend_budget
+covering a price the server stated. Launches (extraction quota) need the prompt or `--yes`.
+Every figure printed comes from the Quote; every send goes through the SpendGate, so it is
+journaled with its Idempotency-Key first and an unknown outcome stays pending for `pending`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from typing import Any
+
+from leadtui.api.client import LeadClient
+from leadtui.api.errors import LeadError
+from leadtui.api.models import Export, Extraction, ExtractionRequest, Identity
+from leadtui.cli.exit_codes import Exit
+from leadtui.cli.failures import (
+    CONFIRMATION_REQUIRED,
+    JOURNAL_UNAVAILABLE,
+    OUTCOME_UNKNOWN,
+    OVER_CEILING,
+    READ_ONLY,
+    CliFailure,
+    from_lead_error,
+    usage_failure,
+)
+from leadtui.cli.runtime import Context
+from leadtui.spend.gate import SpendBlocked, SpendGate, SpendRequest, settles_spend
+from leadtui.spend.journal import JournalError, SpendIntent, SpendJournal, SpendOperation
+from leadtui.spend.quote import Quote, Unit, plural
+
+
+@dataclass(frozen=True)
+class Spend:
+    """A spend ready to authorize: what it costs and what would be sent."""
+
+    quote: Quote
+    request: SpendRequest
+
+
+def _gate(ctx: Context) -> SpendGate:
+    try:
+        journal = SpendJournal(ctx.deps.journal_path)
+    except JournalError as exc:
+        raise _journal_failure(exc) from None
+    return SpendGate.for_profile(ctx.settings, journal, ctx.profile)
+
+
+def _journal_failure(exc: JournalError) -> CliFailure:
+    return CliFailure(
+        JOURNAL_UNAVAILABLE,
+        f"{exc} Nothing was sent: a spend is only sent once it is written down.",
+        Exit.UNEXPECTED,
+    )
+
+
+def _launches_left(identity: Identity) -> int | None:
+    launches = identity.extra("extraction_launches")
+    remaining = launches.get("remaining") if isinstance(launches, dict) else None
+    return remaining if isinstance(remaining, int) and not isinstance(remaining, bool) else None
+
+
+async def unlock_spend(client: LeadClient, search_id: str, results: int) -> Spend:
+    """The quote for unlocking `results` results of a search, at the server's price."""
+    search, identity = await asyncio.gather(client.searches.get(search_id), client.me())
+    quote = Quote.unlock(search, results, identity.credits)
+    request = SpendRequest.unlock(search_id, results, price_per_result=search.price_per_result)
+    return Spend(quote, request)
+
+
+async def create_extraction_spend(client: LeadClient, body: ExtractionRequest) -> Spend:
+    identity = await client.me()
+    target = "a new extraction of " + ", ".join(body.categories)
+    quote = Quote.launch(SpendOperation.EXTRACTION_CREATE, target, _launches_left(identity))
+    return Spend(quote, SpendRequest.extraction_create(body))
+
+
+async def launch_extraction_spend(client: LeadClient, extraction_id: str) -> Spend:
+    identity = await client.me()
+    quote = Quote.launch(
+        SpendOperation.EXTRACTION_LAUNCH, f"draft {extraction_id}", _launches_left(identity)
+    )
+    return Spend(quote, SpendRequest.extraction_launch(extraction_id))
+
+
+def quote_lines(quote: Quote) -> list[tuple[str, str]]:
+    """The quote as the prompt and `--dry-run` show it, every figure from the Quote."""
+    if quote.unit is Unit.CREDIT:
+        what = f"unlock {plural(quote.units, 'result')} of {quote.target}"
+        price = f"{plural(quote.price, 'credit')} per result ({quote.price_source.value})"
+    else:
+        what = f"launch {quote.target}"
+        price = quote.price_source.value
+    unit = quote.unit.value
+    if quote.balance is None:
+        balance = "unknown"
+    else:
+        balance = f"{plural(quote.balance, unit)} → {plural(quote.balance_after or 0, unit)}"
+    rows = [("Spend", what), ("Price", price), ("Total", quote.total_text()), ("Balance", balance)]
+    if quote.shortfall:
+        rows.append(("Short by", plural(quote.shortfall, unit)))
+    return rows
+
+
+def _refusal(code: str, message: str, quote: Quote, hint: str) -> CliFailure:
+    return CliFailure(
+        code, message, Exit.CONFIRMATION_REQUIRED, hint=hint, details={"quote": quote.to_json()}
+    )
+
+
+def _prompt(ctx: Context, spend: Spend) -> bool:
+    width = max(len(name) for name, _ in quote_lines(spend.quote))
+    for name, value in quote_lines(spend.quote):
+        ctx.deps.stderr.write(f"  {name.ljust(width)}  {value}\n")
+    answer = ctx.deps.ask(f"Spend {spend.quote.total_text()}? [y/N] ")
+    return answer.strip().lower() in ("y", "yes")
+
+
+def authorization(ctx: Context, gate: SpendGate, spend: Spend) -> str | None:
+    """How this spend is authorized without asking anyone: "max-credits", "budget", "yes",
+    or None (a person must confirm, or nothing is sent). Raises over_ceiling."""
+    quote = spend.quote
+    ceiling: int | None = getattr(ctx.ns, "max_credits", None)
+    if quote.unit is Unit.LAUNCH:
+        return "yes" if ctx.ns.yes else None
+    if ceiling is not None:
+        if quote.total > ceiling:
+            raise _refusal(
+                OVER_CEILING,
+                f"This spend costs {quote.total_text()}, over --max-credits {ceiling:,}. "
+                "Nothing was sent.",
+                quote,
+                f"Rerun with --max-credits {quote.total} to authorize it, or ask for fewer.",
+            )
+        return "max-credits"
+    if not gate.requires_confirmation(spend.request):
+        return "budget"
+    return None
+
+
+def authorize(ctx: Context, gate: SpendGate, spend: Spend) -> None:
+    """Return only when the spend may be sent; otherwise raise (exit 10, nothing sent)."""
+    try:
+        gate.check_allowed()
+    except SpendBlocked as exc:
+        raise CliFailure(READ_ONLY, str(exc), Exit.CONFIRMATION_REQUIRED) from None
+    how = authorization(ctx, gate, spend)
+    # --yes skips the prompt only within what --max-credits (or a launch's --yes) covers.
+    if how in ("max-credits", "yes") and ctx.ns.yes:
+        return
+    if ctx.deps.interactive():
+        if how == "budget":
+            ctx.out.info(
+                f"{spend.quote.total_text()} is within this profile's spend_budget of "
+                f"{plural(gate.policy.spend_budget, 'credit')}: sent without asking."
+            )
+            return
+        if _prompt(ctx, spend):
+            return
+        raise _refusal(
+            CONFIRMATION_REQUIRED, "Cancelled: nothing was sent.", spend.quote, "Answer y to spend."
+        )
+    if how is not None:
+        return
+    if spend.quote.unit is Unit.LAUNCH:
+        hint = "Rerun with --yes to consume the launch, or run it at a terminal to be asked."
+    else:
+        hint = (
+            f"Rerun with --max-credits {spend.quote.total} (or more) to authorize this amount, "
+            "or run it at a terminal to be asked."
+        )
+    raise _refusal(
+        CONFIRMATION_REQUIRED,
+        f"This spend ({spend.quote.total_text()}) was not authorized. Nothing was sent.",
+        spend.quote,
+        hint,
+    )
+
+
+def dry_run_document(ctx: Context, spend: Spend) -> dict[str, Any]:
+    """What `--dry-run` prints: the quote and whether this command would be authorized."""
+    gate = _gate(ctx)
+    how: str | None
+    refused: str | None
+    try:
+        how = authorization(ctx, gate, spend)
+    except CliFailure as exc:
+        how, refused = None, exc.code
+    else:
+        refused = None if how else CONFIRMATION_REQUIRED
+    if gate.policy.read_only:
+        how, refused = None, READ_ONLY
+    return {
+        "dry_run": True,
+        "quote": spend.quote.to_json(),
+        "authorized_by": how,
+        "refused": refused,
+    }
+
+
+def show_dry_run(ctx: Context, spend: Spend) -> int:
+    """`--dry-run`: print the quote (JSON with --json); nothing that spends is sent."""
+    doc = dry_run_document(ctx, spend)
+    if ctx.out.machine:
+        ctx.out.document(doc)
+    else:
+        how = doc["authorized_by"] or f"not authorized ({doc['refused']})"
+        ctx.out.fields(
+            [*quote_lines(spend.quote), ("Authorized", how), ("Sent", "nothing (dry run)")]
+        )
+    return 0
+
+
+async def execute(ctx: Context, spend: Spend) -> Export | Extraction:
+    """Authorize, then send through the gate (journal first, same key on every attempt)."""
+    gate = _gate(ctx)
+    authorize(ctx, gate, spend)
+    client = ctx.client()
+    try:
+        result = await gate.execute(spend.request, client, confirmed=True)
+    except SpendBlocked as exc:
+        raise CliFailure(READ_ONLY, str(exc), Exit.CONFIRMATION_REQUIRED) from None
+    except JournalError as exc:
+        raise _journal_failure(exc) from None
+    except LeadError as exc:
+        raise _sent_failure(exc, spend.request.idempotency_key) from None
+    return result.record
+
+
+def _sent_failure(error: LeadError, key: str) -> CliFailure:
+    """A definitive refusal by its status; anything else leaves the intent pending (exit 8)."""
+    if settles_spend(error):
+        failure = from_lead_error(error)
+        failure.details["idempotency_key"] = key
+        return failure
+    cause = from_lead_error(error)
+    return CliFailure(
+        OUTCOME_UNKNOWN,
+        f"Whether the spend went through is unknown ({cause.code}: {cause.message}). It is "
+        f"journaled as pending under the idempotency key {key}.",
+        Exit.OUTCOME_UNKNOWN,
+        hint=f"Resend it with the same key (never a second debit): leadtui pending resend {key}",
+        status=cause.status,
+        request_id=cause.request_id,
+        details={"idempotency_key": key, "cause": cause.code},
+    )
+
+
+def intent_json(intent: SpendIntent) -> dict[str, Any]:
+    return {
+        "idempotency_key": intent.idempotency_key,
+        "operation": intent.operation.value,
+        "params": dict(intent.params),
+        "amount": intent.amount,
+        "profile": intent.profile,
+        "base_url": intent.base_url,
+        "created_at": intent.created_at.isoformat(),
+        "outcome": intent.outcome.value if intent.outcome else None,
+    }
+
+
+def pending_intents(ctx: Context) -> list[SpendIntent]:
+    """This profile's intents whose outcome was never recorded, oldest first."""
+    try:
+        return _gate(ctx).pending()
+    except JournalError as exc:
+        raise _journal_failure(exc) from None
+
+
+def _find(ctx: Context, gate: SpendGate, key_or_prefix: str) -> SpendIntent:
+    matches = [i for i in gate.pending() if i.idempotency_key.startswith(key_or_prefix)]
+    if len(matches) == 1:
+        return matches[0]
+    if not matches:
+        raise CliFailure(
+            "not_found",
+            f"No pending spend of profile '{ctx.profile}' has the key {key_or_prefix}.",
+            Exit.NOT_FOUND,
+            hint="`leadtui pending list` shows them.",
+        )
+    raise usage_failure(f"{len(matches)} pending spends start with {key_or_prefix}: give more.")
+
+
+async def resend(ctx: Context, key_or_prefix: str) -> Export | Extraction:
+    """Send a pending intent again with its SAME key: the server debits it at most once."""
+    gate = _gate(ctx)
+    try:
+        gate.check_allowed()
+        intent = _find(ctx, gate, key_or_prefix)
+        result = await gate.resend(intent, ctx.client())
+    except JournalError as exc:
+        raise _journal_failure(exc) from None
+    except SpendBlocked as exc:
+        code = READ_ONLY if gate.policy.read_only else "invalid_request"
+        exit_code = Exit.CONFIRMATION_REQUIRED if gate.policy.read_only else Exit.USAGE
+        raise CliFailure(code, str(exc), exit_code) from None
+    except LeadError as exc:
+        raise _sent_failure(exc, intent.idempotency_key) from None
+    return result.record
+
+
+def discard(ctx: Context, key_or_prefix: str) -> SpendIntent:
+    """Stop offering a pending intent; it stays in the journal's history."""
+    gate = _gate(ctx)
+    try:
+        intent = _find(ctx, gate, key_or_prefix)
+        gate.journal.discard(intent.idempotency_key)
+        settled = gate.journal.get(intent.idempotency_key)
+    except JournalError as exc:
+        raise _journal_failure(exc) from None
+    return settled or intent

@@ -1,0 +1,107 @@
+"""Running one scriptable command: output format, client, errors → exit codes, no traceback."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import importlib
+import os
+import sys
+from collections.abc import Awaitable, Callable, Sequence
+from typing import cast
+
+# httpx imports its own command line (click, pygments) whenever click is installed; these
+# commands never run it. Must come before the first import of httpx (below).
+sys.modules.setdefault("httpx._main", None)  # type: ignore[arg-type]
+
+from leadtui.api.errors import LeadError  # noqa: E402
+from leadtui.cli.exit_codes import Exit  # noqa: E402
+from leadtui.cli.failures import UNEXPECTED, CliFailure, from_lead_error, usage_failure  # noqa: E402
+from leadtui.cli.output import Format, Output  # noqa: E402
+from leadtui.cli.runtime import CliDeps, Context  # noqa: E402
+
+Handler = Callable[[Context], Awaitable[int]]
+
+
+def output_format(ns: argparse.Namespace) -> Format:
+    chosen = getattr(ns, "format", None)
+    if chosen:
+        return cast("Format", chosen)
+    if ns.json:
+        return "json"
+    if ns.jsonl:
+        return "jsonl"
+    return "table"
+
+
+def _handler(runs: str) -> Handler:
+    module, function = runs.split(":")
+    loaded = importlib.import_module(f"leadtui.cli.commands.{module}")
+    return cast("Handler", getattr(loaded, function))
+
+
+async def _run(ctx: Context, handler: Handler) -> int:
+    try:
+        return await handler(ctx)
+    finally:
+        await ctx.aclose()
+
+
+def run(ns: argparse.Namespace, deps: CliDeps | None = None) -> int:
+    """Run the command `ns.runs` names; every failure becomes its error document and exit."""
+    from leadtui.config.secrets import KeyStoreError
+    from leadtui.config.settings import SettingsFileError
+
+    deps = deps or CliDeps()
+    out = Output.build(deps.stdout, deps.stderr, output_format(ns))
+    ctx = Context(ns, deps, out)
+    try:
+        return asyncio.run(_run(ctx, _handler(ns.runs)))
+    except CliFailure as failure:
+        return _report(out, failure)
+    except LeadError as error:
+        return _report(out, from_lead_error(error))
+    except SettingsFileError as error:
+        return _report(out, usage_failure(str(error)))
+    except KeyStoreError as error:
+        return _report(out, CliFailure("not_signed_in", str(error), Exit.AUTH))
+    except BrokenPipeError:
+        return _quiet_after_closed_pipe()
+    except KeyboardInterrupt:
+        out.info("Interrupted.")
+        return Exit.INTERRUPTED
+    except Exception as error:  # the promise: no traceback ever reaches a user
+        return _report(
+            out, CliFailure(UNEXPECTED, f"{type(error).__name__}: {error}", Exit.UNEXPECTED)
+        )
+
+
+def _report(out: Output, failure: CliFailure) -> int:
+    try:
+        out.failure(failure)
+    except BrokenPipeError:
+        return _quiet_after_closed_pipe()
+    return int(failure.exit)
+
+
+def _quiet_after_closed_pipe() -> int:
+    """The reader went away (`| head`): stop quietly. Point stdout at /dev/null, or Python
+    complains while flushing it at exit."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+    return Exit.OK
+
+
+def report_usage_error(message: str, argv: Sequence[str], deps: CliDeps | None) -> int:
+    """argparse's refusal, as JSON when --json or --jsonl was asked for."""
+    deps = deps or CliDeps()
+    machine = "--json" in argv or "--jsonl" in argv
+    out = Output.build(deps.stdout, deps.stderr, "json" if machine else "table")
+    failure = usage_failure(message, hint="`leadtui --help` lists the commands and options.")
+    if not machine:
+        deps.stderr.write(f"{message}\n{failure.hint}\n")
+        return int(Exit.USAGE)
+    return _report(out, failure)

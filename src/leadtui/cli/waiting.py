@@ -1,0 +1,69 @@
+"""`exports wait` and `extractions wait`: poll until the job settles, on the server's
+`Retry-After` (never faster), within a timeout measured on the injected clock."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Final, TypeVar
+
+from leadtui.api.models import Record
+from leadtui.cli.exit_codes import Exit
+from leadtui.cli.failures import TIMEOUT, CliFailure
+from leadtui.cli.runtime import Context
+
+R = TypeVar("R", bound=Record)
+
+# Seconds between polls when the server gives no Retry-After; and the least we ever wait, so
+# a `Retry-After: 0` cannot turn a wait into a busy loop against the server.
+DEFAULT_POLL_SECONDS: Final = 2.0
+MIN_POLL_SECONDS: Final = 1.0
+
+
+@dataclass(frozen=True)
+class Goal:
+    """Which states end a wait, and how."""
+
+    succeeded: frozenset[str]
+    failed: frozenset[str]
+
+    def exit_for(self, status: str | None) -> Exit | None:
+        if status in self.succeeded:
+            return Exit.OK
+        if status in self.failed:
+            return Exit.JOB_FAILED
+        return None
+
+
+async def wait_for(
+    ctx: Context,
+    fetch: Callable[[], Awaitable[R]],
+    goal: Goal,
+    describe: Callable[[R], str],
+    seconds: float,
+) -> tuple[R, Exit]:
+    """Poll `fetch` until the record reaches a state of `goal`; raise `timeout` (exit 4)
+    when the next poll would fall after `seconds`."""
+    clock, sleep = ctx.deps.clock, ctx.deps.sleep
+    deadline = clock() + seconds
+    while True:
+        record = await fetch()
+        status = getattr(record, "status", None)
+        settled = goal.exit_for(status)
+        ctx.out.progress(describe(record), done=settled is not None)
+        if settled is not None:
+            return record, settled
+        interval = record.poll_after if record.poll_after is not None else DEFAULT_POLL_SECONDS
+        interval = max(interval, MIN_POLL_SECONDS)
+        remaining = deadline - clock()
+        if interval > remaining:
+            await sleep(max(remaining, 0.0))
+            ctx.out.progress(describe(record), done=True)
+            raise CliFailure(
+                TIMEOUT,
+                f"Still {status} after {seconds:g} s.",
+                Exit.WAIT_TIMED_OUT,
+                hint="Wait longer with --timeout, or run the same command again later.",
+                details={"status": status},
+            )
+        await sleep(interval)
