@@ -44,8 +44,23 @@ def _command(
     return parser
 
 
+def page_limit(text: str) -> int:
+    """--limit within the spec's bounds, refused by argparse (exit 2) before anything is sent."""
+    from leadtui.api.models import PAGE_LIMIT_MAX, PAGE_LIMIT_MIN
+
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if not PAGE_LIMIT_MIN <= value <= PAGE_LIMIT_MAX:
+        raise argparse.ArgumentTypeError(f"must be {PAGE_LIMIT_MIN} to {PAGE_LIMIT_MAX}")
+    return value
+
+
 def _paging(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--limit", type=int, help="items per page, 1 to 100 (server default 25)")
+    parser.add_argument(
+        "--limit", type=page_limit, help="items per page, 1 to 100 (server default 25)"
+    )
     parser.add_argument("--cursor", help="start at this page (a next_cursor printed before)")
     parser.add_argument("--all", action="store_true", help="follow next_cursor to the last page")
 
@@ -114,7 +129,9 @@ def add_twin_commands(sub: Any) -> None:
         description="Searches and their unlocked results.",
     )
     verbs = searches.add_subparsers(dest="verb", metavar="VERB", required=True)
-    _paging(_command(verbs, "list", "list the account's searches", "searches:list", common))
+    _paging(
+        _command(verbs, "list", "list the account's searches", "searches:list_searches", common)
+    )
     _id(_command(verbs, "get", "one search with its result counts", "searches:get", common))
     _file(
         _command(
@@ -141,7 +158,9 @@ def add_twin_commands(sub: Any) -> None:
         description="Export jobs: follow them, read and download their leads, retry failures.",
     )
     verbs = exports.add_subparsers(dest="verb", metavar="VERB", required=True)
-    _paging(_command(verbs, "list", "list export jobs, newest first", "exports:list", common))
+    _paging(
+        _command(verbs, "list", "list export jobs, newest first", "exports:list_exports", common)
+    )
     _id(_command(verbs, "get", "one export's status and progress", "exports:get", common))
     _results(_command(verbs, "results", "the leads of a ready export", "exports:results", common))
     _id(
@@ -180,7 +199,7 @@ def add_twin_commands(sub: Any) -> None:
         description="Custom extractions: draft, launch, pause, resume, stop; read results.",
     )
     verbs = extractions.add_subparsers(dest="verb", metavar="VERB", required=True)
-    _paging(_command(verbs, "list", "list extraction jobs", "extractions:list", common))
+    _paging(_command(verbs, "list", "list extraction jobs", "extractions:list_extractions", common))
     _id(_command(verbs, "get", "one extraction's status", "extractions:get", common))
     _file(
         _command(verbs, "draft", "save an editable draft (no launch)", "extractions:draft", common),
@@ -235,7 +254,7 @@ def add_twin_commands(sub: Any) -> None:
         ),
     )
     verbs = pending.add_subparsers(dest="verb", metavar="VERB", required=True)
-    _command(verbs, "list", "this profile's pending spends", "pending:list", common)
+    _command(verbs, "list", "this profile's pending spends", "pending:list_pending", common)
     resend = _command(
         verbs, "resend", "send a pending spend again, same key", "pending:resend", common
     )
