@@ -147,7 +147,7 @@ def cli(
 ) -> Iterator[Cli]:
     monkeypatch.setenv("LEADTUI_BASE_URL", URL)
     monkeypatch.setenv("LEADTUI_API_KEY", "sk_demo_full")
-    yield Cli(
+    return Cli(
         sandbox_app,
         sandbox_clock,
         httpx.ASGITransport(app=sandbox_app),
