@@ -8,7 +8,7 @@ import importlib
 import os
 import sys
 from collections.abc import Awaitable, Callable, Sequence
-from typing import cast
+from typing import TextIO, cast
 
 # httpx imports its own command line (click, pygments) whenever click is installed; these
 # commands never run it. Must come before the first import of httpx (below).
@@ -66,7 +66,7 @@ def run(ns: argparse.Namespace, deps: CliDeps | None = None) -> int:
     except KeyStoreError as error:
         return _report(out, CliFailure("not_signed_in", str(error), Exit.AUTH))
     except BrokenPipeError:
-        return _quiet_after_closed_pipe()
+        return _quiet_after_closed_pipe(out.stdout)
     except KeyboardInterrupt:
         out.info("Interrupted.")
         return Exit.INTERRUPTED
@@ -80,18 +80,19 @@ def _report(out: Output, failure: CliFailure) -> int:
     try:
         out.failure(failure)
     except BrokenPipeError:
-        return _quiet_after_closed_pipe()
+        return _quiet_after_closed_pipe(out.stdout)
     return int(failure.exit)
 
 
-def _quiet_after_closed_pipe() -> int:
-    """The reader went away (`| head`): stop quietly. Point stdout at /dev/null, or Python
-    complains while flushing it at exit."""
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-    except (OSError, ValueError):
-        pass
+def _quiet_after_closed_pipe(stdout: TextIO) -> int:
+    """The reader went away (`| head`): stop quietly. The process's own stdout is pointed at
+    /dev/null, or Python complains while flushing it at exit."""
+    if stdout is sys.__stdout__:
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, stdout.fileno())
+        except (OSError, ValueError):
+            pass
     return Exit.OK
 
 

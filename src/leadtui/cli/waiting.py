@@ -57,13 +57,14 @@ async def wait_for(
         interval = max(interval, MIN_POLL_SECONDS)
         remaining = deadline - clock()
         if interval > remaining:
-            await sleep(max(remaining, 0.0))
+            if remaining > 0:
+                await sleep(remaining)
             ctx.out.progress(describe(record), done=True)
             raise CliFailure(
                 TIMEOUT,
                 f"Still {status} after {seconds:g} s.",
                 Exit.WAIT_TIMED_OUT,
                 hint="Wait longer with --timeout, or run the same command again later.",
-                details={"status": status},
+                details={"job_status": status},
             )
         await sleep(interval)

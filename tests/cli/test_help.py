@@ -1,0 +1,80 @@
+"""What `--help` tells a person: the environment, the exit codes, a description of every
+command, and every `leadtui sandbox` option with its default."""
+
+from __future__ import annotations
+
+import argparse
+
+import pytest
+
+from leadtui.cli.exit_codes import Exit
+from leadtui.cli.main import build_parser
+
+
+def help_of(*argv: str, capsys: pytest.CaptureFixture[str]) -> str:
+    with pytest.raises(SystemExit) as exit_info:
+        build_parser().parse_args([*argv, "--help"])
+    assert exit_info.value.code == 0
+    return capsys.readouterr().out
+
+
+def test_top_level_help_names_the_environment_with_a_meaning_each(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    text = help_of(capsys=capsys)
+    for name, meaning in [
+        ("LEADTUI_BASE_URL", "base URL"),
+        ("LEADTUI_API_KEY", "API key"),
+        ("LEADTUI_PROFILE", "profile"),
+    ]:
+        (line,) = [line for line in text.splitlines() if line.strip().startswith(name)]
+        assert meaning in line
+
+
+def test_top_level_help_lists_every_exit_code(capsys: pytest.CaptureFixture[str]) -> None:
+    text = help_of(capsys=capsys)
+    for code in Exit:
+        assert any(line.split()[:1] == [str(code.value)] for line in text.splitlines())
+    assert "nothing is sent" in text
+
+
+def test_every_sandbox_option_has_a_help_line_with_its_default(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    text = help_of("sandbox", capsys=capsys)
+    for option, default in [
+        ("--host", "127.0.0.1"),
+        ("--port", "8000"),
+        ("--db", "fresh"),
+        ("--job-seconds", "5.0"),
+        ("--fault-rate", "0.0"),
+        ("--fault-seed", "random"),
+        ("--latency-ms", "0"),
+        ("--demo-data", "off"),
+    ]:
+        start = text.index(f"  {option}")
+        following = text[start:].split("\n  --")[0]
+        assert f"default: {default}" in " ".join(following.split()), option
+
+
+def _subcommands(parser: argparse.ArgumentParser) -> list[tuple[str, argparse.ArgumentParser]]:
+    found = []
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, child in action.choices.items():
+                found.append((f"{parser.prog} {name}".removeprefix("leadtui "), child))
+                found.extend(_subcommands(child))
+    return found
+
+
+def test_every_subcommand_has_a_description() -> None:
+    commands = _subcommands(build_parser())
+    assert len(commands) > 30
+    missing = [name for name, child in commands if not child.description]
+    assert missing == []
+
+
+def test_spend_options_are_explained(capsys: pytest.CaptureFixture[str]) -> None:
+    text = " ".join(help_of("unlock", capsys=capsys).split())
+    assert "--max-credits C authorize up to C credits" in text
+    assert "--dry-run print the quote; send nothing that spends" in text
