@@ -4,6 +4,7 @@ command, and every `leadtui sandbox` option with its default."""
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 import pytest
 
@@ -78,3 +79,11 @@ def test_spend_options_are_explained(capsys: pytest.CaptureFixture[str]) -> None
     text = " ".join(help_of("unlock", capsys=capsys).split())
     assert "--max-credits C authorize up to C credits" in text
     assert "--dry-run print the quote; send nothing that spends" in text
+
+
+def test_the_readme_lists_the_same_exit_codes() -> None:
+    readme = (Path(__file__).parents[2] / "README.md").read_text()
+    section = readme.split("## Scripts and agents", 1)[1].split("\n## ", 1)[0]
+    cells = [line.split("|")[1].strip() for line in section.splitlines() if line.startswith("|")]
+    listed = {int(cell) for cell in cells if cell.isdigit()}
+    assert listed == {code.value for code in Exit if code is not Exit.INTERRUPTED}

@@ -244,3 +244,12 @@ def test_export_not_ready_is_409(cli: Cli) -> None:
     assert ran.code == Exit.CONFLICT
     assert ran.error["code"] == "export_not_ready"
     assert "exports wait" in ran.error["hint"]
+
+
+def test_colour_on_a_terminal_unless_no_color(cli: Cli, monkeypatch: pytest.MonkeyPatch) -> None:
+    coloured = cli.run("searches", "get", "srch_nope", terminal=True)
+    assert "\x1b[31m" in coloured.err
+    monkeypatch.setenv("NO_COLOR", "1")
+    plain = cli.run("searches", "get", "srch_nope", terminal=True)
+    assert "\x1b[" not in plain.err
+    assert "not_found" in plain.err

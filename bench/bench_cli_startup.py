@@ -1,0 +1,83 @@
+"""Start-up of the command line: `leadtui account --json` vs `python -c "import httpx"`.
+
+Both run as fresh processes, alternating, side by side in one run; the time is the wall time
+from spawn to exit, so leadtui's includes its GET /me round trip on loopback. For scale, a
+third program is timed: the floor, a script that imports httpx and pydantic, asks GET /me and
+prints the JSON (what any Python client must pay for the same answer). The sandbox runs in
+this process, so its imports are not counted; the key comes from LEADTUI_API_KEY.
+
+    .venv/bin/python bench/bench_cli_startup.py [--runs 15]
+
+Goal: ratio ≤ 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+FLOOR = """
+import json, os, httpx
+from pydantic import BaseModel
+
+class Me(BaseModel):
+    credits: int
+
+r = httpx.get(os.environ["LEADTUI_BASE_URL"] + "/api/v1/me",
+              headers={"Authorization": "Bearer " + os.environ["LEADTUI_API_KEY"]})
+Me.model_validate(r.json()["data"])
+print(json.dumps(r.json()["data"]))
+"""
+
+
+def seconds(command: list[str], env: dict[str, str]) -> float:
+    start = time.perf_counter()
+    done = subprocess.run(command, env=env, capture_output=True, check=False)
+    elapsed = time.perf_counter() - start
+    if done.returncode != 0:
+        raise RuntimeError(f"{command} failed: {done.stderr.decode()[-500:]}")
+    return elapsed
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=15)
+    args = parser.parse_args()
+
+    from leadtui.sandbox.embedded import EmbeddedSandbox
+
+    python = sys.executable
+    with tempfile.TemporaryDirectory() as home, EmbeddedSandbox() as sandbox:
+        env = {k: v for k, v in os.environ.items() if not k.startswith("LEADTUI_")} | {
+            "XDG_CONFIG_HOME": f"{home}/config",
+            "XDG_STATE_HOME": f"{home}/state",
+            "LEADTUI_BASE_URL": sandbox.base_url,
+            "LEADTUI_API_KEY": "sk_demo_full",
+        }
+        commands = {
+            "httpx": [python, "-c", "import httpx"],
+            "floor": [python, "-c", FLOOR],
+            "leadtui": [python, "-m", "leadtui", "account", "--json"],
+        }
+        for command in commands.values():  # warm-up: cold .pyc and disk caches
+            seconds(command, env)
+        times: dict[str, list[float]] = {name: [] for name in commands}
+        for _ in range(args.runs):
+            for name, command in commands.items():
+                times[name].append(seconds(command, env))
+    ms = {name: statistics.median(values) * 1000 for name, values in times.items()}
+    print(f'python -c "import httpx":          {ms["httpx"]:6.0f} ms (median of {args.runs})')
+    floor_ratio = ms["floor"] / ms["httpx"]
+    print(f"floor: + pydantic, GET /me, print: {ms['floor']:6.0f} ms ({floor_ratio:.2f}x)")
+    print(f"leadtui account --json:            {ms['leadtui']:6.0f} ms")
+    print(f"ratio: {ms['leadtui'] / ms['httpx']:.2f}x (goal ≤ 2x)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
