@@ -10,7 +10,7 @@ import pytest
 
 from leadtui.cli.exit_codes import Exit
 from leadtui.spend.journal import SpendJournal, SpendOutcome
-from tests.cli.conftest import Cli
+from tests.cli.conftest import Cli, Ran
 from tests.cli.faults import AnswerLost, PriceDropped
 
 EXTRACTION = {
@@ -205,12 +205,16 @@ def test_a_refused_spend_exits_by_status_and_is_settled_as_rejected(
     assert missing.code == Exit.NOT_FOUND
 
 
-def test_an_unknown_outcome_exits_8_stays_pending_and_resend_debits_once(cli: Cli) -> None:
-    search_id = cli.new_search()
+def unlock_with_the_answer_lost(cli: Cli, results: int) -> tuple[Ran, AnswerLost]:
+    """An unlock the server carries out, whose every answer is lost on the way back."""
     lossy = AnswerLost(cli.transport, "/exports")
-    ran = cli.run(
-        "unlock", search_id, "--results", "4", "--max-credits", "4", "--json", transport=lossy
-    )
+    count = str(results)
+    argv = ("unlock", cli.new_search(), "--results", count, "--max-credits", count, "--json")
+    return cli.run(*argv, transport=lossy), lossy
+
+
+def test_an_unknown_outcome_exits_8_stays_pending_and_resend_debits_once(cli: Cli) -> None:
+    ran, lossy = unlock_with_the_answer_lost(cli, 4)
     assert ran.code == Exit.OUTCOME_UNKNOWN
     assert ran.error["code"] == "outcome_unknown"
     key = ran.error["idempotency_key"]
@@ -235,11 +239,7 @@ def test_an_unknown_outcome_exits_8_stays_pending_and_resend_debits_once(cli: Cl
 
 
 def test_pending_discard_stops_offering_an_intent(cli: Cli) -> None:
-    search_id = cli.new_search()
-    lossy = AnswerLost(cli.transport, "/exports")
-    key = cli.run(
-        "unlock", search_id, "--results", "1", "--max-credits", "1", "--json", transport=lossy
-    ).error["idempotency_key"]
+    key = unlock_with_the_answer_lost(cli, 1)[0].error["idempotency_key"]
     discarded = cli.run("pending", "discard", key, "--json")
     assert discarded.code == Exit.OK
     assert discarded.doc["outcome"] == "discarded"

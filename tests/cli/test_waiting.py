@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 from leadtui.cli.exit_codes import Exit
-from tests.cli.conftest import Cli
+from tests.cli.conftest import Cli, Ran
 from tests.cli.test_spending import EXTRACTION
 
 
@@ -99,32 +99,22 @@ def test_extraction_wait_completes_and_a_stopped_one_exits_3(cli: Cli) -> None:
     assert ran.doc["status"] == "stopped"
 
 
+def update_draft(cli: Cli, draft_id: str, changes: dict[str, object]) -> Ran:
+    return cli.run(
+        "extractions", "update", draft_id, "--file", "-", "--json", stdin=json.dumps(changes)
+    )
+
+
 def test_extraction_drafts_are_updated_and_listed(cli: Cli) -> None:
     draft = cli.run("extractions", "draft", "--file", "-", "--json", stdin=json.dumps(EXTRACTION))
     draft_id = draft.doc["extractionId"]
-    changed = cli.run(
-        "extractions",
-        "update",
-        draft_id,
-        "--file",
-        "-",
-        "--json",
-        stdin=json.dumps({"countries": ["BE"]}),
-    )
+    changed = update_draft(cli, draft_id, {"countries": ["BE"]})
     assert changed.code == Exit.OK
     assert changed.doc["countries"] == ["BE"]
     listed = cli.run("extractions", "list", "--json")
     assert draft_id in {e["extractionId"] for e in listed.doc["data"]}
     got = cli.run("extractions", "get", draft_id)
     assert "draft" in got.out
-    bad = cli.run(
-        "extractions",
-        "update",
-        draft_id,
-        "--file",
-        "-",
-        "--json",
-        stdin=json.dumps({"urls": ["not a url"], "bogus": 1}),
-    )
+    bad = update_draft(cli, draft_id, {"urls": ["not a url"], "bogus": 1})
     assert bad.code == Exit.USAGE
     assert {f["field"] for f in bad.error["fields"]} == {"urls.0", "bogus"}

@@ -115,6 +115,12 @@ def _file(parser: argparse.ArgumentParser, what: str) -> None:
     )
 
 
+def _resource(sub: Any, name: str, summary: str, description: str) -> Any:
+    """`leadtui NAME VERB ...`: the parser that takes NAME's verbs."""
+    parser = sub.add_parser(name, help=summary, description=description)
+    return parser.add_subparsers(dest="verb", metavar="VERB", required=True)
+
+
 def add_twin_commands(sub: Any) -> None:
     """Add account, usage, searches, unlock, exports, extractions and pending to `sub`."""
     common = common_options(top_level=False)
@@ -123,12 +129,12 @@ def add_twin_commands(sub: Any) -> None:
     )
     _command(sub, "usage", "30-day usage: requests and credits per day", "account:usage", common)
 
-    searches = sub.add_parser(
+    verbs = _resource(
+        sub,
         "searches",
-        help="list, read, create searches; read unlocked results",
-        description="Searches and their unlocked results.",
+        "list, read, create searches; read unlocked results",
+        "Searches and their unlocked results.",
     )
-    verbs = searches.add_subparsers(dest="verb", metavar="VERB", required=True)
     _paging(
         _command(verbs, "list", "list the account's searches", "searches:list_searches", common)
     )
@@ -152,12 +158,12 @@ def add_twin_commands(sub: Any) -> None:
     unlock.add_argument("--results", type=int, required=True, metavar="N", help="results to unlock")
     _spend_options(unlock, credits=True)
 
-    exports = sub.add_parser(
+    verbs = _resource(
+        sub,
         "exports",
-        help="export jobs: list, wait, download, retry",
-        description="Export jobs: follow them, read and download their leads, retry failures.",
+        "export jobs: list, wait, download, retry",
+        "Export jobs: follow them, read and download their leads, retry failures.",
     )
-    verbs = exports.add_subparsers(dest="verb", metavar="VERB", required=True)
     _paging(
         _command(verbs, "list", "list export jobs, newest first", "exports:list_exports", common)
     )
@@ -193,12 +199,12 @@ def add_twin_commands(sub: Any) -> None:
         "(exit 4)",
     )
 
-    extractions = sub.add_parser(
+    verbs = _resource(
+        sub,
         "extractions",
-        help="custom extractions: drafts, launches, pause, stop, results",
-        description="Custom extractions: draft, launch, pause, resume, stop; read results.",
+        "custom extractions: drafts, launches, pause, stop, results",
+        "Custom extractions: draft, launch, pause, resume, stop; read results.",
     )
-    verbs = extractions.add_subparsers(dest="verb", metavar="VERB", required=True)
     _paging(_command(verbs, "list", "list extraction jobs", "extractions:list_extractions", common))
     _id(_command(verbs, "get", "one extraction's status", "extractions:get", common))
     _file(
@@ -245,15 +251,15 @@ def add_twin_commands(sub: Any) -> None:
         "(exit 4)",
     )
 
-    pending = sub.add_parser(
+    verbs = _resource(
+        sub,
         "pending",
-        help="spends whose outcome is unknown: resend with the same key, or discard",
-        description=(
+        "spends whose outcome is unknown: resend with the same key, or discard",
+        (
             "The spend journal's intents with no known outcome (the same journal the app offers "
             "at start). Resending uses the same idempotency key: never a second debit."
         ),
     )
-    verbs = pending.add_subparsers(dest="verb", metavar="VERB", required=True)
     _command(verbs, "list", "this profile's pending spends", "pending:list_pending", common)
     resend = _command(
         verbs, "resend", "send a pending spend again, same key", "pending:resend", common

@@ -8,12 +8,12 @@ from typing import Any
 
 from leadtui.api.contract import ExportStatus
 from leadtui.api.models import Export
+from leadtui.cli.commands.verbs import list_verb, record_verb, results_verb, wait_verb
 from leadtui.cli.failures import usage_failure
 from leadtui.cli.output import Column, field, percent
-from leadtui.cli.records import show_pages, show_record
 from leadtui.cli.runtime import Context
 from leadtui.cli.saving import save_archive
-from leadtui.cli.waiting import Goal, wait_for
+from leadtui.cli.waiting import Goal
 
 EXPORT_COLUMNS: list[Column] = [
     ("ID", field("exportId")),
@@ -43,41 +43,14 @@ def _describe(export: Export) -> str:
     return f"{export.exportId}: {export.status} {percent(export.progress)}"
 
 
-async def list_exports(ctx: Context) -> int:
-    client = ctx.client()
-    await show_pages(ctx, lambda cursor, limit: client.exports.list(cursor, limit), EXPORT_COLUMNS)
-    return 0
+list_exports = list_verb("exports", EXPORT_COLUMNS)
+get = record_verb("exports", "get", export_rows)
+results = results_verb("exports")
+# Queue a failed export again (no credits); any other comes back unchanged.
+retry = record_verb("exports", "retry", export_rows)
 
-
-async def get(ctx: Context) -> int:
-    show_record(ctx, await ctx.client().exports.get(ctx.ns.id), export_rows)
-    return 0
-
-
-async def results(ctx: Context) -> int:
-    client = ctx.client()
-    export_id = ctx.ns.id
-    await show_pages(
-        ctx, lambda cursor, limit: client.exports.results(export_id, cursor, limit), None
-    )
-    return 0
-
-
-async def retry(ctx: Context) -> int:
-    """Queue a failed export again (no credits); any other comes back unchanged."""
-    show_record(ctx, await ctx.client().exports.retry(ctx.ns.id), export_rows)
-    return 0
-
-
-async def wait(ctx: Context) -> int:
-    """Exit 0 once ready, 3 if it failed, 4 on --timeout; the last record on stdout."""
-    client = ctx.client()
-    export_id = ctx.ns.id
-    export, code = await wait_for(
-        ctx, lambda: client.exports.get(export_id), _GOAL, _describe, ctx.ns.timeout
-    )
-    show_record(ctx, export, export_rows)
-    return int(code)
+# Exit 0 once ready, 3 if it failed, 4 on --timeout.
+wait = wait_verb("exports", _GOAL, _describe, export_rows)
 
 
 async def download(ctx: Context) -> int:

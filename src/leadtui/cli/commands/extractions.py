@@ -8,11 +8,12 @@ from typing import Any
 from leadtui.api.contract import ExtractionStatus
 from leadtui.api.models import Extraction, ExtractionDraft, ExtractionRequest
 from leadtui.cli import spending
+from leadtui.cli.commands.verbs import list_verb, record_verb, results_verb, wait_verb
 from leadtui.cli.output import Column, field, percent
-from leadtui.cli.records import show_pages, show_record
+from leadtui.cli.records import show_record
 from leadtui.cli.request_files import checked
 from leadtui.cli.runtime import Context
-from leadtui.cli.waiting import Goal, wait_for
+from leadtui.cli.waiting import Goal
 
 EXTRACTION_COLUMNS: list[Column] = [
     ("ID", field("extractionId")),
@@ -46,17 +47,12 @@ def _describe(extraction: Extraction) -> str:
     return f"{extraction.extractionId}: {extraction.status} {progress}"
 
 
-async def list_extractions(ctx: Context) -> int:
-    client = ctx.client()
-    await show_pages(
-        ctx, lambda cursor, limit: client.extractions.list(cursor, limit), EXTRACTION_COLUMNS
-    )
-    return 0
-
-
-async def get(ctx: Context) -> int:
-    show_record(ctx, await ctx.client().extractions.get(ctx.ns.id), extraction_rows)
-    return 0
+list_extractions = list_verb("extractions", EXTRACTION_COLUMNS)
+get = record_verb("extractions", "get", extraction_rows)
+pause = record_verb("extractions", "pause", extraction_rows)
+resume = record_verb("extractions", "resume", extraction_rows)
+stop = record_verb("extractions", "stop", extraction_rows)
+results = results_verb("extractions")
 
 
 async def draft(ctx: Context) -> int:
@@ -72,54 +68,25 @@ async def update(ctx: Context) -> int:
     return 0
 
 
-async def create(ctx: Context) -> int:
-    """Create and launch: consumes a launch, so it needs the prompt or --yes."""
-    body = checked(ExtractionRequest, ctx.ns.file, ctx.deps.stdin)
-    spend = await spending.create_extraction_spend(ctx.client(), body)
+async def _consume_launch(ctx: Context, spend: spending.Spend) -> int:
+    """A launch of the quota is consumed only with the prompt's yes or --yes."""
     if ctx.ns.dry_run:
         return spending.show_dry_run(ctx, spend)
     show_record(ctx, await spending.execute(ctx, spend), extraction_rows)
     return 0
+
+
+async def create(ctx: Context) -> int:
+    """Create and launch in one call."""
+    body = checked(ExtractionRequest, ctx.ns.file, ctx.deps.stdin)
+    return await _consume_launch(ctx, await spending.create_extraction_spend(ctx.client(), body))
 
 
 async def launch(ctx: Context) -> int:
+    """Launch a draft."""
     spend = await spending.launch_extraction_spend(ctx.client(), ctx.ns.id)
-    if ctx.ns.dry_run:
-        return spending.show_dry_run(ctx, spend)
-    show_record(ctx, await spending.execute(ctx, spend), extraction_rows)
-    return 0
+    return await _consume_launch(ctx, spend)
 
 
-async def pause(ctx: Context) -> int:
-    show_record(ctx, await ctx.client().extractions.pause(ctx.ns.id), extraction_rows)
-    return 0
-
-
-async def resume(ctx: Context) -> int:
-    show_record(ctx, await ctx.client().extractions.resume(ctx.ns.id), extraction_rows)
-    return 0
-
-
-async def stop(ctx: Context) -> int:
-    show_record(ctx, await ctx.client().extractions.stop(ctx.ns.id), extraction_rows)
-    return 0
-
-
-async def results(ctx: Context) -> int:
-    client = ctx.client()
-    extraction_id = ctx.ns.id
-    await show_pages(
-        ctx, lambda cursor, limit: client.extractions.results(extraction_id, cursor, limit), None
-    )
-    return 0
-
-
-async def wait(ctx: Context) -> int:
-    """Exit 0 once completed, 3 if it failed or was stopped, 4 on --timeout."""
-    client = ctx.client()
-    extraction_id = ctx.ns.id
-    extraction, code = await wait_for(
-        ctx, lambda: client.extractions.get(extraction_id), _GOAL, _describe, ctx.ns.timeout
-    )
-    show_record(ctx, extraction, extraction_rows)
-    return int(code)
+# Exit 0 once completed, 3 if it failed or was stopped, 4 on --timeout.
+wait = wait_verb("extractions", _GOAL, _describe, extraction_rows)

@@ -6,8 +6,9 @@ from collections.abc import Iterable
 from typing import Any
 
 from leadtui.api.models import SearchRequest
+from leadtui.cli.commands.verbs import list_verb, record_verb, results_verb
 from leadtui.cli.output import Column, field
-from leadtui.cli.records import show_pages, show_record
+from leadtui.cli.records import show_record
 from leadtui.cli.request_files import checked
 from leadtui.cli.runtime import Context
 
@@ -30,15 +31,10 @@ def search_rows(doc: dict[str, Any]) -> Iterable[tuple[str, object]]:
     yield "Created", doc.get("created_at")
 
 
-async def list_searches(ctx: Context) -> int:
-    client = ctx.client()
-    await show_pages(ctx, lambda cursor, limit: client.searches.list(cursor, limit), SEARCH_COLUMNS)
-    return 0
-
-
-async def get(ctx: Context) -> int:
-    show_record(ctx, await ctx.client().searches.get(ctx.ns.id), search_rows)
-    return 0
+list_searches = list_verb("searches", SEARCH_COLUMNS)
+get = record_verb("searches", "get", search_rows)
+# The results already unlocked; `--all --format csv` streams them in constant memory.
+results = results_verb("searches")
 
 
 async def create(ctx: Context) -> int:
@@ -47,14 +43,4 @@ async def create(ctx: Context) -> int:
     search = await ctx.client().searches.create(request)
     show_record(ctx, search, search_rows)
     ctx.out.info(f"Unlock results with: leadtui unlock {search.searchId} --results N")
-    return 0
-
-
-async def results(ctx: Context) -> int:
-    """Unlocked leads, page by page; `--all --format csv` streams in constant memory."""
-    client = ctx.client()
-    search_id = ctx.ns.id
-    await show_pages(
-        ctx, lambda cursor, limit: client.searches.results(search_id, cursor, limit), None
-    )
     return 0

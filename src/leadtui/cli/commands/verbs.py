@@ -1,0 +1,64 @@
+"""The verbs every resource shares, written once: list, results, and one record by id."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Iterable, Sequence
+from typing import Any
+
+from leadtui.cli.output import Column
+from leadtui.cli.records import show_pages, show_record
+from leadtui.cli.runtime import Context
+from leadtui.cli.waiting import Goal, wait_for
+
+Handler = Callable[[Context], Awaitable[int]]
+Rows = Callable[[dict[str, Any]], Iterable[tuple[str, object]]]
+
+
+def _resource(ctx: Context, name: str) -> Any:
+    """`client.searches`, `client.exports` or `client.extractions`."""
+    return getattr(ctx.client(), name)
+
+
+def list_verb(resource: str, columns: Sequence[Column]) -> Handler:
+    """`<resource> list [--limit N] [--cursor C] [--all]`."""
+
+    async def run(ctx: Context) -> int:
+        await show_pages(ctx, _resource(ctx, resource).list, columns)
+        return 0
+
+    return run
+
+
+def results_verb(resource: str) -> Handler:
+    """`<resource> results ID`: lead records, whose fields the spec does not show."""
+
+    async def run(ctx: Context) -> int:
+        api, item = _resource(ctx, resource), ctx.ns.id
+        await show_pages(ctx, lambda cursor, limit: api.results(item, cursor, limit), None)
+        return 0
+
+    return run
+
+
+def record_verb(resource: str, method: str, rows: Rows) -> Handler:
+    """`<resource> <verb> ID` answered by one record: get, retry, pause, resume, stop."""
+
+    async def run(ctx: Context) -> int:
+        record = await getattr(_resource(ctx, resource), method)(ctx.ns.id)
+        show_record(ctx, record, rows)
+        return 0
+
+    return run
+
+
+def wait_verb(resource: str, goal: Goal, describe: Callable[[Any], str], rows: Rows) -> Handler:
+    """`<resource> wait ID [--timeout S]`: the last record on stdout; exit 0 when it reached
+    `goal`'s success, 3 its failure, 4 on the timeout."""
+
+    async def run(ctx: Context) -> int:
+        api, item = _resource(ctx, resource), ctx.ns.id
+        record, code = await wait_for(ctx, lambda: api.get(item), goal, describe, ctx.ns.timeout)
+        show_record(ctx, record, rows)
+        return int(code)
+
+    return run
