@@ -16,6 +16,18 @@ from leadtui.cli.main import build_parser
         (["login", "--base-url", "https://api.example.com"], None, "https://api.example.com"),
         (["--profile", "work", "auth", "status"], "work", None),
         (["logout", "--profile", "work"], "work", None),
+        (["--profile", "work", "account"], "work", None),
+        (["account", "--profile", "work"], "work", None),
+        (
+            ["--base-url", "https://api.example.com", "searches", "list"],
+            None,
+            "https://api.example.com",
+        ),
+        (
+            ["exports", "wait", "exp_1", "--base-url", "https://api.example.com"],
+            None,
+            "https://api.example.com",
+        ),
     ],
 )
 def test_profile_and_base_url_survive_the_subcommand(
@@ -31,3 +43,13 @@ def test_version_names_the_program(capsys: pytest.CaptureFixture[str]) -> None:
         build_parser().parse_args(["--version"])
     assert exit_info.value.code == 0
     assert capsys.readouterr().out.startswith("leadtui ")
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["--json", "account"], ["account", "--json"], ["--json", "pending", "list"]],
+)
+def test_json_is_taken_before_or_after_the_command(argv: list[str]) -> None:
+    ns = build_parser().parse_args(argv)
+    assert ns.json is True
+    assert ns.jsonl is False

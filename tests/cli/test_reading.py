@@ -253,3 +253,26 @@ def test_colour_on_a_terminal_unless_no_color(cli: Cli, monkeypatch: pytest.Monk
     plain = cli.run("searches", "get", "srch_nope", terminal=True)
     assert "\x1b[" not in plain.err
     assert "not_found" in plain.err
+
+
+def test_a_key_that_cannot_be_sent_is_refused_before_any_request(
+    cli: Cli, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("LEADTUI_API_KEY", "sk_demo\u201cfull")
+    before = len(cli.control("GET", "/_sandbox/requests"))
+    ran = cli.run("account", "--json")
+    assert ran.code == Exit.USAGE
+    assert "LEADTUI_API_KEY" in ran.error["message"]
+    assert "sk_demo" not in ran.out
+    assert len(cli.control("GET", "/_sandbox/requests")) == before
+
+
+def test_a_broken_settings_file_is_a_usage_error(
+    cli: Cli, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text("spend_budget = [")
+    monkeypatch.setenv("LEADTUI_CONFIG_FILE", str(config))
+    ran = cli.run("account", "--json")
+    assert ran.code == Exit.USAGE
+    assert str(config) in ran.error["message"]

@@ -28,6 +28,7 @@ from leadtui.cli.failures import (
     usage_failure,
 )
 from leadtui.cli.runtime import Context
+from leadtui.config.errors import StateDirError
 from leadtui.spend.gate import SpendBlocked, SpendGate, SpendRequest, settles_spend
 from leadtui.spend.journal import JournalError, SpendIntent, SpendJournal, SpendOperation
 from leadtui.spend.quote import Quote, Unit, plural
@@ -44,12 +45,12 @@ class Spend:
 def _gate(ctx: Context) -> SpendGate:
     try:
         journal = SpendJournal(ctx.deps.journal_path)
-    except JournalError as exc:
+    except (JournalError, StateDirError) as exc:
         raise _journal_failure(exc) from None
     return SpendGate.for_profile(ctx.settings, journal, ctx.profile)
 
 
-def _journal_failure(exc: JournalError) -> CliFailure:
+def _journal_failure(exc: Exception) -> CliFailure:
     return CliFailure(
         JOURNAL_UNAVAILABLE,
         f"{exc} Nothing was sent: a spend is only sent once it is written down.",

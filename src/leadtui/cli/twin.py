@@ -49,8 +49,8 @@ async def _run(ctx: Context, handler: Handler) -> int:
 
 def run(ns: argparse.Namespace, deps: CliDeps | None = None) -> int:
     """Run the command `ns.runs` names; every failure becomes its error document and exit."""
+    from leadtui.config.errors import ConfigError
     from leadtui.config.secrets import KeyStoreError
-    from leadtui.config.settings import SettingsFileError
 
     deps = deps or CliDeps()
     out = Output.build(deps.stdout, deps.stderr, output_format(ns))
@@ -61,8 +61,8 @@ def run(ns: argparse.Namespace, deps: CliDeps | None = None) -> int:
         return _report(out, failure)
     except LeadError as error:
         return _report(out, from_lead_error(error))
-    except SettingsFileError as error:
-        return _report(out, usage_failure(str(error)))
+    except ConfigError as error:  # settings, LEADTUI_* variables, a key that cannot be sent
+        return _report(out, usage_failure(f"{error}. Nothing was sent."))
     except KeyStoreError as error:
         return _report(out, CliFailure("not_signed_in", str(error), Exit.AUTH))
     except BrokenPipeError:
