@@ -72,6 +72,9 @@ def test_dry_run_prints_the_quote_and_sends_nothing(cli: Cli) -> None:
     assert ran.doc["dry_run"] is True
     assert ran.doc["quote"]["total"] == 5
     assert ran.doc["authorized_by"] == "max-credits"
+    assert ran.doc["still_locked"] > 5
+    wanting = cli.run("unlock", search_id, "--results", "50000", "--dry-run")
+    assert "only " in wanting.out  # more than the search has left: said before anything is sent
     table = cli.run("unlock", search_id, "--results", "5", "--dry-run")
     assert table.code == Exit.OK
     assert "10,000 credits → 9,995 credits" in table.out

@@ -31,7 +31,7 @@ from leadtui.cli.runtime import Context
 from leadtui.config.errors import StateDirError
 from leadtui.spend.gate import SpendBlocked, SpendGate, SpendRequest, settles_spend
 from leadtui.spend.journal import JournalError, SpendIntent, SpendJournal, SpendOperation
-from leadtui.spend.quote import Quote, Unit, plural
+from leadtui.spend.quote import Quote, Unit, plural, still_locked
 
 
 @dataclass(frozen=True)
@@ -40,6 +40,8 @@ class Spend:
 
     quote: Quote
     request: SpendRequest
+    still_locked: int | None = None
+    """Results of the search left to unlock (None: not stated, or not an unlock)."""
 
 
 def _gate(ctx: Context) -> SpendGate:
@@ -69,7 +71,7 @@ async def unlock_spend(client: LeadClient, search_id: str, results: int) -> Spen
     search, identity = await asyncio.gather(client.searches.get(search_id), client.me())
     quote = Quote.unlock(search, results, identity.credits)
     request = SpendRequest.unlock(search_id, results, price_per_result=search.price_per_result)
-    return Spend(quote, request)
+    return Spend(quote, request, still_locked(search))
 
 
 async def create_extraction_spend(client: LeadClient, body: ExtractionRequest) -> Spend:
@@ -87,8 +89,9 @@ async def launch_extraction_spend(client: LeadClient, extraction_id: str) -> Spe
     return Spend(quote, SpendRequest.extraction_launch(extraction_id))
 
 
-def quote_lines(quote: Quote) -> list[tuple[str, str]]:
+def quote_lines(spend: Spend) -> list[tuple[str, str]]:
     """The quote as the prompt and `--dry-run` show it, every figure from the Quote."""
+    quote = spend.quote
     if quote.unit is Unit.CREDIT:
         what = f"unlock {plural(quote.units, 'result')} of {quote.target}"
         price = f"{plural(quote.price, 'credit')} per result ({quote.price_source.value})"
@@ -103,6 +106,8 @@ def quote_lines(quote: Quote) -> list[tuple[str, str]]:
     rows = [("Spend", what), ("Price", price), ("Total", quote.total_text()), ("Balance", balance)]
     if quote.shortfall:
         rows.append(("Short by", plural(quote.shortfall, unit)))
+    if spend.still_locked is not None and spend.still_locked < quote.units:
+        rows.append(("Left to unlock", f"only {plural(spend.still_locked, 'result')}"))
     return rows
 
 
@@ -113,8 +118,9 @@ def _refusal(code: str, message: str, quote: Quote, hint: str) -> CliFailure:
 
 
 def _prompt(ctx: Context, spend: Spend) -> bool:
-    width = max(len(name) for name, _ in quote_lines(spend.quote))
-    for name, value in quote_lines(spend.quote):
+    lines = quote_lines(spend)
+    width = max(len(name) for name, _ in lines)
+    for name, value in lines:
         ctx.deps.stderr.write(f"  {name.ljust(width)}  {value}\n")
     answer = ctx.deps.ask(f"Spend {spend.quote.total_text()}? [y/N] ")
     return answer.strip().lower() in ("y", "yes")
@@ -199,6 +205,7 @@ def dry_run_document(ctx: Context, spend: Spend) -> dict[str, Any]:
         "quote": spend.quote.to_json(),
         "authorized_by": how,
         "refused": refused,
+        "still_locked": spend.still_locked,
     }
 
 
@@ -210,7 +217,7 @@ def show_dry_run(ctx: Context, spend: Spend) -> int:
     else:
         how = doc["authorized_by"] or f"not authorized ({doc['refused']})"
         ctx.out.fields(
-            [*quote_lines(spend.quote), ("Authorized", how), ("Sent", "nothing (dry run)")]
+            [*quote_lines(spend), ("Authorized", how), ("Sent", "nothing (dry run)")]
         )
     return 0
 

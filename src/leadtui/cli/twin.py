@@ -68,7 +68,7 @@ def run(ns: argparse.Namespace, deps: CliDeps | None = None) -> int:
     except BrokenPipeError:
         return _quiet_after_closed_pipe(out.stdout)
     except KeyboardInterrupt:
-        out.info("Interrupted.")
+        out.info("Interrupted. A spend already sent stays pending: see `leadtui pending list`.")
         return Exit.INTERRUPTED
     except Exception as error:  # the promise: no traceback ever reaches a user
         return _report(
