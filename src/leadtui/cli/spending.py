@@ -29,9 +29,32 @@ from leadtui.cli.failures import (
 )
 from leadtui.cli.runtime import Context
 from leadtui.config.errors import StateDirError
-from leadtui.spend.gate import SpendBlocked, SpendGate, SpendRequest, settles_spend
-from leadtui.spend.journal import JournalError, SpendIntent, SpendJournal, SpendOperation
+from leadtui.spend.errors import (
+    ConfirmationRequired,
+    IntentClaimed,
+    IntentMissing,
+    IntentOfAnotherAccount,
+    IntentSettled,
+    JournalError,
+    ReadOnlyProfile,
+    SpendBlocked,
+    SpendOutcomeUnknown,
+)
+from leadtui.spend.gate import SpendGate
+from leadtui.spend.intent import SpendIntent, SpendOperation
+from leadtui.spend.journal import SpendJournal
 from leadtui.spend.quote import Quote, Unit, plural, still_locked
+from leadtui.spend.request import SpendRequest
+
+# Each refusal of the spend core (nothing sent), by type: our error code and exit code.
+_REFUSALS: dict[type[SpendBlocked], tuple[str, Exit]] = {
+    ReadOnlyProfile: (READ_ONLY, Exit.CONFIRMATION_REQUIRED),
+    ConfirmationRequired: (CONFIRMATION_REQUIRED, Exit.CONFIRMATION_REQUIRED),
+    IntentMissing: ("not_found", Exit.NOT_FOUND),
+    IntentSettled: ("intent_settled", Exit.CONFLICT),
+    IntentClaimed: ("intent_claimed", Exit.CONFLICT),
+    IntentOfAnotherAccount: ("another_account", Exit.USAGE),
+}
 
 
 @dataclass(frozen=True)
@@ -70,15 +93,14 @@ async def unlock_spend(client: LeadClient, search_id: str, results: int) -> Spen
     """The quote for unlocking `results` results of a search, at the server's price."""
     search, identity = await asyncio.gather(client.searches.get(search_id), client.me())
     quote = Quote.unlock(search, results, identity.credits)
-    request = SpendRequest.unlock(search_id, results, price_per_result=search.price_per_result)
-    return Spend(quote, request, still_locked(search))
+    return Spend(quote, SpendRequest.for_unlock(quote, search_id), still_locked(search))
 
 
 async def create_extraction_spend(client: LeadClient, body: ExtractionRequest) -> Spend:
     identity = await client.me()
     target = "a new extraction of " + ", ".join(body.categories)
     quote = Quote.launch(SpendOperation.EXTRACTION_CREATE, target, _launches_left(identity))
-    return Spend(quote, SpendRequest.extraction_create(body))
+    return Spend(quote, SpendRequest.for_extraction(quote, body))
 
 
 async def launch_extraction_spend(client: LeadClient, extraction_id: str) -> Spend:
@@ -86,7 +108,7 @@ async def launch_extraction_spend(client: LeadClient, extraction_id: str) -> Spe
     quote = Quote.launch(
         SpendOperation.EXTRACTION_LAUNCH, f"draft {extraction_id}", _launches_left(identity)
     )
-    return Spend(quote, SpendRequest.extraction_launch(extraction_id))
+    return Spend(quote, SpendRequest.for_launch(quote, extraction_id))
 
 
 def quote_lines(spend: Spend) -> list[tuple[str, str]]:
@@ -153,7 +175,7 @@ def authorize(ctx: Context, gate: SpendGate, spend: Spend) -> None:
     try:
         gate.check_allowed()
     except SpendBlocked as exc:
-        raise CliFailure(READ_ONLY, str(exc), Exit.CONFIRMATION_REQUIRED) from None
+        raise _refused(exc) from None
     how = authorization(ctx, gate, spend)
     # --yes skips the prompt only within what --max-credits (or a launch's --yes) covers.
     if how in ("max-credits", "yes") and ctx.ns.yes:
@@ -216,9 +238,7 @@ def show_dry_run(ctx: Context, spend: Spend) -> int:
         ctx.out.document(doc)
     else:
         how = doc["authorized_by"] or f"not authorized ({doc['refused']})"
-        ctx.out.fields(
-            [*quote_lines(spend), ("Authorized", how), ("Sent", "nothing (dry run)")]
-        )
+        ctx.out.fields([*quote_lines(spend), ("Authorized", how), ("Sent", "nothing (dry run)")])
     return 0
 
 
@@ -226,25 +246,29 @@ async def execute(ctx: Context, spend: Spend) -> Export | Extraction:
     """Authorize, then send through the gate (journal first, same key on every attempt)."""
     gate = _gate(ctx)
     authorize(ctx, gate, spend)
-    client = ctx.client()
     try:
-        result = await gate.execute(spend.request, client, confirmed=True)
+        result = await gate.execute(spend.request, ctx.client(), confirmed=True)
     except SpendBlocked as exc:
-        raise CliFailure(READ_ONLY, str(exc), Exit.CONFIRMATION_REQUIRED) from None
+        raise _refused(exc) from None
     except JournalError as exc:
         raise _journal_failure(exc) from None
-    except LeadError as exc:
-        raise _sent_failure(exc, spend.request.idempotency_key) from None
+    except SpendOutcomeUnknown as exc:
+        raise _outcome_unknown(exc) from None
+    except LeadError as exc:  # a definitive refusal: journaled as rejected, nothing spent
+        failure = from_lead_error(exc)
+        failure.details["idempotency_key"] = spend.request.idempotency_key
+        raise failure from None
     return result.record
 
 
-def _sent_failure(error: LeadError, key: str) -> CliFailure:
-    """A definitive refusal by its status; anything else leaves the intent pending (exit 8)."""
-    if settles_spend(error):
-        failure = from_lead_error(error)
-        failure.details["idempotency_key"] = key
-        return failure
-    cause = from_lead_error(error)
+def _refused(exc: SpendBlocked) -> CliFailure:
+    code, exit_code = _REFUSALS.get(type(exc), ("invalid_request", Exit.USAGE))
+    return CliFailure(code, f"{exc.title}: {exc.message}", exit_code)
+
+
+def _outcome_unknown(exc: SpendOutcomeUnknown) -> CliFailure:
+    """The server may have acted: the intent stays pending, to resend with its key (exit 8)."""
+    key, cause = exc.intent.idempotency_key, from_lead_error(exc.error)
     return CliFailure(
         OUTCOME_UNKNOWN,
         f"Whether the spend went through is unknown ({cause.code}: {cause.message}). It is "
@@ -264,28 +288,34 @@ def intent_json(intent: SpendIntent) -> dict[str, Any]:
         "params": dict(intent.params),
         "amount": intent.amount,
         "profile": intent.profile,
-        "base_url": intent.base_url,
+        "server": intent.origin,
+        "account": intent.account.label,
         "created_at": intent.created_at.isoformat(),
+        "attempts": intent.attempts,
+        "last_error": intent.last_error,
         "outcome": intent.outcome.value if intent.outcome else None,
     }
 
 
-def pending_intents(ctx: Context) -> list[SpendIntent]:
-    """This profile's intents whose outcome was never recorded, oldest first."""
+async def pending_intents(ctx: Context) -> list[SpendIntent]:
+    """This profile's, server's and account's intents whose outcome was never recorded."""
+    gate = _gate(ctx)
     try:
-        return _gate(ctx).pending()
+        return await gate.pending(ctx.client())
     except JournalError as exc:
         raise _journal_failure(exc) from None
 
 
-def _find(ctx: Context, gate: SpendGate, key_or_prefix: str) -> SpendIntent:
-    matches = [i for i in gate.pending() if i.idempotency_key.startswith(key_or_prefix)]
+async def _find(ctx: Context, gate: SpendGate, key_or_prefix: str) -> SpendIntent:
+    intents = await gate.pending(ctx.client())
+    matches = [i for i in intents if i.idempotency_key.startswith(key_or_prefix)]
     if len(matches) == 1:
         return matches[0]
     if not matches:
         raise CliFailure(
             "not_found",
-            f"No pending spend of profile '{ctx.profile}' has the key {key_or_prefix}.",
+            f"No pending spend of this account and profile '{ctx.profile}' has the key "
+            f"{key_or_prefix}.",
             Exit.NOT_FOUND,
             hint="`leadtui pending list` shows them.",
         )
@@ -297,26 +327,26 @@ async def resend(ctx: Context, key_or_prefix: str) -> Export | Extraction:
     gate = _gate(ctx)
     try:
         gate.check_allowed()
-        intent = _find(ctx, gate, key_or_prefix)
+        intent = await _find(ctx, gate, key_or_prefix)
         result = await gate.resend(intent, ctx.client())
     except JournalError as exc:
         raise _journal_failure(exc) from None
     except SpendBlocked as exc:
-        code = READ_ONLY if gate.policy.read_only else "invalid_request"
-        exit_code = Exit.CONFIRMATION_REQUIRED if gate.policy.read_only else Exit.USAGE
-        raise CliFailure(code, str(exc), exit_code) from None
-    except LeadError as exc:
-        raise _sent_failure(exc, intent.idempotency_key) from None
+        raise _refused(exc) from None
+    except SpendOutcomeUnknown as exc:
+        raise _outcome_unknown(exc) from None
     return result.record
 
 
-def discard(ctx: Context, key_or_prefix: str) -> SpendIntent:
+async def discard(ctx: Context, key_or_prefix: str) -> SpendIntent:
     """Stop offering a pending intent; it stays in the journal's history."""
     gate = _gate(ctx)
     try:
-        intent = _find(ctx, gate, key_or_prefix)
-        gate.journal.discard(intent.idempotency_key)
+        intent = await _find(ctx, gate, key_or_prefix)
+        await asyncio.to_thread(gate.journal.discard, intent.idempotency_key)
         settled = gate.journal.get(intent.idempotency_key)
     except JournalError as exc:
         raise _journal_failure(exc) from None
+    except SpendBlocked as exc:
+        raise _refused(exc) from None
     return settled or intent

@@ -12,7 +12,7 @@ from leadtui.cli.runtime import Context
 
 
 async def list_pending(ctx: Context) -> int:
-    intents = spending.pending_intents(ctx)
+    intents = await spending.pending_intents(ctx)
     if ctx.out.machine:
         ctx.out.document({"data": [spending.intent_json(i) for i in intents], "next_cursor": None})
         return 0
@@ -26,11 +26,11 @@ async def list_pending(ctx: Context) -> int:
             " ".join(f"{k}={v}" for k, v in i.params.items() if k != "request"),
             "—" if i.amount is None else f"{i.amount:,}",
             i.created_at.strftime("%Y-%m-%d %H:%M:%S"),
-            i.base_url,
+            i.account.label,
         ]
         for i in intents
     ]
-    lines = table_lines(["Key", "Operation", "Details", "Credits", "Journaled", "Server"], rows)
+    lines = table_lines(["Key", "Operation", "Details", "Credits", "Journaled", "Account"], rows)
     ctx.out.line(ctx.out.bold(lines[0]))
     for text in lines[1:]:
         ctx.out.line(text)
@@ -45,7 +45,7 @@ async def resend(ctx: Context) -> int:
 
 
 async def discard(ctx: Context) -> int:
-    intent = spending.discard(ctx, ctx.ns.id)
+    intent = await spending.discard(ctx, ctx.ns.id)
     if ctx.out.machine:
         ctx.out.document(spending.intent_json(intent))
     else:
