@@ -115,3 +115,12 @@ def test_a_closed_pipe_ends_quietly(cli: Cli) -> None:
         r for r in cli.control("GET", "/_sandbox/requests") if r["path"].endswith("/results")
     ]
     assert len(requests) == 1  # it stopped walking once nobody read
+
+
+def test_results_to_a_folder_that_does_not_exist_say_so(cli: Cli, tmp_path: Path) -> None:
+    search_id = cli.new_search()
+    target = tmp_path / "missing" / "leads.csv"
+    ran = cli.run("searches", "results", search_id, "--format", "csv", "-o", str(target))
+    assert ran.code == Exit.UNEXPECTED
+    assert "write_failed" in ran.err
+    assert "Traceback" not in ran.err

@@ -28,6 +28,7 @@ READ_ONLY: Final = "read_only"
 NOT_SIGNED_IN: Final = "not_signed_in"
 JOURNAL_UNAVAILABLE: Final = "journal_unavailable"
 UNEXPECTED: Final = "unexpected"
+WRITE_FAILED: Final = "write_failed"
 
 _BY_STATUS: Final = {400: Exit.USAGE, 401: Exit.AUTH, 403: Exit.AUTH, 404: Exit.NOT_FOUND}
 
@@ -74,6 +75,12 @@ class CliFailure(Exception):
 def usage_failure(message: str, hint: str | None = None) -> CliFailure:
     """Bad input caught here, before anything was sent."""
     return CliFailure(INVALID_REQUEST, message, Exit.USAGE, hint=hint)
+
+
+def write_failure(where: object, error: OSError, then: str = "") -> CliFailure:
+    """A file of the user's could not be written (exit 1); `then` says what was left."""
+    reason = error.strerror or str(error)
+    return CliFailure(WRITE_FAILED, f"Cannot write {where}: {reason}.{then}", Exit.UNEXPECTED)
 
 
 def exit_for_status(status: int) -> Exit:

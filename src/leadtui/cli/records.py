@@ -9,6 +9,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel
 
 from leadtui.api.models import Page
+from leadtui.cli.failures import write_failure
 from leadtui.cli.listing import AtomicTextFile, Listing
 from leadtui.cli.output import Column
 from leadtui.cli.runtime import Context
@@ -33,6 +34,13 @@ def show_record(
         ctx.out.fields(rows(doc))
 
 
+def _output_file(name: str) -> AtomicTextFile:
+    try:
+        return AtomicTextFile(Path(name).expanduser())
+    except OSError as exc:
+        raise write_failure(name, exc) from None
+
+
 async def show_pages(
     ctx: Context,
     fetch: Callable[[str | None, int | None], Awaitable[Page[T]]],
@@ -41,7 +49,7 @@ async def show_pages(
     """A list: one page (at --cursor), or with --all every page, streamed as it arrives.
     `-o FILE` writes to FILE atomically; a failure part-way leaves FILE as it was."""
     ns = ctx.ns
-    target = AtomicTextFile(Path(ns.output)) if getattr(ns, "output", None) else None
+    target = _output_file(ns.output) if getattr(ns, "output", None) else None
     stream = target.stream if target else ctx.out.stdout
     listing = Listing(ctx.out, ctx.out.fmt, columns, stream)
     last: str | None = None

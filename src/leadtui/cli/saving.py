@@ -10,8 +10,7 @@ from pathlib import Path
 from typing import Final
 
 from leadtui.api.downloads import OnProgress
-from leadtui.cli.exit_codes import Exit
-from leadtui.cli.failures import CliFailure
+from leadtui.cli.failures import write_failure
 from leadtui.cli.runtime import Context
 from leadtui.ui.model.export_files import free_path
 
@@ -48,17 +47,11 @@ async def save_archive(
     try:
         target = _target(ctx, name)
     except OSError as exc:
-        raise CliFailure(
-            "write_failed", f"Cannot write there: {exc.strerror or exc}.", Exit.UNEXPECTED
-        ) from None
+        raise write_failure(getattr(ctx.ns, "output", None) or "the download folder", exc) from None
     try:
         path = await fetch(target, _bar(ctx, f"{export_id} →"))
     except OSError as exc:
-        raise CliFailure(
-            "write_failed",
-            f"Cannot write {target}: {exc.strerror or exc}. Nothing was left half-written.",
-            Exit.UNEXPECTED,
-        ) from None
+        raise write_failure(target, exc, " Nothing was left half-written.") from None
     size = path.stat().st_size
     ctx.out.progress(f"{export_id} → {path}", done=True)
     if ctx.out.machine:
