@@ -256,3 +256,17 @@ def test_results_outside_the_request_bounds_are_refused_locally(cli: Cli) -> Non
         assert ran.code == Exit.USAGE
         assert ran.error["code"] == "invalid_request"
     nothing_spent(cli, 10_000)
+
+
+def test_a_pending_spend_is_offered_and_resent_only_to_its_account(
+    cli: Cli, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    key = unlock_with_the_answer_lost(cli, 2)[0].error["idempotency_key"]
+    monkeypatch.setenv("LEADTUI_API_KEY", "sk_demo_low")  # another account, same profile
+    assert cli.run("pending", "list", "--json").doc["data"] == []
+    elsewhere = cli.run("pending", "resend", key, "--json")
+    assert elsewhere.code == Exit.NOT_FOUND
+    assert cli.credits("acct_low") == 5
+    monkeypatch.setenv("LEADTUI_API_KEY", "sk_demo_full")
+    assert cli.run("pending", "resend", key, "--json").code == Exit.OK
+    assert cli.credits() == 10_000 - 2

@@ -29,6 +29,10 @@ NOT_SIGNED_IN: Final = "not_signed_in"
 JOURNAL_UNAVAILABLE: Final = "journal_unavailable"
 UNEXPECTED: Final = "unexpected"
 WRITE_FAILED: Final = "write_failed"
+NOT_FOUND: Final = ErrorCode.NOT_FOUND.value
+INTENT_SETTLED: Final = "intent_settled"
+INTENT_CLAIMED: Final = "intent_claimed"
+ANOTHER_ACCOUNT: Final = "another_account"
 
 _BY_STATUS: Final = {400: Exit.USAGE, 401: Exit.AUTH, 403: Exit.AUTH, 404: Exit.NOT_FOUND}
 

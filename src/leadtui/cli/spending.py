@@ -18,8 +18,13 @@ from leadtui.api.errors import LeadError
 from leadtui.api.models import Export, Extraction, ExtractionRequest, Identity
 from leadtui.cli.exit_codes import Exit
 from leadtui.cli.failures import (
+    ANOTHER_ACCOUNT,
     CONFIRMATION_REQUIRED,
+    INTENT_CLAIMED,
+    INTENT_SETTLED,
+    INVALID_REQUEST,
     JOURNAL_UNAVAILABLE,
+    NOT_FOUND,
     OUTCOME_UNKNOWN,
     OVER_CEILING,
     READ_ONLY,
@@ -50,10 +55,10 @@ from leadtui.spend.request import SpendRequest
 _REFUSALS: dict[type[SpendBlocked], tuple[str, Exit]] = {
     ReadOnlyProfile: (READ_ONLY, Exit.CONFIRMATION_REQUIRED),
     ConfirmationRequired: (CONFIRMATION_REQUIRED, Exit.CONFIRMATION_REQUIRED),
-    IntentMissing: ("not_found", Exit.NOT_FOUND),
-    IntentSettled: ("intent_settled", Exit.CONFLICT),
-    IntentClaimed: ("intent_claimed", Exit.CONFLICT),
-    IntentOfAnotherAccount: ("another_account", Exit.USAGE),
+    IntentMissing: (NOT_FOUND, Exit.NOT_FOUND),
+    IntentSettled: (INTENT_SETTLED, Exit.CONFLICT),
+    IntentClaimed: (INTENT_CLAIMED, Exit.CONFLICT),
+    IntentOfAnotherAccount: (ANOTHER_ACCOUNT, Exit.USAGE),
 }
 
 
@@ -262,7 +267,7 @@ async def execute(ctx: Context, spend: Spend) -> Export | Extraction:
 
 
 def _refused(exc: SpendBlocked) -> CliFailure:
-    code, exit_code = _REFUSALS.get(type(exc), ("invalid_request", Exit.USAGE))
+    code, exit_code = _REFUSALS.get(type(exc), (INVALID_REQUEST, Exit.USAGE))
     return CliFailure(code, f"{exc.title}: {exc.message}", exit_code)
 
 
@@ -313,7 +318,7 @@ async def _find(ctx: Context, gate: SpendGate, key_or_prefix: str) -> SpendInten
         return matches[0]
     if not matches:
         raise CliFailure(
-            "not_found",
+            NOT_FOUND,
             f"No pending spend of this account and profile '{ctx.profile}' has the key "
             f"{key_or_prefix}.",
             Exit.NOT_FOUND,

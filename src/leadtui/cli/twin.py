@@ -16,7 +16,13 @@ sys.modules.setdefault("httpx._main", None)  # type: ignore[arg-type]
 
 from leadtui.api.errors import LeadError  # noqa: E402
 from leadtui.cli.exit_codes import Exit  # noqa: E402
-from leadtui.cli.failures import UNEXPECTED, CliFailure, from_lead_error, usage_failure  # noqa: E402
+from leadtui.cli.failures import (  # noqa: E402
+    NOT_SIGNED_IN,
+    UNEXPECTED,
+    CliFailure,
+    from_lead_error,
+    usage_failure,
+)
 from leadtui.cli.output import Format, Output  # noqa: E402
 from leadtui.cli.runtime import CliDeps, Context  # noqa: E402
 
@@ -64,7 +70,7 @@ def run(ns: argparse.Namespace, deps: CliDeps | None = None) -> int:
     except ConfigError as error:  # settings, LEADTUI_* variables, a key that cannot be sent
         return _report(out, usage_failure(f"{error}. Nothing was sent."))
     except KeyStoreError as error:
-        return _report(out, CliFailure("not_signed_in", str(error), Exit.AUTH))
+        return _report(out, CliFailure(NOT_SIGNED_IN, str(error), Exit.AUTH))
     except BrokenPipeError:
         return _quiet_after_closed_pipe(out.stdout)
     except KeyboardInterrupt:
