@@ -42,3 +42,22 @@ class PriceDropped(httpx.AsyncBaseTransport):
         doc.get("data", {}).pop("price_per_result", None)
         headers = [(k, v) for k, v in response.headers.items() if k.lower() != "content-length"]
         return httpx.Response(response.status_code, headers=headers, json=doc)
+
+
+class CursorRepeated(httpx.AsyncBaseTransport):
+    """A server that hands out its first `next_cursor` again on every page of `/searches`."""
+
+    def __init__(self, inner: httpx.AsyncBaseTransport) -> None:
+        self.inner = inner
+        self.pages = 0
+        self.first_cursor: str | None = None
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        response = await self.inner.handle_async_request(request)
+        if request.method != "GET" or not request.url.path.endswith("/searches"):
+            return response
+        self.pages += 1
+        doc = json.loads(await response.aread())
+        self.first_cursor = self.first_cursor or doc["next_cursor"]
+        doc["next_cursor"] = self.first_cursor
+        return httpx.Response(response.status_code, json=doc)

@@ -10,8 +10,10 @@ from pathlib import Path
 
 import pytest
 
+from leadtui.api.keys import mask_key
 from leadtui.cli.exit_codes import Exit
 from tests.cli.conftest import Cli
+from tests.cli.faults import CursorRepeated
 
 
 def test_account_json_is_the_whole_me_record(cli: Cli) -> None:
@@ -27,7 +29,7 @@ def test_account_table_prints_credits_with_separators_and_the_key_masked(cli: Cl
     assert ran.code == Exit.OK
     assert "10,000" in ran.out
     assert "Demo Co" in ran.out
-    assert "sk_d…" in ran.out
+    assert mask_key("sk_demo_full") in ran.out
     assert "sk_demo_full" not in ran.out + ran.err
 
 
@@ -276,3 +278,14 @@ def test_a_broken_settings_file_is_a_usage_error(
     ran = cli.run("account", "--json")
     assert ran.code == Exit.USAGE
     assert str(config) in ran.error["message"]
+
+
+def test_a_server_repeating_its_cursor_cannot_keep_all_walking(cli: Cli) -> None:
+    for n in range(3):
+        cli.new_search(result_filter={"n": n})
+    looping = CursorRepeated(cli.transport)
+    ran = cli.run("searches", "list", "--limit", "1", "--all", "--json", transport=looping)
+    assert ran.code == Exit.OK
+    assert len(ran.doc["data"]) == 2  # the first page, then the page its cursor named again
+    assert ran.doc["next_cursor"] is None
+    assert looping.pages == 2
