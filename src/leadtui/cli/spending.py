@@ -10,6 +10,8 @@ journaled with its Idempotency-Key first and an unknown outcome stays pending fo
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -73,10 +75,8 @@ class Spend:
 
 
 def _gate(ctx: Context) -> SpendGate:
-    try:
+    with _reported():
         journal = SpendJournal(ctx.deps.journal_path)
-    except (JournalError, StateDirError) as exc:
-        raise _journal_failure(exc) from None
     return SpendGate.for_profile(ctx.settings, journal, ctx.profile)
 
 
@@ -177,10 +177,8 @@ def authorization(ctx: Context, gate: SpendGate, spend: Spend) -> str | None:
 
 def authorize(ctx: Context, gate: SpendGate, spend: Spend) -> None:
     """Return only when the spend may be sent; otherwise raise (exit 10, nothing sent)."""
-    try:
+    with _reported():
         gate.check_allowed()
-    except SpendBlocked as exc:
-        raise _refused(exc) from None
     how = authorization(ctx, gate, spend)
     # --yes skips the prompt only within what --max-credits (or a launch's --yes) covers.
     if how in ("max-credits", "yes") and ctx.ns.yes:
@@ -247,18 +245,27 @@ def show_dry_run(ctx: Context, spend: Spend) -> int:
     return 0
 
 
+@contextmanager
+def _reported() -> Iterator[None]:
+    """The spend core's refusals (nothing sent), a journal it cannot use, and an unknown
+    outcome, as the command line reports them."""
+    try:
+        yield
+    except SpendBlocked as exc:
+        raise _refused(exc) from None
+    except (JournalError, StateDirError) as exc:
+        raise _journal_failure(exc) from None
+    except SpendOutcomeUnknown as exc:
+        raise _outcome_unknown(exc) from None
+
+
 async def execute(ctx: Context, spend: Spend) -> Export | Extraction:
     """Authorize, then send through the gate (journal first, same key on every attempt)."""
     gate = _gate(ctx)
     authorize(ctx, gate, spend)
     try:
-        result = await gate.execute(spend.request, ctx.client(), confirmed=True)
-    except SpendBlocked as exc:
-        raise _refused(exc) from None
-    except JournalError as exc:
-        raise _journal_failure(exc) from None
-    except SpendOutcomeUnknown as exc:
-        raise _outcome_unknown(exc) from None
+        with _reported():
+            result = await gate.execute(spend.request, ctx.client(), confirmed=True)
     except LeadError as exc:  # a definitive refusal: journaled as rejected, nothing spent
         failure = from_lead_error(exc)
         failure.details["idempotency_key"] = spend.request.idempotency_key
@@ -305,10 +312,8 @@ def intent_json(intent: SpendIntent) -> dict[str, Any]:
 async def pending_intents(ctx: Context) -> list[SpendIntent]:
     """This profile's, server's and account's intents whose outcome was never recorded."""
     gate = _gate(ctx)
-    try:
+    with _reported():
         return await gate.pending(ctx.client())
-    except JournalError as exc:
-        raise _journal_failure(exc) from None
 
 
 async def _find(ctx: Context, gate: SpendGate, key_or_prefix: str) -> SpendIntent:
@@ -330,28 +335,18 @@ async def _find(ctx: Context, gate: SpendGate, key_or_prefix: str) -> SpendInten
 async def resend(ctx: Context, key_or_prefix: str) -> Export | Extraction:
     """Send a pending intent again with its SAME key: the server debits it at most once."""
     gate = _gate(ctx)
-    try:
+    with _reported():
         gate.check_allowed()
         intent = await _find(ctx, gate, key_or_prefix)
         result = await gate.resend(intent, ctx.client())
-    except JournalError as exc:
-        raise _journal_failure(exc) from None
-    except SpendBlocked as exc:
-        raise _refused(exc) from None
-    except SpendOutcomeUnknown as exc:
-        raise _outcome_unknown(exc) from None
     return result.record
 
 
 async def discard(ctx: Context, key_or_prefix: str) -> SpendIntent:
     """Stop offering a pending intent; it stays in the journal's history."""
     gate = _gate(ctx)
-    try:
+    with _reported():
         intent = await _find(ctx, gate, key_or_prefix)
         await asyncio.to_thread(gate.journal.discard, intent.idempotency_key)
         settled = gate.journal.get(intent.idempotency_key)
-    except JournalError as exc:
-        raise _journal_failure(exc) from None
-    except SpendBlocked as exc:
-        raise _refused(exc) from None
     return settled or intent
