@@ -20,6 +20,7 @@ from keyring.backends import fail
 
 from leadtui.api.keys import mask_key
 from leadtui.cli import auth as auth_cli
+from leadtui.cli.exit_codes import Exit
 from leadtui.cli.main import build_parser
 from leadtui.config.secrets import KeyStore, insecure_key_path
 from leadtui.config.settings import config_path, load_settings
@@ -102,7 +103,7 @@ def test_a_rejected_key_saves_nothing(
     term: Terminal, isolated_machine: MemoryKeyring, key: str
 ) -> None:
     term.type_key(key)
-    assert term.run("login", "--base-url", URL) == auth_cli.EXIT_CHECK_FAILED
+    assert term.run("login", "--base-url", URL) == Exit.AUTH
     assert "401 unauthorized" in term.said
     assert "request id req_" in term.said
     assert "Nothing was saved" in term.said
@@ -193,7 +194,7 @@ def test_status_shows_code_and_request_id_of_a_failing_key(
 ) -> None:
     monkeypatch.setenv("LEADTUI_API_KEY", "sk_demo_revoked")
     monkeypatch.setenv("LEADTUI_BASE_URL", URL)
-    assert term.run("auth", "status") == auth_cli.EXIT_CHECK_FAILED
+    assert term.run("auth", "status") == Exit.AUTH
     out = term.out.getvalue()
     assert "(from the environment (LEADTUI_API_KEY))" in out
     assert "Server:  http://127.0.0.1 (from environment)" in out
@@ -383,7 +384,7 @@ def test_anything_unexpected_is_one_line_naming_its_type(
         raise RuntimeError("the terminal went away while reading sk_demo_full")
 
     monkeypatch.setattr("getpass.getpass", broken_terminal)
-    assert term.run("login", "--base-url", URL) == auth_cli.EXIT_CHECK_FAILED
+    assert term.run("login", "--base-url", URL) == Exit.UNEXPECTED
     assert one_line_error(term) == "leadtui login: unexpected error (RuntimeError).\n"
 
 

@@ -32,6 +32,8 @@ from leadtui.api import (
     validate_base_url,
 )
 from leadtui.api.keys import api_key_problem
+from leadtui.cli.exit_codes import Exit
+from leadtui.cli.failures import from_lead_error
 from leadtui.config.credentials import API_KEY_ENV, BASE_URL_ENV, resolve_credentials
 from leadtui.config.errors import ConfigError
 from leadtui.config.secrets import KeySource, KeyStore, KeyStoreError, NoKeyringAvailable
@@ -42,12 +44,18 @@ from leadtui.config.settings import (
     save_settings,
 )
 
-EXIT_OK = 0
-EXIT_CHECK_FAILED = 1
-EXIT_USAGE = 2
-EXIT_NO_STORAGE = 3
-EXIT_NOT_SIGNED_IN = 4
-EXIT_CANCELLED = 130
+# The command line's one exit-code table (`leadtui --help`, README), in the words of these
+# commands. A failed key check exits as any command would for that failure.
+EXIT_OK = Exit.OK
+EXIT_UNEXPECTED = Exit.UNEXPECTED
+EXIT_USAGE = Exit.USAGE
+EXIT_NO_STORAGE = Exit.USAGE  # no keyring and no --insecure-storage: nothing was sent or saved
+EXIT_NOT_SIGNED_IN = Exit.AUTH
+EXIT_CANCELLED = Exit.INTERRUPTED
+
+
+def _check_failed(error: LeadError) -> Exit:
+    return from_lead_error(error).exit
 
 
 @dataclass
@@ -97,7 +105,7 @@ def run(
         # The command's boundary: one line, never a traceback, and only the type, since a
         # library's message may quote what it was given.
         io.warn(f"leadtui {_command(ns)}: unexpected error ({type(exc).__name__}).")
-        return EXIT_CHECK_FAILED
+        return EXIT_UNEXPECTED
 
 
 def _command(ns: argparse.Namespace) -> str:
@@ -145,7 +153,7 @@ def _login(
         io.warn(f"The key is valid, but access is limited: {_describe_error(exc)}")
     except LeadError as exc:
         io.warn(f"The key check failed: {_describe_error(exc)}\nNothing was saved.")
-        return EXIT_CHECK_FAILED
+        return _check_failed(exc)
 
     try:
         store.store(profile, key)
@@ -207,7 +215,7 @@ def _status(
         return EXIT_USAGE
     except LeadError as exc:
         io.say(f"Check:   FAILED: {_describe_error(exc)}")
-        return EXIT_CHECK_FAILED
+        return _check_failed(exc)
     io.say(f"Check:   OK. {_describe_identity(identity)}")
     return EXIT_OK
 
