@@ -89,7 +89,8 @@ async def test_while_the_outcome_is_unknown_ctrl_s_looks_again_before_creating(
         looks = 0
 
         async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
-            if request.method == "GET" and self.looks:
+            listing = request.method == "GET" and request.url.path.endswith("/searches")
+            if listing and self.looks:
                 self.looks -= 1
                 raise httpx.ConnectError("connection refused", request=request)
             return await super().handle_async_request(request)
