@@ -30,6 +30,15 @@ async def _add(pilot: Any, screen: NewSearchScreen, section: str, name: str) -> 
     await pilot.pause()
 
 
+async def _fill_valid(pilot: Any, screen: NewSearchScreen) -> None:
+    for section, name in (
+        ("activities", "Plumber"),
+        ("countries", "France"),
+        ("localisations", "Paris"),
+    ):
+        await _add(pilot, screen, section, name)
+
+
 async def test_reasons_next_to_fields_and_create_disabled(build_app: Any) -> None:
     app = build_app()
     async with app.run_test(size=(100, 30)) as pilot:
@@ -60,12 +69,7 @@ async def test_valid_form_creates_counts_and_opens_the_search(build_app: Any) ->
     app = build_app()
     async with app.run_test(size=(100, 30)) as pilot:
         screen = await _open(app, pilot)
-        for section, name in (
-            ("activities", "Plumber"),
-            ("countries", "France"),
-            ("localisations", "Paris"),
-        ):
-            await _add(pilot, screen, section, name)
+        await _fill_valid(pilot, screen)
         assert "✓ valid" in screen_text(app)
         # The form survives leaving the screen and coming back.
         screen.query_one("#builder-outline").focus()
@@ -132,12 +136,7 @@ async def test_a_long_reason_wraps_and_is_never_cut(build_app: Any) -> None:
     app = build_app()
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await _open(app, pilot)
-        for section, name in (
-            ("activities", "Plumber"),
-            ("countries", "France"),
-            ("localisations", "Paris"),
-        ):
-            await _add(pilot, screen, section, name)
+        await _fill_valid(pilot, screen)
         screen.selected = "result_filter"
         screen._draw()
         await pilot.press("enter")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import httpx
+import pytest
 
 from leadtui.ui.model.search_draft import ItemDraft
 from leadtui.ui.screens.search_builder import NewSearchScreen
@@ -13,14 +14,20 @@ from tests.ui.screen import screen_text, wait_until
 
 
 class LostCreates(httpx.AsyncBaseTransport):
-    """The sandbox, but the next `lose` creates fail: `after` the server acted, or before."""
+    """The sandbox, but the next create fails (`after` the server acted, or before) and the
+    next `looks` listings of searches fail too."""
 
-    def __init__(self, sandbox: httpx.AsyncBaseTransport, *, after: bool, lose: int = 1) -> None:
+    def __init__(self, sandbox: httpx.AsyncBaseTransport, *, after: bool) -> None:
         self.sandbox = sandbox
         self.after = after
-        self.lose = lose
+        self.lose = 1
+        self.looks = 0
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        listing = request.method == "GET" and request.url.path.endswith("/searches")
+        if listing and self.looks:
+            self.looks -= 1
+            raise httpx.ConnectError("connection refused", request=request)
         creating = request.method == "POST" and request.url.path.endswith("/searches")
         if not creating or self.lose <= 0:
             return await self.sandbox.handle_async_request(request)
@@ -68,41 +75,38 @@ async def test_lost_answer_after_the_server_created_it_finds_and_opens_it(
     assert len(await _searches_on_server(client)) == 1
 
 
-async def test_lost_answer_before_the_server_acted_says_not_created_then_creates_once(
-    build_app: Any, client: Any, sandbox_app: Any
+@pytest.mark.parametrize(
+    ("after", "looks", "title", "says"),
+    [
+        pytest.param(
+            False, 0, "Not created", "the create did not happen. ctrl+s creates it", id="before"
+        ),
+        pytest.param(
+            True,
+            1,
+            "Outcome still unknown",
+            "ctrl+s looks again before creating anything",
+            id="look-up-fails",
+        ),
+    ],
+)
+async def test_ctrl_s_after_a_lost_answer_creates_one_search_in_all(
+    build_app: Any,
+    client: Any,
+    sandbox_app: Any,
+    after: bool,
+    looks: int,
+    title: str,
+    says: str,
 ) -> None:
-    app = build_app(transport=LostCreates(httpx.ASGITransport(app=sandbox_app), after=False))
-    async with app.run_test(size=(100, 30)) as pilot:
-        screen = await _fill_and_create(app, pilot)
-        await wait_until(pilot, lambda: "Not created" in screen_text(app))
-        assert "the create did not happen. ctrl+s creates it" in screen_text(app)
-        assert app.screen is screen
-        await pilot.press("ctrl+s")
-        await wait_until(pilot, lambda: isinstance(app.screen, SearchDetailScreen))
-    assert len(await _searches_on_server(client)) == 1
-
-
-async def test_while_the_outcome_is_unknown_ctrl_s_looks_again_before_creating(
-    build_app: Any, client: Any, sandbox_app: Any
-) -> None:
-    class LostCreateAndLookUp(LostCreates):
-        looks = 0
-
-        async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
-            listing = request.method == "GET" and request.url.path.endswith("/searches")
-            if listing and self.looks:
-                self.looks -= 1
-                raise httpx.ConnectError("connection refused", request=request)
-            return await super().handle_async_request(request)
-
-    transport = LostCreateAndLookUp(httpx.ASGITransport(app=sandbox_app), after=True)
+    transport = LostCreates(httpx.ASGITransport(app=sandbox_app), after=after)
     app = build_app(transport=transport)
     async with app.run_test(size=(100, 30)) as pilot:
         await app.workers.wait_for_complete()
-        transport.looks = 1  # the look-up after the lost create fails too
+        transport.looks = looks  # the look-up after the lost create fails too
         screen = await _fill_and_create(app, pilot)
-        await wait_until(pilot, lambda: "Outcome still unknown" in screen_text(app))
-        assert "ctrl+s looks again before creating anything" in screen_text(app)
+        await wait_until(pilot, lambda: title in screen_text(app))
+        assert says in screen_text(app)
         assert app.screen is screen
         await pilot.press("ctrl+s")
         await wait_until(pilot, lambda: isinstance(app.screen, SearchDetailScreen))

@@ -12,6 +12,7 @@ from leadtui.ui.screens.search_detail import SearchDetailScreen
 from leadtui.ui.screens.searches import SearchesScreen
 from leadtui.ui.widgets.lead_table import LeadTable
 from tests.ui.screen import screen_text, wait_until
+from tests.ui.search_walk import confirm_suggested_unlock
 
 
 def _request(activity: str = "Plumber", city: str = "Paris") -> SearchRequest:
@@ -185,10 +186,7 @@ async def test_returning_to_the_list_keeps_its_rows_and_refreshes_counts(
         await _settle(app, pilot)
         await pilot.press("enter")
         await wait_until(pilot, lambda: isinstance(app.screen, SearchDetailScreen))
-        await pilot.press("u")
-        await wait_until(pilot, lambda: isinstance(app.screen, UnlockCount))
-        await pilot.press("enter")
-        await wait_until(pilot, lambda: isinstance(app.screen, ConfirmSpend))
+        await confirm_suggested_unlock(app, pilot)
         await pilot.press("y")
         await wait_until(pilot, lambda: "Unlocked 100" in screen_text(app))
         await pilot.press("escape")

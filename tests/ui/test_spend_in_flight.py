@@ -7,19 +7,16 @@ from typing import Any
 
 import httpx
 
-from leadtui.api.models import SearchRequest
 from leadtui.spend.journal import SpendJournal
 from leadtui.ui.dialogs.confirm_spend import ConfirmSpend
 from leadtui.ui.dialogs.unlock_count import UnlockCount
 from leadtui.ui.screens.search_detail import SearchDetailScreen
 from tests.ui.screen import screen_text, wait_until
-
-ONE_EACH = SearchRequest.model_validate(
-    {
-        "activities": [{"name": "Plumber"}],
-        "countries": [{"name": "France"}],
-        "localisations": [{"name": "Paris"}],
-    }
+from tests.ui.search_walk import (
+    ONE_EACH,
+    confirm_suggested_unlock,
+    open_first_search,
+    unlock_dialog,
 )
 
 
@@ -47,23 +44,23 @@ async def _unlocks(sandbox_http: Any) -> list[dict[str, Any]]:
     return [r for r in log if r["method"] == "POST" and r["path"].endswith("/exports")]
 
 
-async def _open_detail(app: Any, pilot: Any) -> None:
-    await app.workers.wait_for_complete()
-    await pilot.press("s")
-    await wait_until(pilot, lambda: "srch_000001" in screen_text(app))
-    await pilot.press("enter")
-    await wait_until(pilot, lambda: isinstance(app.screen, SearchDetailScreen))
-    await wait_until(pilot, lambda: "No results unlocked yet" in screen_text(app))
+async def _send_held_unlock(app: Any, pilot: Any, held: HeldSpends) -> None:
+    """Unlock the suggested 100 and confirm; the server holds the answer."""
+    await open_first_search(app, pilot)
+    await confirm_suggested_unlock(app, pilot)
+    await pilot.press("y")
+    # Shown in the dialog the user is looking at, in the frame after the key.
+    assert "Sending… (same key on every retry)" in screen_text(app)
+    await wait_until(pilot, lambda: held.held == 1)
 
 
 async def test_confirm_spend_footer_names_its_own_keys(build_app: Any, client: Any) -> None:
     await client.searches.create(ONE_EACH)
     app = build_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        await _open_detail(app, pilot)
+        await open_first_search(app, pilot)
         assert "Copy cell" in _footer(app)  # the detail's own keys, before the dialogs
-        await pilot.press("u")
-        await wait_until(pilot, lambda: isinstance(app.screen, UnlockCount))
+        await unlock_dialog(app, pilot)
         assert "Esc Cancel" in _footer(app)
         assert "Copy cell" not in _footer(app)
         await pilot.press("enter")
@@ -84,15 +81,7 @@ async def test_a_confirmed_unlock_ends_only_with_the_servers_answer(
     held = HeldSpends(httpx.ASGITransport(app=sandbox_app))
     app = build_app(transport=held)
     async with app.run_test(size=(100, 30)) as pilot:
-        await _open_detail(app, pilot)
-        await pilot.press("u")
-        await wait_until(pilot, lambda: isinstance(app.screen, UnlockCount))
-        await pilot.press("enter")
-        await wait_until(pilot, lambda: isinstance(app.screen, ConfirmSpend))
-        await pilot.press("y")
-        # Shown in the dialog the user is looking at, in the frame after the key.
-        assert "Sending… (same key on every retry)" in screen_text(app)
-        await wait_until(pilot, lambda: held.held == 1)
+        await _send_held_unlock(app, pilot, held)
         # Keys that used to cancel or repeat it do nothing now.
         await pilot.press("u", "escape", "n", "y", "enter")
         assert isinstance(app.screen, ConfirmSpend)
@@ -124,7 +113,7 @@ async def test_within_budget_the_spend_is_shown_sending_without_asking(
     held = HeldSpends(httpx.ASGITransport(app=sandbox_app))
     app = build_app(transport=held, settings=Settings(spend_budget=500))
     async with app.run_test(size=(100, 30)) as pilot:
-        await _open_detail(app, pilot)
+        await open_first_search(app, pilot)
         await pilot.press("u")
         await wait_until(pilot, lambda: isinstance(app.screen, UnlockCount))
         await pilot.press("enter")
@@ -147,13 +136,7 @@ async def test_an_answer_that_comes_while_quit_is_asked_keeps_both_dialogs_right
     held = HeldSpends(httpx.ASGITransport(app=sandbox_app))
     app = build_app(transport=held)
     async with app.run_test(size=(100, 30)) as pilot:
-        await _open_detail(app, pilot)
-        await pilot.press("u")
-        await wait_until(pilot, lambda: isinstance(app.screen, UnlockCount))
-        await pilot.press("enter")
-        await wait_until(pilot, lambda: isinstance(app.screen, ConfirmSpend))
-        await pilot.press("y")
-        await wait_until(pilot, lambda: held.held == 1)
+        await _send_held_unlock(app, pilot, held)
         await pilot.press("ctrl+q")
         await wait_until(pilot, lambda: "Quit while a spend is sending?" in screen_text(app))
         held.release.set()

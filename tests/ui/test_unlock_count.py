@@ -4,34 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from leadtui.api.models import SearchRequest
 from leadtui.config.settings import Settings
 from leadtui.ui.dialogs.confirm_spend import ConfirmSpend
 from leadtui.ui.dialogs.unlock_count import UnlockCount
 from leadtui.ui.screens.search_detail import SearchDetailScreen
 from tests.ui.screen import screen_text, wait_until
-
-ONE_EACH = SearchRequest.model_validate(
-    {
-        "activities": [{"name": "Plumber"}],
-        "countries": [{"name": "France"}],
-        "localisations": [{"name": "Paris"}],
-    }
-)
-
-
-async def _open_detail(app: Any, pilot: Any) -> None:
-    await app.workers.wait_for_complete()
-    await pilot.press("s")
-    await wait_until(pilot, lambda: "srch_000001" in screen_text(app))
-    await pilot.press("enter")
-    await wait_until(pilot, lambda: isinstance(app.screen, SearchDetailScreen))
-    await wait_until(pilot, lambda: "No results unlocked yet" in screen_text(app))
-
-
-async def _count_dialog(app: Any, pilot: Any) -> None:
-    await pilot.press("u")
-    await wait_until(pilot, lambda: isinstance(app.screen, UnlockCount))
+from tests.ui.search_walk import ONE_EACH, open_first_search, unlock_dialog
 
 
 async def test_five_credits_default_and_cap_the_count_at_five(
@@ -40,8 +18,8 @@ async def test_five_credits_default_and_cap_the_count_at_five(
     await make_client("sk_demo_low").searches.create(ONE_EACH)
     app = build_app("sk_demo_low")
     async with app.run_test(size=(100, 30)) as pilot:
-        await _open_detail(app, pilot)
-        await _count_dialog(app, pilot)
+        await open_first_search(app, pilot)
+        await unlock_dialog(app, pilot)
         text = screen_text(app)
         assert "Unlock 1 to 5 now (your 5 credits pay for 5)" in text
         assert "✓ costs 5 credits" in text
@@ -70,7 +48,7 @@ async def test_no_credits_no_dialog_and_says_why(
     await sandbox_http.patch("/_sandbox/accounts/acct_low", json={"credits": 0})
     app = build_app("sk_demo_low")
     async with app.run_test(size=(100, 30)) as pilot:
-        await _open_detail(app, pilot)
+        await open_first_search(app, pilot)
         await wait_until(pilot, lambda: app.credits == 0)
         await pilot.press("u")
         await wait_until(pilot, lambda: "Not enough credits" in screen_text(app))
@@ -87,8 +65,8 @@ async def test_more_than_is_locked_says_all_that_is_still_locked(
     assert locked is not None
     app = build_app()
     async with app.run_test(size=(100, 30)) as pilot:
-        await _open_detail(app, pilot)
-        await _count_dialog(app, pilot)
+        await open_first_search(app, pilot)
+        await unlock_dialog(app, pilot)
         app.screen.query_one("#unlock-count-input").value = str(locked + 1)
         await pilot.pause()
         assert f"at most {locked:,} (all that is still locked)" in screen_text(app)
@@ -100,7 +78,7 @@ async def test_read_only_greys_the_unlock_key_before_any_dialog(
     await client.searches.create(ONE_EACH)
     app = build_app(settings=Settings(read_only=True))
     async with app.run_test(size=(100, 30)) as pilot:
-        await _open_detail(app, pilot)
+        await open_first_search(app, pilot)
         assert "Unlocking is off (read-only)" in screen_text(app)
         assert app.screen.active_bindings["u"].enabled is False  # drawn greyed in the footer
         await pilot.press("u")
