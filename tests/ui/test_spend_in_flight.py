@@ -6,6 +6,7 @@ import asyncio
 from typing import Any
 
 import httpx
+import pytest
 
 from leadtui.spend.journal import SpendJournal
 from leadtui.ui.dialogs.confirm_spend import ConfirmSpend
@@ -44,6 +45,14 @@ async def _unlocks(sandbox_http: Any) -> list[dict[str, Any]]:
     return [r for r in log if r["method"] == "POST" and r["path"].endswith("/exports")]
 
 
+@pytest.fixture
+async def held_app(build_app: Any, client: Any, sandbox_app: Any) -> tuple[Any, HeldSpends]:
+    """One search on the server, and the app signed in through a server that holds unlocks."""
+    await client.searches.create(ONE_EACH)
+    held = HeldSpends(httpx.ASGITransport(app=sandbox_app))
+    return build_app(transport=held), held
+
+
 async def _send_held_unlock(app: Any, pilot: Any, held: HeldSpends) -> None:
     """Unlock the suggested 100 and confirm; the server holds the answer."""
     await open_first_search(app, pilot)
@@ -75,11 +84,9 @@ async def test_confirm_spend_footer_names_its_own_keys(build_app: Any, client: A
 
 
 async def test_a_confirmed_unlock_ends_only_with_the_servers_answer(
-    build_app: Any, client: Any, sandbox_app: Any, sandbox_http: Any
+    held_app: tuple[Any, HeldSpends], sandbox_http: Any
 ) -> None:
-    await client.searches.create(ONE_EACH)
-    held = HeldSpends(httpx.ASGITransport(app=sandbox_app))
-    app = build_app(transport=held)
+    app, held = held_app
     async with app.run_test(size=(100, 30)) as pilot:
         await _send_held_unlock(app, pilot, held)
         # Keys that used to cancel or repeat it do nothing now.
@@ -130,11 +137,9 @@ async def test_within_budget_the_spend_is_shown_sending_without_asking(
 
 
 async def test_an_answer_that_comes_while_quit_is_asked_keeps_both_dialogs_right(
-    build_app: Any, client: Any, sandbox_app: Any
+    held_app: tuple[Any, HeldSpends],
 ) -> None:
-    await client.searches.create(ONE_EACH)
-    held = HeldSpends(httpx.ASGITransport(app=sandbox_app))
-    app = build_app(transport=held)
+    app, held = held_app
     async with app.run_test(size=(100, 30)) as pilot:
         await _send_held_unlock(app, pilot, held)
         await pilot.press("ctrl+q")
