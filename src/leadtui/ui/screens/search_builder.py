@@ -41,7 +41,7 @@ OUTLINE_TEXT_WIDTH = 30
 # After a lost answer to a create, a search with the same request created this long before the
 # attempt (by this machine's clock) still counts as that attempt's: clocks differ a little.
 CLOCK_SKEW_SECONDS = 300
-SENDING = "Sending… creating and counting the search (no key works until it answers)"
+SENDING = "Sending… creating and counting the search; ctrl+s is off until the server answers"
 
 
 def same_request_search(

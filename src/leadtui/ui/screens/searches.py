@@ -164,7 +164,9 @@ class SearchesScreen(LeadScreen):
         elif not self.searches and self.exhausted:
             status = "No searches yet: press n to build one."
         else:
-            status = f"{len(self.searches)} searches · {more} · Enter opens one"
+            count = len(self.searches)
+            searches = f"{count:,} search" + ("" if count == 1 else "es")
+            status = f"{searches} · {more} · Enter opens one"
         self.query_one("#searches-status", Static).update(status)
         # A narrow filter shows few rows, so scrolling cannot reach "load more": look ahead.
         if self.filter_text and len(rows) < 20 and not self.exhausted and self._filter_budget:
