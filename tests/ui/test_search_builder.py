@@ -30,6 +30,15 @@ async def _add(pilot: Any, screen: NewSearchScreen, section: str, name: str) -> 
     await pilot.pause()
 
 
+async def _fill_valid(pilot: Any, screen: NewSearchScreen) -> None:
+    for section, name in (
+        ("activities", "Plumber"),
+        ("countries", "France"),
+        ("localisations", "Paris"),
+    ):
+        await _add(pilot, screen, section, name)
+
+
 async def test_reasons_next_to_fields_and_create_disabled(build_app: Any) -> None:
     app = build_app()
     async with app.run_test(size=(100, 30)) as pilot:
@@ -60,12 +69,7 @@ async def test_valid_form_creates_counts_and_opens_the_search(build_app: Any) ->
     app = build_app()
     async with app.run_test(size=(100, 30)) as pilot:
         screen = await _open(app, pilot)
-        for section, name in (
-            ("activities", "Plumber"),
-            ("countries", "France"),
-            ("localisations", "Paris"),
-        ):
-            await _add(pilot, screen, section, name)
+        await _fill_valid(pilot, screen)
         assert "✓ valid" in screen_text(app)
         # The form survives leaving the screen and coming back.
         screen.query_one("#builder-outline").focus()
@@ -114,3 +118,60 @@ async def test_server_400_is_shown_against_the_field_it_names(
         await pilot.press("s")  # editing the field clears what the server said about it
         await pilot.pause()
         assert "server:" not in screen_text(app)
+
+
+async def test_enter_on_an_item_edits_its_name_and_typing_appends(build_app: Any) -> None:
+    app = build_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await _open(app, pilot)
+        await _add(pilot, screen, "activities", "Plumber")
+        assert "1. Plumber" in screen_text(app)
+        await pilot.press("enter")  # on the item in the outline: edit it
+        await pilot.press("s")
+        await pilot.pause()
+        assert "1. Plumbers" in screen_text(app)  # added to, not replaced
+
+
+async def test_a_long_reason_wraps_and_is_never_cut(build_app: Any) -> None:
+    app = build_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await _open(app, pilot)
+        await _fill_valid(pilot, screen)
+        screen.selected = "result_filter"
+        screen._draw()
+        await pilot.press("enter")
+        await pilot.press("{", "x")
+        await pilot.pause()
+        lines = screen_text(app).splitlines()
+        start = max(i for i, line in enumerate(lines) if line.startswith(" ✗ result_filter"))
+        said = " ".join(" ".join(lines[start:-1]).split())  # the status, above the footer
+        assert said == (
+            "✗ result_filter: not JSON (line 1: Expecting property name enclosed in double "
+            "quotes) ctrl+s is off until the form is valid"
+        )
+
+
+async def test_adding_past_100_items_says_why_and_long_names_take_one_line(
+    build_app: Any,
+) -> None:
+    from leadtui.ui.model.search_draft import ItemDraft
+
+    app = build_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await _open(app, pilot)
+        screen.draft.countries.append(ItemDraft(name="x" * 161))
+        screen.selected = "countries.0"
+        screen._draw()
+        await pilot.pause()
+        outline = [line for line in screen_text(app).splitlines() if "1. xxx" in line]
+        assert len(outline) == 1
+        assert outline[0].split("▎")[0].rstrip().endswith("…")
+        screen.draft.activities.extend(ItemDraft(name=f"act{i}") for i in range(100))
+        screen.selected = "activities"
+        screen._draw()
+        screen.query_one("#builder-outline").focus()
+        await pilot.press("plus")
+        await pilot.pause()
+        messages = [n.message for n in app._notifications]
+        assert any("activities: 100/100 items, the most a search takes" in m for m in messages)
+        assert len(screen.draft.activities) == 100

@@ -12,6 +12,7 @@ from leadtui.ui.screens.search_detail import SearchDetailScreen
 from leadtui.ui.screens.searches import SearchesScreen
 from leadtui.ui.widgets.lead_table import LeadTable
 from tests.ui.screen import screen_text, wait_until
+from tests.ui.search_walk import confirm_suggested_unlock
 
 
 def _request(activity: str = "Plumber", city: str = "Paris") -> SearchRequest:
@@ -71,7 +72,7 @@ async def test_unlock_from_detail_updates_counts_badge_and_table(
         dialog_input = app.screen.query_one("#unlock-count-input")
         dialog_input.value = "0"
         await pilot.pause()
-        assert "is not 1 to" in screen_text(app)
+        assert "a whole number from 1 to 3,087" in screen_text(app)
         dialog_input.value = "120"
         await pilot.press("enter")
         await wait_until(pilot, lambda: isinstance(app.screen, ConfirmSpend))
@@ -104,21 +105,92 @@ async def test_insufficient_credits_shows_balance_and_shortfall(
 ) -> None:
     low = make_client("sk_demo_low")
     await low.searches.create(_request())
+    other = await low.searches.create(_request("Baker"))
     app = build_app("sk_demo_low")
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.press("s")
         await _settle(app, pilot)
-        await pilot.press("enter")
+        await pilot.press("down", "enter")
         await _settle(app, pilot)
         await pilot.press("u")
-        await pilot.pause()
-        app.screen.query_one("#unlock-count-input").value = "8"
-        await pilot.press("enter")
-        await pilot.pause()
-        assert "3 short" in screen_text(app)  # the modal warns before anything is sent
+        await wait_until(pilot, lambda: isinstance(app.screen, UnlockCount))
+        await pilot.press("enter")  # the 5 the balance pays for
+        await wait_until(pilot, lambda: isinstance(app.screen, ConfirmSpend))
+        # Meanwhile the account spends 3 credits elsewhere: the server refuses with a 409.
+        await low.exports.create(other.searchId, 3)
         await pilot.press("y")
-        await _settle(app, pilot)
+        await wait_until(pilot, lambda: "Not enough credits" in screen_text(app))
         text = screen_text(app)
-        assert "Not enough credits" in text
-        assert "the account has 5 — 3 short" in text
-        assert app.credits == 5
+        assert "This costs 5 credits; the account has 2 — 3 short" in text
+        assert "insufficient_credits" in text
+        assert app.credits == 2
+
+
+async def test_row_n_of_m_follows_the_cursor_and_enter_opens_that_row(
+    build_app: Any, client: Any
+) -> None:
+    search = await client.searches.create(_request())
+    await client.exports.create(search.searchId, 60)
+    app = build_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("s")
+        await _settle(app, pilot)
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: "row 1 of 60" in screen_text(app))
+        await pilot.press("down", "down", "down")
+        assert "row 4 of 60" in screen_text(app)  # after the key, not one key behind
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, LeadDetail))
+        text = screen_text(app)
+        assert f"Lead 4 of {search.searchId}" in text
+        assert f"{search.searchId}-000004" in text
+
+
+async def test_one_detail_on_the_stack_and_esc_goes_to_the_list(build_app: Any) -> None:
+    from leadtui.ui.model.search_draft import ItemDraft
+    from leadtui.ui.screens.search_builder import NewSearchScreen
+
+    app = build_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await app.workers.wait_for_complete()
+        for city in ("Paris", "Lyon"):
+            await pilot.press("n")
+            await wait_until(pilot, lambda: isinstance(app.screen, NewSearchScreen))
+            builder = app.screen
+            assert isinstance(builder, NewSearchScreen)
+            builder.draft = type(builder.draft)()
+            for section, name in (("activities", "Plumber"), ("countries", "France")):
+                builder.draft.section(section).append(ItemDraft(name=name))
+            builder.draft.localisations.append(ItemDraft(name=city))
+            builder._draw()
+            await pilot.press("ctrl+s")
+            await wait_until(
+                pilot,
+                lambda city=city: (
+                    isinstance(app.screen, SearchDetailScreen) and city in screen_text(app)
+                ),
+            )
+        assert len(app.screen_stack) == 2  # the list and the newest detail
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: isinstance(app.screen, SearchesScreen))
+        assert "2 searches" in screen_text(app)
+
+
+async def test_returning_to_the_list_keeps_its_rows_and_refreshes_counts(
+    build_app: Any, client: Any
+) -> None:
+    await client.searches.create(_request())
+    app = build_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("s")
+        await _settle(app, pilot)
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, SearchDetailScreen))
+        await confirm_suggested_unlock(app, pilot)
+        await pilot.press("y")
+        await wait_until(pilot, lambda: "Unlocked 100" in screen_text(app))
+        await pilot.press("escape")
+        # At once: the rows as they were (never a blank, loading table) ...
+        assert "srch_000001" in screen_text(app)
+        # ... then the server's counts in place.
+        await wait_until(pilot, lambda: "  100  " in screen_text(app))

@@ -7,9 +7,9 @@ from typing import Any
 from leadtui.api.models import SearchRequest
 from leadtui.spend.gate import SpendRequest, SpendResult
 from leadtui.spend.journal import SpendJournal
-from leadtui.ui.dialogs.confirm_spend import ConfirmSpend, SpendSummary
-from leadtui.ui.spend_flow import confirm_and_spend
-from tests.ui.screen import screen_text
+from leadtui.ui.dialogs.confirm_spend import ConfirmSpend
+from leadtui.ui.spend_flow import confirm_and_spend, unlock_request
+from tests.ui.screen import screen_text, wait_until
 
 ONE_EACH = {
     "activities": [{"name": "Plumber"}],
@@ -27,16 +27,16 @@ async def _unlock_requests(app: Any, sandbox_http: Any) -> list[dict[str, Any]]:
     return [r for r in log if r["method"] == "POST" and r["path"].endswith("/exports")]
 
 
-def _start(app: Any, request: SpendRequest, summary: SpendSummary) -> Any:
-    return app.run_worker(confirm_and_spend(app.screen, request, summary=summary))
+def _start(app: Any, request: SpendRequest) -> Any:
+    return app.run_worker(confirm_and_spend(app.screen, request))
 
 
 async def _confirm_unlock(app: Any, pilot: Any, count: int) -> tuple[SpendRequest, Any]:
     """Unlock `count` results of a new search, confirming with y; (request, worker result)."""
     search = await _search(app)
-    request = SpendRequest.unlock(search.searchId, count)
-    worker = _start(app, request, SpendSummary.unlock(search, count, app.credits))
-    await pilot.pause()
+    request = unlock_request(search, count, app.credits)
+    worker = _start(app, request)
+    await wait_until(pilot, lambda: isinstance(app.screen, ConfirmSpend))
     await pilot.press("y")
     await worker.wait()
     await pilot.pause()
@@ -48,9 +48,9 @@ async def test_confirm_shows_cost_and_enter_cancels(build_app: Any, sandbox_http
     async with app.run_test(size=(100, 30)) as pilot:
         await app.workers.wait_for_complete()
         search = await _search(app)
-        request = SpendRequest.unlock(search.searchId, 250, price_per_result=1)
-        worker = _start(app, request, SpendSummary.unlock(search, 250, 10_000))
-        await pilot.pause()
+        request = unlock_request(search, 250, 10_000)
+        worker = _start(app, request)
+        await wait_until(pilot, lambda: "Unlock 250 results" in screen_text(app))
         assert isinstance(app.screen, ConfirmSpend)
         text = screen_text(app)
         assert "Unlock 250 results" in text
@@ -89,8 +89,8 @@ async def test_read_only_blocks_before_any_modal_or_request(
     async with app.run_test(size=(100, 30)) as pilot:
         await app.workers.wait_for_complete()
         search = await _search(app)
-        request = SpendRequest.unlock(search.searchId, 3)
-        worker = _start(app, request, SpendSummary.unlock(search, 3, app.credits))
+        request = unlock_request(search, 3, app.credits)
+        worker = _start(app, request)
         await worker.wait()
         await pilot.pause()
         assert worker.result is None
@@ -106,16 +106,16 @@ async def test_within_budget_spends_without_the_modal(build_app: Any) -> None:
     async with app.run_test(size=(100, 30)) as pilot:
         await app.workers.wait_for_complete()
         search = await _search(app)
-        request = SpendRequest.unlock(search.searchId, 5, price_per_result=search.price_per_result)
-        worker = _start(app, request, SpendSummary.unlock(search, 5, app.credits))
+        request = unlock_request(search, 5, app.credits)
+        worker = _start(app, request)
         await worker.wait()
         await pilot.pause()
         assert isinstance(worker.result, SpendResult)
         assert app.credits == 10_000 - 5
-        over = SpendRequest.unlock(search.searchId, 6)
-        worker = _start(app, over, SpendSummary.unlock(search, 6, app.credits))
-        await pilot.pause()
-        assert isinstance(app.screen, ConfirmSpend)  # over the budget: asked
+        over = unlock_request(search, 6, app.credits)
+        worker = _start(app, over)
+        # Over the budget: asked.
+        await wait_until(pilot, lambda: isinstance(app.screen, ConfirmSpend) and app.screen.ask)
         await pilot.press("escape")
         await worker.wait()
         assert app.credits == 10_000 - 5

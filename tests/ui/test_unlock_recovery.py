@@ -11,9 +11,8 @@ from leadtui.config.settings import SpendPolicy
 from leadtui.spend.account import SpendAccount
 from leadtui.spend.gate import SpendGate, SpendRequest
 from leadtui.spend.journal import SpendJournal
-from leadtui.ui.dialogs.confirm_spend import SpendSummary
 from leadtui.ui.dialogs.pending_spends import PendingSpends
-from leadtui.ui.spend_flow import confirm_and_spend
+from leadtui.ui.spend_flow import confirm_and_spend, unlock_request
 from tests.ui.conftest import SANDBOX_URL
 from tests.ui.screen import screen_text
 
@@ -100,13 +99,9 @@ async def test_injected_fault_leaves_intent_pending_and_resend_debits_once(
     app = build_app()
     async with app.run_test(size=(100, 30)) as pilot:
         await _settle(app, pilot)
-        request = SpendRequest.unlock(search.searchId, 4)
+        request = unlock_request(search, 4, app.credits)
         state.config.fault_rate, state.fault_rng = 1.0, random.Random(seed)
-        worker = app.run_worker(
-            confirm_and_spend(
-                app.screen, request, summary=SpendSummary.unlock(search, 4, app.credits)
-            )
-        )
+        worker = app.run_worker(confirm_and_spend(app.screen, request))
         await pilot.pause()
         await pilot.press("y")
         await worker.wait()

@@ -116,6 +116,8 @@ class LeadApp(App[int]):
         self.last_error: ErrorReport | None = None
         self._jobs: JobWatcher | None = None
         self._spend_gate: SpendGate | None = None
+        self.spends_in_flight = 0
+        """Spends sent and not answered yet (counted by ui/spend_flow.py): quitting asks."""
         self.theme = THEMES.get(self.settings.theme, THEMES["dark"])
         if self.settings.keymap:
             self.set_keymap(self.settings.keymap)
@@ -289,6 +291,14 @@ class LeadApp(App[int]):
 
     def watch_key_rejected(self) -> None:
         self.refresh_bindings()
+
+    async def action_quit(self) -> None:
+        if self.spends_in_flight:
+            from leadtui.ui.spend_flow import confirm_quit
+
+            self.run_worker(confirm_quit(self), group="confirm-quit", exclusive=True)
+            return
+        self.exit()
 
     def action_open(self, mode: str) -> None:
         self.switch_mode(mode)

@@ -4,11 +4,19 @@
 ConfirmSpend → SpendGate.execute (journal before send, the same key on every retry) → 409s
 explained by `error.code` → `app.refresh_identity()` so the credits badge follows. Nothing is
 ever re-sent under a new key without the user confirming a new spend.
+
+A confirmed spend is never cancelled by a key: ConfirmSpend stays up saying it is sending
+until the server answers (or the client gives up: the intent is then offered as pending), and
+`app.spends_in_flight` counts it so that quitting asks first. Callers never run a spend in an
+exclusive worker (a second start would cancel the first).
 """
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, cast
 
 from textual.screen import Screen
@@ -16,12 +24,14 @@ from textual.screen import Screen
 from leadtui.api.contract import ErrorCode
 from leadtui.api.errors import ApiError, LeadError
 from leadtui.api.keys import short_key
-from leadtui.api.models import Export
+from leadtui.api.models import Export, Search
 from leadtui.spend.errors import JournalError, ReadOnlyProfile, SpendBlocked, SpendOutcomeUnknown
 from leadtui.spend.gate import SpendResult
 from leadtui.spend.journal import SpendIntent, SpendOperation
+from leadtui.spend.quote import Quote, affordable_results, still_locked
 from leadtui.spend.request import SpendRequest
-from leadtui.ui.dialogs.confirm_spend import ConfirmSpend, SpendSummary
+from leadtui.ui.dialogs.confirm import ConfirmText
+from leadtui.ui.dialogs.confirm_spend import ConfirmSpend
 from leadtui.ui.model.errors import ErrorReport, describe
 
 if TYPE_CHECKING:
@@ -40,13 +50,33 @@ def _show(screen: Screen[Any], report: ErrorReport) -> None:
         _app(screen).notify_error(report)
 
 
-async def confirm_and_spend(
-    screen: Screen[Any], request: SpendRequest, *, summary: SpendSummary
-) -> SpendResult | None:
+def unlock_request(search: Search, count: int, balance: int | None) -> SpendRequest:
+    """Unlocking `count` results of `search`, quoted against `balance` (its key fixed now)."""
+    return SpendRequest.for_unlock(Quote.unlock(search, count, balance), search.searchId)
+
+
+def spending_switched_off(app: LeadApp) -> bool:
+    """Read-only for this profile: the policy the gate enforces, known before any dialog, so
+    spend keys are greyed out at once."""
+    return app.settings.spend_policy(app.deps.profile).read_only
+
+
+@contextmanager
+def in_flight(app: LeadApp) -> Iterator[None]:
+    """Count a spend the server has not answered yet (quitting asks while there is one)."""
+    app.spends_in_flight += 1
+    try:
+        yield
+    finally:
+        app.spends_in_flight -= 1
+
+
+async def confirm_and_spend(screen: Screen[Any], request: SpendRequest) -> SpendResult | None:
     """Ask, journal, send, explain. Returns the result, or None when nothing was bought.
 
-    Call it from a worker (it waits for the modal). Errors are shown on `screen` (its error
-    panel when it is a LeadScreen, else a toast); none escapes.
+    Call it from a worker (it waits for the modal), never an exclusive one. Every figure shown
+    comes from `request.quote`. Errors are shown on `screen` (its error panel when it is a
+    LeadScreen, else a toast); none escapes.
     """
     app = _app(screen)
     try:
@@ -55,19 +85,16 @@ async def confirm_and_spend(
     except (SpendBlocked, JournalError) as error:
         _show(screen, _blocked(error))
         return None
-    if gate.requires_confirmation(request):
-        confirmed = await app.push_screen_wait(ConfirmSpend(request, summary))
-        if not confirmed:
-            app.notify("Cancelled: nothing was sent, nothing was spent.", timeout=4)
-            return None
-    else:
-        app.notify(
-            f"{summary.title}: {request.amount} credits, within your budget of "
-            f"{gate.policy.spend_budget} (spend_budget): sent without asking.",
-            timeout=6,
-        )
+    # A spend the balance cannot cover is shown (and refused) even within the budget.
+    ask = gate.requires_confirmation(request) or request.quote.shortfall > 0
+    dialog = ConfirmSpend(request, ask=ask)
+    await app.push_screen(dialog)
+    if ask and not await dialog.answer:
+        app.notify("Cancelled: nothing was sent, nothing was spent.", timeout=4)
+        return None
     try:
-        result = await gate.execute(request, app.client, confirmed=True)
+        with in_flight(app):
+            result = await gate.execute(request, app.client, confirmed=True)
     except (SpendBlocked, JournalError) as error:
         _show(screen, _blocked(error))
         return None
@@ -77,8 +104,10 @@ async def confirm_and_spend(
     except LeadError as error:
         retry = await _explain_failure(screen, request, error)
         if retry is not None:
-            return await confirm_and_spend(screen, retry[0], summary=retry[1])
+            return await confirm_and_spend(screen, retry)
         return None
+    finally:
+        dialog.finished()
     await _after_spend(screen, result)
     return result
 
@@ -88,7 +117,8 @@ async def resend_intent(screen: Screen[Any], intent: SpendIntent) -> SpendResult
     app = _app(screen)
     try:
         gate = await app.spending()
-        result = await gate.resend(intent, app.client)
+        with in_flight(app):
+            result = await gate.resend(intent, app.client)
     except (SpendBlocked, JournalError) as error:
         _show(screen, _blocked(error))
         return None
@@ -182,7 +212,7 @@ async def _explain_failure(
     screen: Screen[Any],
     request: SpendRequest,
     error: LeadError,
-) -> tuple[SpendRequest, SpendSummary] | None:
+) -> SpendRequest | None:
     """Show a definitive refusal (the journal has settled the intent as rejected); for
     insufficient_results, return a smaller spend to offer."""
     app = _app(screen)
@@ -195,11 +225,11 @@ async def _explain_failure(
             balance = app.credits
         text = "Nothing was charged."
         if balance is not None and request.amount is not None:
-            short = max(0, request.amount - balance)
+            now = dataclasses.replace(request.quote, balance=balance)
             text = (
-                f"This costs {request.amount:,} credits; the account has {balance:,} — "
-                f"{short:,} short. Nothing was charged. Buy credits on the service's account "
-                "page, or unlock fewer results."
+                f"This costs {now.total_text()}; the account has {balance:,} — "
+                f"{now.shortfall:,} short. Nothing was charged. Buy credits on the service's "
+                "account page, or unlock fewer results."
             )
         _show(screen, _report(error, "Not enough credits", text))
         return None
@@ -240,7 +270,7 @@ def _outcome_unknown(screen: Screen[Any], unknown: SpendOutcomeUnknown) -> None:
 
 async def _insufficient_results(
     screen: Screen[Any], request: SpendRequest, error: ApiError
-) -> tuple[SpendRequest, SpendSummary] | None:
+) -> SpendRequest | None:
     app = _app(screen)
     search_id = str(request.params.get("search_id", ""))
     available: int | None = None
@@ -250,8 +280,8 @@ async def _insufficient_results(
             search = await app.client.searches.get(search_id)
         except LeadError:
             search = None
-        if search is not None and search.result_count is not None:
-            available = max(0, search.result_count - (search.unlocked_count or 0))
+        if search is not None:
+            available = still_locked(search)
     if available is None:
         text = "The search has fewer results left to unlock than asked. Nothing was charged."
     elif available == 0:
@@ -264,7 +294,18 @@ async def _insufficient_results(
     _show(screen, _report(error, "Not enough results", text))
     if search is None or not available:
         return None
-    smaller = SpendRequest.unlock(
-        search.searchId, min(available, 50_000), price_per_result=search.price_per_result
+    most, _why = affordable_results(search, app.credits)
+    return unlock_request(search, most, app.credits) if most else None
+
+
+async def confirm_quit(app: LeadApp) -> None:
+    """Quitting while a spend is sending: ask first (it would stay pending until next start)."""
+    dialog = ConfirmText(
+        "Quit while a spend is sending?",
+        "A confirmed spend is on its way and the server has not answered yet. If you quit "
+        "now it stays in the journal as pending and is offered at the next start, to resend "
+        "with the same key (the server charges a key at most once) or discard.",
+        "Quit",
     )
-    return smaller, SpendSummary.unlock(search, min(available, 50_000), app.credits)
+    if await app.push_screen_wait(dialog):
+        app.exit()

@@ -1,136 +1,148 @@
-"""ConfirmSpend: the one modal in front of every credit-consuming call.
+"""ConfirmSpend: the one modal in front of every credit-consuming call, and its progress.
 
-Cancel has the focus and Enter cancels; only `y` (or a mouse click on the spend button, which
-cannot take the focus) confirms, so no stray Enter can spend credits.
+Its figures all come from the spend's `Quote`. After `y` the dialog stays up and says
+"Sending… (same key on every retry)" until the server answers: a confirmed spend has no key
+that cancels it. A spend the balance cannot cover is shown but never offered.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import ClassVar
+import asyncio
 
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
-from leadtui.api.contract import DEFAULT_PRICE_PER_RESULT
-from leadtui.api.models import Search
-from leadtui.spend.gate import SpendRequest
+from leadtui.spend.journal import SpendOperation
+from leadtui.spend.quote import Quote, Unit, plural
+from leadtui.spend.request import SpendRequest
+from leadtui.ui.dialogs.confirm import CONFIRM_KEY, ConfirmDialog
 
-SERVER_PRICE = "stated by the server"
-DEFAULT_PRICE = "our default: the server states no price"
-
-
-def _credits(n: int) -> str:
-    return f"{n:,} credit" + ("" if n == 1 else "s")
+SENDING = "Sending… (same key on every retry)"
 
 
-@dataclass(frozen=True)
-class SpendSummary:
-    """What ConfirmSpend shows besides the request itself (which carries amount and key)."""
-
-    title: str
+def spend_title(quote: Quote) -> str:
     """What is bought, e.g. "Unlock 250 results"."""
-    target: str
-    """The search or extraction, e.g. "srch_000001 · Plumber · France · Paris"."""
-    target_label: str = "Search"
-    quantity: int | None = None
-    """Number of results bought; None when the spend is not counted in results."""
-    price_per_result: int | None = None
-    price_source: str = DEFAULT_PRICE
-    balance: int | None = None
-    """Credits before the spend, as last read from GET /me; None when unknown."""
-
-    @classmethod
-    def unlock(cls, search: Search, count: int, balance: int | None) -> SpendSummary:
-        """Unlocking `count` results of `search`; the price is the server's when it states one."""
-        stated = search.price_per_result
-        summary = search.extra("summary")
-        target = search.searchId + (f" · {summary}" if isinstance(summary, str) else "")
-        return cls(
-            title=f"Unlock {count:,} result" + ("" if count == 1 else "s"),
-            target=target,
-            quantity=count,
-            price_per_result=DEFAULT_PRICE_PER_RESULT if stated is None else stated,
-            price_source=DEFAULT_PRICE if stated is None else SERVER_PRICE,
-            balance=balance,
-        )
+    if quote.operation is SpendOperation.UNLOCK:
+        return f"Unlock {plural(quote.units, 'result')}"
+    if quote.operation is SpendOperation.EXTRACTION_CREATE:
+        return "Create and launch an extraction"
+    return f"Launch extraction {quote.target}"
 
 
-def summary_table(request: SpendRequest, summary: SpendSummary) -> Table:
-    """The figures of a spend as a two-column grid (also used by the pending-spends dialog)."""
+def quote_table(quote: Quote, short_key: str) -> Table:
+    """The figures of a spend as a two-column grid."""
     grid = Table.grid(padding=(0, 2))
     grid.add_column(style="bold", no_wrap=True)
     grid.add_column(overflow="fold")
-    grid.add_row(summary.target_label, Text(summary.target))
-    if summary.quantity is not None:
-        grid.add_row("Results", f"{summary.quantity:,}")
-    if summary.price_per_result is not None:
+    unlock = quote.operation is SpendOperation.UNLOCK
+    grid.add_row("Search" if unlock else "Extraction", Text(quote.target))
+    if quote.unit is Unit.CREDIT:
+        grid.add_row("Results", f"{quote.units:,}")
         grid.add_row(
-            "Price",
-            Text(f"{_credits(summary.price_per_result)} per result ({summary.price_source})"),
+            "Price", Text(f"{plural(quote.price, 'credit')} per result ({quote.price_source})")
         )
     else:
-        grid.add_row("Price", Text(summary.price_source))
-    amount = request.amount
-    grid.add_row("Total", "not stated by the server" if amount is None else _credits(amount))
-    if summary.balance is None:
-        grid.add_row("Balance", "unknown (GET /me has not answered)")
-    elif amount is None:
-        grid.add_row("Balance", f"{summary.balance:,} now")
+        grid.add_row("Price", Text(quote.price_source.value))
+    grid.add_row("Total", quote.total_text())
+    label = "Balance" if quote.unit is Unit.CREDIT else "Launches left"
+    after = quote.balance_after
+    if quote.balance is None or after is None:
+        unknown = "GET /me has not answered" if quote.unit is Unit.CREDIT else "not stated"
+        grid.add_row(label, f"unknown ({unknown})")
     else:
-        after = summary.balance - amount
-        line = Text(f"{summary.balance:,} → {after:,} after")
-        if after < 0:
-            line.append(f"  ✗ {-after:,} short: the server will refuse", style="bold")
-        grid.add_row("Balance", line)
-    grid.add_row("Key", Text(f"{request.short_key}… (the same key on every retry)"))
+        line = Text(f"{quote.balance:,} → {after:,} after")
+        if quote.shortfall:
+            line.append(f"  ✗ {quote.shortfall:,} short: the server would refuse", style="bold")
+        grid.add_row(label, line)
+    grid.add_row("Key", Text(f"{short_key}… (the same key on every retry)"))
     return grid
 
 
-class ConfirmSpend(ModalScreen[bool]):
-    """True only when the user pressed `y` (or clicked the spend button)."""
+class ConfirmSpend(ConfirmDialog):
+    """`answer` resolves True on `y`, False on Esc/Cancel (which also closes the dialog).
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("y", "confirm", "Spend", id="confirm_spend.confirm"),
-        Binding("escape,n", "cancel", "Cancel", id="confirm_spend.cancel"),
-    ]
+    From `y` on (or at once with `ask=False`: within the user's budget) the dialog shows that
+    the spend is sending; the caller calls `finished()` when the server has answered.
+    """
 
-    def __init__(self, request: SpendRequest, summary: SpendSummary) -> None:
-        super().__init__()
+    def __init__(self, request: SpendRequest, *, ask: bool = True) -> None:
+        quote = request.quote
+        key = "Launch" if quote.unit is Unit.LAUNCH else "Spend"
+        super().__init__(f"Confirm: {spend_title(quote)}", self._label(quote), key_label=key)
         self.request = request
-        self.summary = summary
+        self.quote = quote
+        self.ask = ask
+        self.is_sending = False
+        self._done = False
+        self.answer: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
 
-    def compose(self) -> ComposeResult:
-        amount = self.request.amount
-        spend = "Spend" if amount is None else f"Spend {_credits(amount)}"
-        with Vertical(id="confirm-spend-box") as box:
-            box.border_title = f"Confirm: {self.summary.title}"
-            yield Static(summary_table(self.request, self.summary), id="confirm-spend-figures")
-            yield Static(
-                f"Press [b]y[/b] to {spend.lower()}. Enter or Esc cancels; nothing is sent "
-                "until you confirm.",
-                id="confirm-spend-hint",
+    @staticmethod
+    def _label(quote: Quote) -> str:
+        if quote.unit is Unit.LAUNCH:
+            return "Launch"
+        return f"Spend {quote.total_text()}"
+
+    def compose_body(self) -> ComposeResult:
+        table = quote_table(self.quote, self.request.short_key)
+        yield Static(table, id="confirm-spend-figures", classes="confirm-text")
+
+    def hint(self) -> str:
+        if self.quote.shortfall:
+            return (
+                f"Not enough credits: {self.quote.shortfall:,} short. Nothing can be sent; "
+                "Esc closes. Unlock fewer results or buy credits."
             )
-            with Horizontal(id="confirm-spend-buttons"):
-                yield Button("Cancel", id="confirm-spend-cancel", variant="primary")
-                confirm = Button(f"{spend} (y)", id="confirm-spend-ok", variant="warning")
-                confirm.can_focus = False  # never reachable by Tab + Enter
-                yield confirm
+        return (
+            f"Press {CONFIRM_KEY} to {self.confirm_label.lower()}. Enter or Esc cancels; "
+            "nothing is sent until you confirm."
+        )
 
     def on_mount(self) -> None:
-        self.query_one("#confirm-spend-cancel", Button).focus()
+        super().on_mount()
+        ok = self.query_one("#confirm-ok", Button)
+        ok.disabled = bool(self.quote.shortfall)
+        if not self.ask:
+            self.sending(within_budget=True)
 
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        event.stop()
-        self.dismiss(event.button.id == "confirm-spend-ok")
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "confirm" and (self.is_sending or self.quote.shortfall):
+            return None  # shown greyed: a spend the balance cannot cover is never offered
+        if action == "cancel" and self.is_sending:
+            return None  # sent: only the server's answer ends it
+        return True
+
+    def sending(self, *, within_budget: bool = False) -> None:
+        """The spend is on its way: say so where the user is looking; no key ends it."""
+        self.is_sending = True
+        note = "Within your spend_budget: sent without asking. " if within_budget else ""
+        self.query_one("#confirm-hint", Static).update(
+            f"{note}{SENDING}. Waiting for the server's answer: it cannot be cancelled now."
+        )
+        self.query_one(".confirm-buttons").display = False
+        self.refresh_bindings()
+
+    def finished(self) -> None:
+        """The server answered (or the client gave up): close the dialog (once it is on top
+        again, when another dialog, e.g. "quit?", was opened over it)."""
+        self.is_sending = False
+        self._done = True
+        if self.app.screen is self:  # dismiss pops the top screen, whichever it is
+            self.dismiss(True)
+
+    def on_screen_resume(self) -> None:
+        if self._done and self.app.screen is self:
+            self.dismiss(True)
 
     def action_confirm(self) -> None:
-        self.dismiss(True)
+        if not self.is_sending and not self.quote.shortfall and not self.answer.done():
+            self.answer.set_result(True)
+            self.sending()
 
     def action_cancel(self) -> None:
+        if self.is_sending:
+            return
+        if not self.answer.done():
+            self.answer.set_result(False)
         self.dismiss(False)

@@ -11,14 +11,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Static
+from textual.widgets import Footer, Static
 
 from leadtui.ui.model.lead_rows import cell_text
 
 
 class LeadDetail(ModalScreen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,enter,q", "dismiss", "Close", id="lead_detail.close"),
+        Binding("escape,enter,q", "dismiss", "Close", id="lead_detail.close", key_display="Esc"),
         Binding("Y", "copy_row", "Copy as JSON", id="lead_detail.copy", key_display="Y"),
     ]
 
@@ -37,6 +37,7 @@ class LeadDetail(ModalScreen[None]):
             box.border_title = self.title_text
             box.border_subtitle = "Y copies as JSON · esc closes"
             yield Static(grid)
+        yield Footer()  # this dialog's keys, not the screen's below
 
     def action_copy_row(self) -> None:
         self.app.copy_to_clipboard(json.dumps(self.record, ensure_ascii=False))

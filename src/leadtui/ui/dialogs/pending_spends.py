@@ -10,11 +10,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import OptionList, Static
+from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
 from leadtui.spend.errors import IntentSettled, JournalError, SpendBlocked
 from leadtui.spend.journal import SpendIntent, SpendOperation
+from leadtui.spend.quote import plural
+from leadtui.ui.dialogs.confirm_spend import SENDING
 from leadtui.ui.spend_flow import resend_intent
 
 if TYPE_CHECKING:
@@ -26,12 +28,12 @@ def describe_intent(intent: SpendIntent) -> str:
     params = intent.params
     if intent.operation is SpendOperation.UNLOCK:
         count = int(params.get("additional_results", 0))
-        what = f"Unlock {count:,} results of {params.get('search_id')}"
+        what = f"Unlock {plural(count, 'result')} of {params.get('search_id')}"
     elif intent.operation is SpendOperation.EXTRACTION_LAUNCH:
         what = f"Launch extraction {params.get('extraction_id')}"
     else:
         what = "Create an extraction"
-    cost = "cost not stated" if intent.amount is None else f"{intent.amount:,} credits"
+    cost = "cost not stated" if intent.amount is None else plural(intent.amount, "credit")
     when = intent.created_at.strftime("%Y-%m-%d %H:%M UTC")
     return f"{what} · {cost} · {intent.account.label} · {when} · key {intent.short_key}…"
 
@@ -42,12 +44,14 @@ class PendingSpends(ModalScreen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("r", "resend", "Resend (same key)", id="pending_spends.resend"),
         Binding("d", "discard", "Discard", id="pending_spends.discard"),
-        Binding("escape", "dismiss", "Decide later", id="pending_spends.close"),
+        Binding("escape", "dismiss", "Decide later", id="pending_spends.close", key_display="Esc"),
     ]
 
     def __init__(self, intents: list[SpendIntent]) -> None:
         super().__init__()
         self.intents = list(intents)
+        self.resending = False
+        """A resend is awaiting the server's answer: no key starts or cuts another."""
 
     def compose(self) -> ComposeResult:
         with Vertical(id="pending-spends-box") as box:
@@ -60,6 +64,7 @@ class PendingSpends(ModalScreen[None]):
                 id="pending-spends-text",
             )
             yield OptionList(id="pending-spends-list")
+        yield Footer()  # this dialog's keys, not the screen's below
 
     def on_mount(self) -> None:
         self._draw()
@@ -90,16 +95,20 @@ class PendingSpends(ModalScreen[None]):
         else:
             self._draw()
 
-    @work(exclusive=True, group="pending-spends-act")
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return None if self.resending else True  # greyed until the server answers
+
+    # Not exclusive: a second key must never cut a resend on its way.
+    @work(group="pending-spends-act")
     async def action_resend(self) -> None:
         intent = self._selected()
-        if intent is None:
+        if intent is None or self.resending:
             return
-        self.query_one(OptionList).loading = True
+        self._sending(True)
         try:
             result = await resend_intent(self, intent)
         finally:
-            self.query_one(OptionList).loading = False
+            self._sending(False)
         if result is not None:
             self._settled(intent)
         else:
@@ -112,10 +121,18 @@ class PendingSpends(ModalScreen[None]):
             if current is None or not current.pending:
                 self._settled(intent)
 
-    @work(exclusive=True, group="pending-spends-act")
+    def _sending(self, on: bool) -> None:
+        self.resending = on
+        self.query_one(OptionList).disabled = on
+        self.query_one("#pending-spends-box").border_subtitle = (
+            SENDING if on else "r resend · d discard · esc later"
+        )
+        self.refresh_bindings()
+
+    @work(group="pending-spends-act")
     async def action_discard(self) -> None:
         intent = self._selected()
-        if intent is None:
+        if intent is None or self.resending:
             return
         try:
             gate = await self._app().spending()

@@ -1,4 +1,5 @@
-"""UnlockCount: how many more results to unlock (1 to min(50,000, what remains))."""
+"""UnlockCount: how many more results to unlock, at most what the balance pays for and what is
+still locked (and never more than one unlock may ask for). Choosing spends nothing."""
 
 from __future__ import annotations
 
@@ -9,38 +10,54 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Input, Static
+from textual.widgets import Footer, Input, Static
 
-from leadtui.api.models import ADDITIONAL_RESULTS_MAX, ADDITIONAL_RESULTS_MIN
+from leadtui.api.models import ADDITIONAL_RESULTS_MIN, Search
+from leadtui.spend.quote import Quote, affordable_results, plural, still_locked
+
+SUGGESTED = 100
 
 
 class UnlockCount(ModalScreen[int | None]):
-    """The count to unlock, or None. Choosing spends nothing: ConfirmSpend comes next."""
+    """The count to unlock, or None. ConfirmSpend comes next."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "cancel", "Cancel", id="unlock_count.cancel"),
+        Binding("escape", "cancel", "Cancel", id="unlock_count.cancel", key_display="Esc"),
     ]
 
-    def __init__(self, search_id: str, remaining: int, price: int, price_source: str) -> None:
+    def __init__(self, search: Search, balance: int | None) -> None:
         super().__init__()
-        self.search_id = search_id
-        self.maximum = max(0, min(ADDITIONAL_RESULTS_MAX, remaining))
-        self.remaining = remaining
-        self.price = price
-        self.price_source = price_source
+        self.search = search
+        self.balance = balance
+        self.maximum, capped_by = affordable_results(search, balance)
+        self.locked = still_locked(search)
+        if capped_by is None:
+            capped_by = "all that is still locked" if self.locked is not None else "one unlock"
+        self.capped_by = capped_by
+
+    def _quote(self, count: int) -> Quote:
+        return Quote.unlock(self.search, count, self.balance)
 
     def compose(self) -> ComposeResult:
+        quote = self._quote(1)
+        locked = "An unknown number of" if self.locked is None else f"{self.locked:,}"
         with Vertical(id="unlock-count-box") as box:
-            box.border_title = f"Unlock results of {self.search_id}"
-            box.border_subtitle = "Enter: review the cost · Esc: cancel"
+            box.border_title = f"Unlock results of {self.search.searchId}"
+            box.border_subtitle = "Enter reviews the cost · Esc cancels"
             yield Static(
-                f"{self.remaining:,} results are still locked. Unlock "
-                f"{ADDITIONAL_RESULTS_MIN} to {self.maximum:,} now "
-                f"({self.price} credit{'s' if self.price != 1 else ''} each, {self.price_source}).",
+                f"{locked} results are still locked; {plural(quote.price, 'credit')} each "
+                f"({quote.price_source}). Unlock {ADDITIONAL_RESULTS_MIN} to "
+                f"{self.maximum:,} now ({self.capped_by}).",
                 id="unlock-count-text",
             )
-            yield Input(str(min(100, self.maximum)), type="integer", id="unlock-count-input")
+            yield Input(
+                str(min(SUGGESTED, self.maximum)),
+                type="integer",
+                id="unlock-count-input",
+                select_on_focus=False,
+            )
             yield Static("", id="unlock-count-reason")
+        yield Footer()
 
     def on_mount(self) -> None:
         self.query_one(Input).focus()
@@ -56,10 +73,16 @@ class UnlockCount(ModalScreen[int | None]):
     def _check(self, value: str) -> None:
         count = self._count(value)
         reason = self.query_one("#unlock-count-reason", Static)
-        if count is None:
-            reason.update(f"✗ additional_results: {value or 'empty'} is not 1 to {self.maximum:,}")
+        if count is not None:
+            cost = self._quote(count).total_text()
+            reason.update(f"✓ costs {cost} — confirmed on the next screen")
+        elif value.strip().lstrip("-").isdigit() and int(value) > self.maximum:
+            reason.update(f"✗ additional_results: at most {self.maximum:,} ({self.capped_by})")
         else:
-            reason.update(f"✓ costs {count * self.price:,} credits — confirmed on the next screen")
+            reason.update(
+                f"✗ additional_results: a whole number from {ADDITIONAL_RESULTS_MIN} "
+                f"to {self.maximum:,}"
+            )
         reason.set_class(count is None, "-invalid")
 
     @on(Input.Changed)
@@ -68,7 +91,11 @@ class UnlockCount(ModalScreen[int | None]):
 
     @on(Input.Submitted)
     def _submitted(self, event: Input.Submitted) -> None:
-        count = self._count(event.value)
+        event.stop()
+        self.action_choose()
+
+    def action_choose(self) -> None:
+        count = self._count(self.query_one(Input).value)
         if count is not None:
             self.dismiss(count)
 

@@ -41,6 +41,8 @@ class LeadRows:
         # cursors[k] fetches page k; known up to the page after the last one fetched.
         self.cursors: list[str | None] = [None]
         self.exhausted = False
+        # A page kept on screen but due to be read again (the last one, when the list grew).
+        self.stale: int | None = None
 
     @property
     def row_count(self) -> int:
@@ -69,6 +71,8 @@ class LeadRows:
 
     def next_to_fetch(self, wanted: int) -> int | None:
         """The page to fetch on the way to page `wanted` (None: it is loaded or past the end)."""
+        if self.stale is not None and self.stale <= wanted:
+            return self.stale
         if wanted in self.pages:
             self.pages.move_to_end(wanted)
             return None
@@ -82,6 +86,8 @@ class LeadRows:
         self._learn_columns(records)
         columns = self.columns
         self.pages[index] = [tuple(r.get(c) for c in columns) for r in records]
+        if index == self.stale:
+            self.stale = None
         if index == len(self.cursors) - 1:
             if page.next_cursor is None:
                 self.exhausted = True
@@ -91,6 +97,15 @@ class LeadRows:
         while len(self.pages) > self.max_pages:
             far = max(self.pages, key=lambda k: abs(k - keep))
             del self.pages[far]
+
+    def reopen(self, total: int | None) -> int:
+        """The list grew past its end (live results): forget where it ended and return the
+        last page read, to be read again (its cursor is opaque: more may follow it now)."""
+        last = len(self.cursors) - 1
+        self.exhausted = False
+        self.total = total
+        self.stale = last  # shown until read again, so the rows on screen do not blink
+        return last
 
     def _learn_columns(self, records: Iterable[Mapping[str, Any]]) -> None:
         # Widths come from the first page (and the first sight of a new column), so the

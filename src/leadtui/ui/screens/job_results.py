@@ -1,28 +1,33 @@
-"""The leads of a ready export, or of an extraction: live (grows while it runs) or archived."""
+"""The leads of a ready export, or of an extraction: live (grows while it runs) or archived.
+
+The same virtual `LeadTable` as a search's leads: every row can be reached (pages are read as
+the user scrolls), and live results grow in place without moving the cursor.
+"""
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Final, Literal
+from typing import ClassVar, Final, Literal
 
-from textual import work
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.widgets import DataTable, Static
+from textual.widgets import Static
 
-from leadtui.api.errors import LeadError
-from leadtui.api.models import Lead, Page
+from leadtui.api.models import PAGE_LIMIT_MAX, Lead, Page
+from leadtui.spend.quote import plural
+from leadtui.ui.dialogs.lead_detail import LeadDetail
 from leadtui.ui.model.job_board import JobBoard
 from leadtui.ui.screens.base import LeadScreen
+from leadtui.ui.widgets.lead_table import LeadTable
 
-# Rows kept on screen; the download has them all.
-MAX_ROWS: Final = 1000
-PAGE_SIZE: Final = 100
+PAGE_SIZE: Final = PAGE_LIMIT_MAX
 
 
 class JobResultsScreen(LeadScreen):
     """Pushed from the jobs screen; Esc goes back."""
 
     LABEL = "Results"
+    AUTO_FOCUS = "#results-table"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,q", "back", "Back", id="results.back"),
         Binding("r", "reload", "Refresh", id="results.refresh"),
@@ -32,17 +37,12 @@ class JobResultsScreen(LeadScreen):
         super().__init__()
         self.kind = kind
         self.job_id = job_id
-        self.rows: list[Lead] = []
         self.results_state: str | None = None
-        # The cursor of the last page read and how many leads it gave: a live list is read on
-        # from there when it grows (the cursor is opaque, so the last page is asked again).
-        self._last_cursor: str | None = None
-        self._last_count = 0
-        self._complete = False
+        self._load_failed = False
 
     def compose_body(self) -> ComposeResult:
         yield Static("Loading results…", id="results-status")
-        table: DataTable[Any] = DataTable(id="results-table", zebra_stripes=True)
+        table = LeadTable(id="results-table", page_size=PAGE_SIZE)
         table.border_title = f"Results of {self.kind} {self.job_id}"
         yield table
 
@@ -51,13 +51,29 @@ class JobResultsScreen(LeadScreen):
             watcher = self.lead_app.jobs
             watcher.changed.subscribe(self, self._board_changed)
             self._note_state(watcher.board)
-        self.load_more()
+        self.action_reload()
+
+    @property
+    def table(self) -> LeadTable:
+        return self.query_one(LeadTable)
 
     def action_back(self) -> None:
         self.app.pop_screen()
 
     def action_reload(self) -> None:
-        self.load_more()
+        self.table.load(self._page, self._known_count())
+
+    def _known_count(self) -> int | None:
+        """How many results the job's record says it has (so far, while live); None when it
+        does not say: the pages tell, as they are read."""
+        board = self.lead_app.jobs.board
+        if self.kind == "export":
+            export = board.exports.get(self.job_id)
+            count = export.additional_results if export is not None else None
+        else:
+            extraction = board.extractions.get(self.job_id)
+            count = extraction.extra("result_count") if extraction is not None else None
+        return count if isinstance(count, int) else None
 
     def _note_state(self, board: JobBoard) -> None:
         # The page does not say live/archived; the extraction record does (results_state).
@@ -68,57 +84,53 @@ class JobResultsScreen(LeadScreen):
 
     def _board_changed(self, board: JobBoard) -> None:
         self._note_state(board)
+        count = self._known_count()
+        if count is not None and count > self.table.rows.row_count:
+            self.table.grow(count)  # live results: read on from the last page, in place
         self._draw_status()
-        job = board.extractions.get(self.job_id)
-        count = job.extra("result_count") if job is not None else None
-        if isinstance(count, int) and count > len(self.rows) and len(self.rows) < MAX_ROWS:
-            self.load_more()
 
     async def _page(self, cursor: str | None) -> Page[Lead]:
         if self.kind == "export":
             return await self.client.exports.results(self.job_id, cursor, PAGE_SIZE)
         return await self.client.extractions.results(self.job_id, cursor, PAGE_SIZE)
 
-    @work(exclusive=True, group="job-results")
-    async def load_more(self) -> None:
-        """Read on from the last page until the end (or MAX_ROWS); rows already shown stay."""
-        table: DataTable[Any] = self.query_one("#results-table", DataTable)
-        cursor, skip = self._last_cursor, self._last_count
-        try:
-            while len(self.rows) < MAX_ROWS:
-                page = await self._page(cursor)
-                fresh = page.items[skip:]
-                self._add(table, fresh)
-                self._last_cursor, self._last_count = cursor, len(page.items)
-                if page.next_cursor is None:
-                    break
-                cursor, skip = page.next_cursor, 0
-        except LeadError as error:
-            self.show_error(error, retry=self.load_more)
-            return
-        self.clear_error()
+    @on(LeadTable.Loaded)
+    def _loaded(self) -> None:
+        if self._load_failed:
+            self._load_failed = False
+            self.clear_error()
         self._draw_status()
 
-    def _add(self, table: DataTable[Any], leads: list[Lead]) -> None:
-        for lead in leads[: MAX_ROWS - len(self.rows)]:
-            values = lead.model_dump()
-            if not table.columns:
-                for name in values:
-                    table.add_column(name, key=name)
-            table.add_row(*(self._cell(values.get(str(c.key))) for c in table.columns.values()))
-            self.rows.append(lead)
+    @on(LeadTable.LoadFailed)
+    def _failed(self, event: LeadTable.LoadFailed) -> None:
+        self._load_failed = True
+        self.show_error(event.error, retry=event.table.retry)
 
-    @staticmethod
-    def _cell(value: object) -> str:
-        return "—" if value is None else str(value)
+    @on(LeadTable.CursorMoved)
+    def _cursor_moved(self) -> None:
+        self._draw_status()
+
+    @on(LeadTable.RowOpened)
+    def _row_opened(self, event: LeadTable.RowOpened) -> None:
+        title = f"Result {event.row + 1:,} of {self.kind} {self.job_id}"
+        self.app.push_screen(LeadDetail(event.record, title))
 
     def _draw_status(self) -> None:
-        shown = len(self.rows)
-        text = f"{shown:,} result" + ("" if shown == 1 else "s")
-        if shown >= MAX_ROWS:
-            text += f" shown (the first {MAX_ROWS:,}; download for all)"
+        table = self.table
+        rows = table.rows
+        known = rows.exhausted or rows.total is not None
+        if known:
+            text = plural(rows.row_count, "result")
+        else:
+            text = f"{rows.row_count - rows.page_size:,}+ results"
+        if rows.row_count:
+            text += f" · row {table.cursor_row + 1:,}" + (
+                f" of {rows.row_count:,}" if known else ""
+            )
+        if table.loading_page is not None:
+            text += f" · loading page {table.loading_page + 1:,}…"
         if self.results_state == "live":
             text += " · live: more arrive while the extraction runs"
         elif self.results_state == "archived":
             text += " · archived: final"
-        self.query_one("#results-status", Static).update(text + " · Esc goes back")
+        self.query_one("#results-status", Static).update(text + " · Enter details · Esc back")

@@ -17,7 +17,6 @@ from leadtui.api.models import Extraction
 from leadtui.spend.gate import SpendRequest
 from leadtui.ui.commands import PaletteCommand
 from leadtui.ui.dialogs.confirm_job_action import ConfirmJobAction
-from leadtui.ui.dialogs.confirm_spend import SpendSummary
 from leadtui.ui.dialogs.extraction_form import ExtractionForm
 from leadtui.ui.job_watcher import JobWatcher
 from leadtui.ui.screens.base import LeadScreen
@@ -27,20 +26,6 @@ from leadtui.ui.widgets.job_tables import ExtractionTable
 
 EXTRACTION_ACTIONS = frozenset({"edit_draft", "launch", "toggle_job", "stop"})
 _STOPPABLE = frozenset({*MOVING_EXTRACTION_STATES, ExtractionStatus.PAUSED})
-
-
-def _launch_summary(
-    title: str, target: str, launch_cost: object, balance: int | None
-) -> SpendSummary:
-    cost = launch_cost if isinstance(launch_cost, int) else 1
-    return SpendSummary(
-        title=title,
-        target=target,
-        target_label="Extraction",
-        balance=balance,
-        price_source=f"{cost} launch of the account's extraction quota; "
-        "the server states no credit price",
-    )
 
 
 class ExtractionActions(LeadScreen):
@@ -108,14 +93,8 @@ class ExtractionActions(LeadScreen):
             return
         if result.launch:
             request = SpendRequest.extraction_create(result.body)
-            summary = _launch_summary(
-                "Create and launch an extraction",
-                "new: " + ", ".join(result.body.get("categories", [])),
-                1,
-                self.lead_app.credits,
-            )
             # confirm_and_spend hands the new extraction to the job watcher.
-            await confirm_and_spend(self, request, summary=summary)
+            await confirm_and_spend(self, request)
             return
         try:
             draft = await self.client.extractions.create_draft(result.body)
@@ -147,13 +126,7 @@ class ExtractionActions(LeadScreen):
         if extraction is None or extraction.status != ExtractionStatus.DRAFT:
             return
         request = SpendRequest.extraction_launch(extraction.extractionId)
-        summary = _launch_summary(
-            f"Launch extraction {extraction.extractionId}",
-            extraction.extractionId,
-            extraction.extra("launch_cost"),
-            self.lead_app.credits,
-        )
-        await confirm_and_spend(self, request, summary=summary)
+        await confirm_and_spend(self, request)
 
     # --- running jobs ---------------------------------------------------------------------
 

@@ -6,8 +6,10 @@ finds the form as it was left.
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import ClassVar
 
+from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -17,7 +19,10 @@ from textual.widgets.option_list import Option
 
 from leadtui.api.contract import ErrorCode, Scope
 from leadtui.api.errors import ApiError, LeadError
+from leadtui.api.models import Search, SearchRequest
+from leadtui.spend.gate import settles_spend
 from leadtui.ui.commands import PaletteCommand
+from leadtui.ui.model.errors import ErrorReport, describe
 from leadtui.ui.model.search_draft import (
     FILTER,
     SECTIONS,
@@ -27,9 +32,34 @@ from leadtui.ui.model.search_draft import (
     server_field_errors,
 )
 from leadtui.ui.screens.base import LeadScreen
+from leadtui.ui.screens.searches import PAGE_SIZE, show_search
 from leadtui.ui.widgets.search_item_editor import SearchItemEditor
 
+# Characters of an item's line in the outline (its width less border and scrollbar).
+OUTLINE_TEXT_WIDTH = 30
 # The option ids of the outline: "activities" (a section), "activities.2" (an item), FILTER.
+# After a lost answer to a create, a search with the same request created this long before the
+# attempt (by this machine's clock) still counts as that attempt's: clocks differ a little.
+CLOCK_SKEW_SECONDS = 300
+SENDING = "Sending… creating and counting the search; ctrl+s is off until the server answers"
+
+
+def same_request_search(
+    searches: list[Search], request: SearchRequest, since: float
+) -> Search | None:
+    """The newest search made from `request` no earlier than `since` (epoch seconds), among
+    `searches` (newest first, as the server lists them); None when there is none."""
+    body = request.to_body()
+    for search in searches:
+        if search.extra("request") != body or search.created_at is None:
+            continue
+        try:
+            created = datetime.fromisoformat(search.created_at).timestamp()
+        except ValueError:
+            continue
+        if created >= since - CLOCK_SKEW_SECONDS:
+            return search
+    return None
 
 
 class NewSearchScreen(LeadScreen):
@@ -56,6 +86,8 @@ class NewSearchScreen(LeadScreen):
         self.reasons: dict[str, str] = self.draft.problems()
         self.server_reasons: dict[str, str] = {}
         self.creating = False
+        # The last create's answer was lost: look the search up before creating it again.
+        self.unknown_since: float | None = None
         self._shown_ids: list[str | None] = []
         self._shown_prompts: list[str] = []
         self._binding_state: tuple[bool, bool, str] | None = None
@@ -89,11 +121,10 @@ class NewSearchScreen(LeadScreen):
             options.append(Option(title, id=section))
             for n, item in enumerate(items):
                 mark = "✗" if self._item_bad(section, n) else " "
-                options.append(
-                    Option(
-                        f"  {mark} {n + 1}. {item.name.strip() or '(no name)'}", id=f"{section}.{n}"
-                    )
-                )
+                # One line per item however long its name: the outline is for finding items.
+                line = Text(f"  {mark} {n + 1}. {item.name.strip() or '(no name)'}")
+                line.truncate(OUTLINE_TEXT_WIDTH, overflow="ellipsis")
+                options.append(Option(line, id=f"{section}.{n}"))
         bad = FILTER in self.reasons or FILTER in self.server_reasons
         options.append(Option(f"{'✗' if bad else '✓'} result_filter (JSON)", id=FILTER))
         return options
@@ -174,10 +205,11 @@ class NewSearchScreen(LeadScreen):
         status = self.query_one("#builder-status", Static)
         problems = list({**self.reasons, **self.server_reasons}.values())
         if self.creating:
-            status.update("Creating and counting…")
+            status.update(SENDING)
         elif problems:
             more = f" (+{len(problems) - 1} more)" if len(problems) > 1 else ""
-            status.update(f"✗ {problems[0]}{more} — ctrl+s is off until it is valid")
+            # Wraps rather than cuts: the reason is the point of this line.
+            status.update(f"✗ {problems[0]}{more}\n  ctrl+s is off until the form is valid")
         else:
             status.update("✓ valid — ctrl+s creates the search and counts its results")
         status.set_class(bool(problems), "-invalid")
@@ -197,7 +229,7 @@ class NewSearchScreen(LeadScreen):
         elif n is None:
             self.action_add()
         else:
-            self.query_one("#field-name").focus()
+            self.query_one(SearchItemEditor).focus_name()
 
     # --- editing ------------------------------------------------------------------------
 
@@ -224,7 +256,7 @@ class NewSearchScreen(LeadScreen):
             writable = self.lead_app.has_scope(Scope.SEARCHES_WRITE)
             return None if self.reasons or self.creating or not writable else True
         if action == "add":
-            return section != FILTER and len(self.draft.section(section)) < section_limit()
+            return section != FILTER  # at the limit it says why it adds nothing
         if action in ("remove", "move"):
             return True if n is not None else None
         return True
@@ -234,11 +266,20 @@ class NewSearchScreen(LeadScreen):
         if section == FILTER:
             return
         items = self.draft.section(section)
+        if len(items) >= section_limit():
+            self.notify(
+                f"{section}: {len(items)}/{section_limit()} items, the most a search takes. "
+                "Remove one (x) to add another.",
+                title="Nothing added",
+                severity="warning",
+                timeout=6,
+            )
+            return
         items.append(ItemDraft())
         self.selected = f"{section}.{len(items) - 1}"
         self.server_reasons.pop(section, None)
         self._draw()
-        self.query_one("#field-name").focus()
+        self.query_one(SearchItemEditor).focus_name()
 
     def action_remove(self) -> None:
         section, n = self._selection()
@@ -267,32 +308,99 @@ class NewSearchScreen(LeadScreen):
 
     # --- create -------------------------------------------------------------------------
 
-    @work(exclusive=True, group="new-search-create")
-    async def action_create(self) -> None:
+    def action_create(self) -> None:
         if self.reasons or self.creating:
             return
-        self.creating = True
-        self._draw_status()
+        self.creating = True  # shown at once, before the worker's first step
+        self._draw()
+        self._create(self.draft.request())
+
+    # Not exclusive: nothing may cut a create whose answer is awaited.
+    @work(group="new-search-create")
+    async def _create(self, request: SearchRequest) -> None:
         try:
-            search = await self.client.searches.create(self.draft.request())
-        except ApiError as error:
-            if error.code == ErrorCode.INVALID_REQUEST:
-                self.server_reasons = server_field_errors(error.message)
-            self.show_error(error)
-            return
-        except LeadError as error:
-            self.show_error(error, retry=None)
-            return
+            search = await self._find_or_create(request)
         finally:
             self.creating = False
             self._draw()
-        self.clear_error()
+        if search is not None:
+            self.clear_error()
+            await show_search(self.lead_app, search)
+
+    async def _find_or_create(self, request: SearchRequest) -> Search | None:
+        if self.unknown_since is not None:
+            found = await self._look_up(request, self.unknown_since)
+            if found is not None or self.unknown_since is not None:
+                return found  # found it, or still cannot tell: never create a second one
+        started = self.lead_app.clock()
+        try:
+            search = await self.client.searches.create(request)
+        except ApiError as error:
+            if settles_spend(error):
+                if error.code == ErrorCode.INVALID_REQUEST:
+                    self.server_reasons = server_field_errors(error.message)
+                self.show_error(error)
+                return None
+            return await self._lost_answer(error, request, started)
+        except LeadError as error:
+            return await self._lost_answer(error, request, started)
         self.notify(
             f"{search.searchId}: {search.result_count or 0:,} results found. Nothing was spent.",
             title="Search created",
             timeout=6,
         )
-        from leadtui.ui.screens.search_detail import SearchDetailScreen
+        return search
 
-        await self.app.switch_mode("searches")
-        await self.app.push_screen(SearchDetailScreen(search))
+    async def _lost_answer(
+        self, error: LeadError, request: SearchRequest, started: float
+    ) -> Search | None:
+        """No answer, or a 5xx: the server may have created the search. Say the outcome is
+        unknown and look for it before anything is created again."""
+        self.unknown_since = started
+        base = describe(error)
+        self.show_error(
+            ErrorReport(
+                f"{base.title}: outcome unknown",
+                f"{base.text} The search may have been created anyway: looking for it among "
+                "your newest searches before offering to create it again.",
+                code=base.code,
+                request_id=base.request_id,
+                status=base.status,
+            )
+        )
+        return await self._look_up(request, started)
+
+    async def _look_up(self, request: SearchRequest, since: float) -> Search | None:
+        try:
+            page = await self.client.searches.list(None, PAGE_SIZE)
+        except LeadError as error:
+            base = describe(error)
+            self.show_error(
+                ErrorReport(
+                    "Outcome still unknown",
+                    f"Could not look for the search ({base.text}). ctrl+s looks again before "
+                    "creating anything; Searches (s) lists what the server has.",
+                    code=base.code,
+                    request_id=base.request_id,
+                    status=base.status,
+                )
+            )
+            return None
+        self.unknown_since = None
+        found = same_request_search(page.items, request, since)
+        if found is None:
+            self.show_error(
+                ErrorReport(
+                    "Not created",
+                    "The server has no new search with this request: the create did not "
+                    "happen. ctrl+s creates it.",
+                )
+            )
+            return None
+        self.notify(
+            f"The server did create it: {found.searchId}, {found.result_count or 0:,} results. "
+            "Opening it; nothing was created twice.",
+            title="Search found",
+            timeout=8,
+        )
+        return found

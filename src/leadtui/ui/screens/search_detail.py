@@ -6,30 +6,28 @@ from functools import partial
 from typing import ClassVar
 
 from rich.text import Text
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.widgets import Static
 
-from leadtui.api.contract import DEFAULT_PRICE_PER_RESULT, Scope
+from leadtui.api.contract import Scope
 from leadtui.api.errors import LeadError
 from leadtui.api.models import PAGE_LIMIT_MAX, Lead, Page, Search
-from leadtui.spend.gate import SpendRequest
+from leadtui.spend.quote import Quote, affordable_results, plural, still_locked
 from leadtui.ui.commands import PaletteCommand
-from leadtui.ui.dialogs.confirm_spend import DEFAULT_PRICE, SERVER_PRICE, SpendSummary
 from leadtui.ui.dialogs.lead_detail import LeadDetail
 from leadtui.ui.dialogs.unlock_count import UnlockCount
+from leadtui.ui.model.errors import ErrorReport
 from leadtui.ui.screens.base import LeadScreen
 from leadtui.ui.screens.searches import count_text, search_summary
-from leadtui.ui.spend_flow import confirm_and_spend
+from leadtui.ui.spend_flow import confirm_and_spend, spending_switched_off, unlock_request
 from leadtui.ui.widgets.lead_table import LeadTable
 
-
-def remaining(search: Search) -> int:
-    """Results still locked (what an unlock may ask for)."""
-    if search.result_count is None:
-        return 0
-    return max(0, search.result_count - (search.unlocked_count or 0))
+READ_ONLY = ErrorReport(
+    "Spending is switched off",
+    "read_only = true in the settings (or this profile): unlocking is off. Nothing was sent.",
+)
 
 
 class SearchDetailScreen(LeadScreen):
@@ -52,6 +50,8 @@ class SearchDetailScreen(LeadScreen):
         super().__init__()
         self.search = search
         self._load_failed = False
+        self.unlocking = False
+        """An unlock is being chosen, confirmed or sent: `u` is off until it ends."""
 
     def compose_body(self) -> ComposeResult:
         yield Static("", id="search-detail-summary")
@@ -119,16 +119,19 @@ class SearchDetailScreen(LeadScreen):
 
     @on(LeadTable.RowOpened)
     def _row_opened(self, event: LeadTable.RowOpened) -> None:
-        row = event.table.cursor_row + 1
-        self.app.push_screen(LeadDetail(event.record, f"Lead {row:,} of {self.search.searchId}"))
+        title = f"Lead {event.row + 1:,} of {self.search.searchId}"
+        self.app.push_screen(LeadDetail(event.record, title))
+
+    @on(LeadTable.CursorMoved)
+    def _cursor_moved(self) -> None:
+        self._draw_status()
 
     # --- drawing ------------------------------------------------------------------------
 
     def _draw_summary(self) -> None:
         s = self.search
-        price = s.price_per_result
-        source = SERVER_PRICE if price is not None else DEFAULT_PRICE
-        price_text = f"{price if price is not None else DEFAULT_PRICE_PER_RESULT} credit/result"
+        price = Quote.unlock(s, 1, None)
+        locked = still_locked(s)
         title = Text(s.searchId, style="bold")
         if search_summary(s):
             title.append(f" · {search_summary(s)}")
@@ -139,9 +142,9 @@ class SearchDetailScreen(LeadScreen):
             ("  Unlocked ", "bold"),
             count_text(s.unlocked_count),
             ("  Locked ", "bold"),
-            f"{remaining(s):,}",
+            count_text(locked),
             ("  Price ", "bold"),
-            f"{price_text} ({source})",
+            f"{plural(price.price, 'credit')}/result ({price.price_source})",
         )
         counts.no_wrap, counts.overflow = True, "ellipsis"
         self.query_one("#search-detail-summary", Static).update(Text("\n").join([title, counts]))
@@ -150,7 +153,12 @@ class SearchDetailScreen(LeadScreen):
         table = self.query_one(LeadTable)
         rows = table.rows
         if not self.search.unlocked_count:
-            text = f"No results unlocked yet: {remaining(self.search):,} can be. Press u to unlock."
+            locked = count_text(still_locked(self.search))
+            text = f"No results unlocked yet: {locked} can be. " + (
+                "Unlocking is off (read-only)."
+                if spending_switched_off(self.lead_app)
+                else "Press u to unlock."
+            )
         else:
             at = f"row {table.cursor_row + 1:,} of {rows.row_count:,}"
             loading = (
@@ -161,10 +169,6 @@ class SearchDetailScreen(LeadScreen):
             text = f"Unlocked leads: {at}{loading} · Enter details · y copy cell · Y copy row"
         self.query_one("#search-detail-status", Static).update(text)
 
-    def on_key(self) -> None:
-        # Cursor moves change "row N of M"; cheap enough to redraw on every key.
-        self.call_after_refresh(self._draw_status)
-
     # --- actions ------------------------------------------------------------------------
 
     def action_back(self) -> None:
@@ -174,22 +178,57 @@ class SearchDetailScreen(LeadScreen):
         self.refresh_search()
         self._load_leads()
 
-    @work(exclusive=True, group="search-unlock")
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if (allowed := super().check_action(action, parameters)) is not True:
+            return allowed
+        if action == "unlock" and (self.unlocking or spending_switched_off(self.lead_app)):
+            return None  # greyed out before any dialog; on_key says why
+        return True
+
+    def on_key(self, event: events.Key) -> None:
+        active = self.active_bindings.get(event.key)
+        if active is None or active.enabled or active.binding.action != "unlock":
+            return
+        if spending_switched_off(self.lead_app):
+            self.show_error(READ_ONLY)
+        elif self.unlocking:
+            self.notify("An unlock is already under way: its answer comes first.", timeout=4)
+
+    # Not exclusive: a second start must never cancel a confirmed spend (`u` is off meanwhile).
+    @work(group="search-unlock")
     async def action_unlock(self) -> None:
-        search = self.search
-        left = remaining(search)
-        if left <= 0:
-            self.notify("Every result of this search is already unlocked.", timeout=4)
+        if self.unlocking:
             return
-        stated = search.price_per_result
-        price = DEFAULT_PRICE_PER_RESULT if stated is None else stated
-        count = await self.app.push_screen_wait(
-            UnlockCount(search.searchId, left, price, SERVER_PRICE if stated else DEFAULT_PRICE)
-        )
-        if count is None:
-            return
-        request = SpendRequest.unlock(search.searchId, count, price_per_result=stated)
-        summary = SpendSummary.unlock(search, count, self.lead_app.credits)
-        await confirm_and_spend(self, request, summary=summary)
+        self.unlocking = True
+        self.refresh_bindings()
+        try:
+            await self._unlock(self.search)
+        finally:
+            self.unlocking = False
+            self.refresh_bindings()
         # Whatever happened (bought, refused, unknown), show the server's counts now.
         self.refresh_search()
+
+    async def _unlock(self, search: Search) -> None:
+        if still_locked(search) == 0:
+            self.notify("Every result of this search is already unlocked.", timeout=4)
+            return
+        balance = self.lead_app.credits
+        most, _why = affordable_results(search, balance)
+        if most == 0:
+            price = Quote.unlock(search, 1, balance).price
+            self.show_error(
+                ErrorReport(
+                    "Not enough credits",
+                    f"One result costs {plural(price, 'credit')}; the account has "
+                    f"{plural(balance or 0, 'credit')}. Nothing was sent. Buy credits on the "
+                    "service's account page.",
+                )
+            )
+            return
+        count = await self.app.push_screen_wait(UnlockCount(search, balance))
+        if count is None:
+            return
+        request = unlock_request(search, count, self.lead_app.credits)
+        if await confirm_and_spend(self, request) is not None:
+            self.clear_error()  # an earlier refusal no longer holds

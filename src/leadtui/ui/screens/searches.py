@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
 from textual import on, work
@@ -16,6 +16,9 @@ from leadtui.api.errors import LeadError
 from leadtui.api.models import Search
 from leadtui.ui.commands import PaletteCommand
 from leadtui.ui.screens.base import LeadScreen
+
+if TYPE_CHECKING:
+    from leadtui.ui.app import LeadApp
 
 PAGE_SIZE = 25
 # Load the next page when the highlight is this close to the last loaded row.
@@ -75,7 +78,7 @@ class SearchesScreen(LeadScreen):
 
     def on_screen_resume(self) -> None:
         if self.searches:
-            self.reload()  # an unlock or a new search may have changed the counts
+            self.refresh_in_place()  # an unlock or a new search may have changed the counts
 
     def palette_commands(self) -> list[PaletteCommand]:
         return [PaletteCommand("searches: refresh", "List the searches again", self.reload)]
@@ -104,6 +107,21 @@ class SearchesScreen(LeadScreen):
         self.searches += [s for s in page.items if s.searchId not in known]
         self.next_cursor = page.next_cursor
         self.exhausted = page.next_cursor is None
+        self._draw()
+
+    @work(exclusive=True, group="searches-load")
+    async def refresh_in_place(self) -> None:
+        """Read the newest page again and merge it: rows stay, counts change, new ones appear
+        on top; no blank table, the cursor stays on its search."""
+        try:
+            page = await self.client.searches.list(None, PAGE_SIZE)
+        except LeadError as error:
+            self.show_error(error, retry=self.refresh_in_place)
+            return
+        self.clear_error()
+        fresh = {s.searchId: s for s in page.items}
+        new = [s for s in page.items if s.searchId not in {k.searchId for k in self.searches}]
+        self.searches = new + [fresh.get(s.searchId, s) for s in self.searches]
         self._draw()
 
     # --- drawing and filtering ----------------------------------------------------------
@@ -146,7 +164,9 @@ class SearchesScreen(LeadScreen):
         elif not self.searches and self.exhausted:
             status = "No searches yet: press n to build one."
         else:
-            status = f"{len(self.searches)} searches · {more} · Enter opens one"
+            count = len(self.searches)
+            searches = f"{count:,} search" + ("" if count == 1 else "es")
+            status = f"{searches} · {more} · Enter opens one"
         self.query_one("#searches-status", Static).update(status)
         # A narrow filter shows few rows, so scrolling cannot reach "load more": look ahead.
         if self.filter_text and len(rows) < 20 and not self.exhausted and self._filter_budget:
@@ -175,9 +195,7 @@ class SearchesScreen(LeadScreen):
             self.open_search(search)
 
     def open_search(self, search: Search) -> None:
-        from leadtui.ui.screens.search_detail import SearchDetailScreen
-
-        self.app.push_screen(SearchDetailScreen(search))
+        self.app.run_worker(show_search(self.lead_app, search), group="open-search")
 
     def action_filter(self) -> None:
         self.query_one("#searches-filter", Input).focus()
@@ -189,3 +207,15 @@ class SearchesScreen(LeadScreen):
 
     def action_refresh(self) -> None:
         self.reload()
+
+
+async def show_search(app: LeadApp, search: Search) -> None:
+    """Open `search` in the Searches stack: the list, then this one detail. A detail shown
+    before is replaced, never piled under it, so Esc from a detail goes to the list."""
+    from leadtui.ui.screens.search_detail import SearchDetailScreen
+
+    if app.current_mode != SearchesScreen.MODE:
+        await app.switch_mode(SearchesScreen.MODE)
+    while len(app.screen_stack) > 1 and not isinstance(app.screen, SearchesScreen):
+        await app.pop_screen()
+    await app.push_screen(SearchDetailScreen(search))

@@ -74,10 +74,20 @@ class LeadTable(ScrollView, can_focus=True):
             self.error = error
 
     class RowOpened(Message):
-        def __init__(self, table: LeadTable, record: dict[str, Any]) -> None:
+        def __init__(self, table: LeadTable, row: int, record: dict[str, Any]) -> None:
             super().__init__()
             self.table = table
+            self.row = row
+            """The row's index, the one the cursor was on when Enter was pressed."""
             self.record = record
+
+    class CursorMoved(Message):
+        """The cursor moved: "row N of M" is redrawn after the move, never before it."""
+
+        def __init__(self, table: LeadTable, row: int) -> None:
+            super().__init__()
+            self.table = table
+            self.row = row
 
     def __init__(self, *, page_size: int = 100, max_pages: int = 40, id: str | None = None):
         super().__init__(id=id)
@@ -102,6 +112,15 @@ class LeadTable(ScrollView, can_focus=True):
         self.scroll_to(0, 0, animate=False)
         self._resize()
         self._want(0)
+
+    def grow(self, total: int | None) -> None:
+        """More rows exist than were read (live results): read on from the last page, keeping
+        the rows, the cursor and the scroll position where they are."""
+        if self._fetch is None:
+            return
+        last = self.rows.reopen(total)
+        self._resize()
+        self._want(last)
 
     def retry(self) -> None:
         """Fetch what is missing again (after a failure)."""
@@ -202,6 +221,7 @@ class LeadTable(ScrollView, can_focus=True):
         if self.rows.row(self.cursor_row) is None:
             self._want(self.rows.page_of(self.cursor_row))
         self.refresh()
+        self.post_message(self.CursorMoved(self, self.cursor_row))
 
     def action_cursor(self, delta: int) -> None:
         self.move_to(self.cursor_row + delta)
@@ -243,7 +263,7 @@ class LeadTable(ScrollView, can_focus=True):
     def action_open_row(self) -> None:
         record = self.current_record()
         if record is not None:
-            self.post_message(self.RowOpened(self, record))
+            self.post_message(self.RowOpened(self, self.cursor_row, record))
 
     def action_copy_cell(self) -> None:
         record = self.current_record()

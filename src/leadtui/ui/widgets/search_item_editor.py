@@ -49,7 +49,13 @@ class SearchItemEditor(Vertical):
         for member, _limit in ITEM_FIELDS:
             yield Static(member, id=f"label-{member}", classes="field-label")
             cls = ListInput if member in LIST_FIELDS else Input
-            yield cls(placeholder=_PLACEHOLDERS[member], id=f"field-{member}", classes="field")
+            # Focusing a field never selects its text: typing adds to it, as in any editor.
+            yield cls(
+                placeholder=_PLACEHOLDERS[member],
+                id=f"field-{member}",
+                classes="field",
+                select_on_focus=False,
+            )
 
     def edit(self, item: ItemDraft | None) -> None:
         """Show `item` (None: nothing to edit)."""
@@ -60,6 +66,12 @@ class SearchItemEditor(Vertical):
             box.value = item.value(member) if item else ""
             box.disabled = item is None
         self._loading = False
+
+    def focus_name(self) -> None:
+        """Edit the name, the cursor after its last character."""
+        box = self.query_one("#field-name", Input)
+        box.focus()
+        box.cursor_position = len(box.value)
 
     def show_reasons(self, reasons: dict[str, str]) -> None:
         """Label each field with its count against its limit, or why it is wrong."""

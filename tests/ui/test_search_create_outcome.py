@@ -1,0 +1,113 @@
+"""Creating a search whose answer is lost: the outcome is called unknown and looked up first."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+import pytest
+
+from leadtui.ui.model.search_draft import ItemDraft
+from leadtui.ui.screens.search_builder import NewSearchScreen
+from leadtui.ui.screens.search_detail import SearchDetailScreen
+from tests.ui.screen import screen_text, wait_until
+
+
+class LostCreates(httpx.AsyncBaseTransport):
+    """The sandbox, but the next create fails (`after` the server acted, or before) and the
+    next `looks` listings of searches fail too."""
+
+    def __init__(self, sandbox: httpx.AsyncBaseTransport, *, after: bool) -> None:
+        self.sandbox = sandbox
+        self.after = after
+        self.lose = 1
+        self.looks = 0
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        listing = request.method == "GET" and request.url.path.endswith("/searches")
+        if listing and self.looks:
+            self.looks -= 1
+            raise httpx.ConnectError("connection refused", request=request)
+        creating = request.method == "POST" and request.url.path.endswith("/searches")
+        if not creating or self.lose <= 0:
+            return await self.sandbox.handle_async_request(request)
+        self.lose -= 1
+        if self.after:
+            await self.sandbox.handle_async_request(request)
+            raise httpx.ReadError("connection reset by peer", request=request)
+        raise httpx.ConnectError("connection refused", request=request)
+
+
+async def _fill_and_create(app: Any, pilot: Any) -> NewSearchScreen:
+    await app.workers.wait_for_complete()
+    await pilot.press("n")
+    await wait_until(pilot, lambda: isinstance(app.screen, NewSearchScreen))
+    screen = app.screen
+    assert isinstance(screen, NewSearchScreen)
+    for section, name in (
+        ("activities", "Plumber"),
+        ("countries", "France"),
+        ("localisations", "Paris"),
+    ):
+        screen.draft.section(section).append(ItemDraft(name=name))
+    screen._draw()
+    await pilot.pause()
+    assert "✓ valid" in screen_text(app)
+    await pilot.press("ctrl+s")
+    return screen
+
+
+async def _searches_on_server(client: Any) -> list[Any]:
+    return list((await client.searches.list()).items)
+
+
+async def test_lost_answer_after_the_server_created_it_finds_and_opens_it(
+    build_app: Any, client: Any, sandbox_app: Any
+) -> None:
+    app = build_app(transport=LostCreates(httpx.ASGITransport(app=sandbox_app), after=True))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await _fill_and_create(app, pilot)
+        await wait_until(pilot, lambda: isinstance(app.screen, SearchDetailScreen))
+        messages = " ".join(n.message for n in app._notifications)
+        assert "The server did create it: srch_000001" in messages
+        assert "nothing was created twice" in messages
+        assert "srch_000001 · Plumber · France · Paris" in screen_text(app)
+    assert len(await _searches_on_server(client)) == 1
+
+
+@pytest.mark.parametrize(
+    ("after", "looks", "title", "says"),
+    [
+        pytest.param(
+            False, 0, "Not created", "the create did not happen. ctrl+s creates it", id="before"
+        ),
+        pytest.param(
+            True,
+            1,
+            "Outcome still unknown",
+            "ctrl+s looks again before creating anything",
+            id="look-up-fails",
+        ),
+    ],
+)
+async def test_ctrl_s_after_a_lost_answer_creates_one_search_in_all(
+    build_app: Any,
+    client: Any,
+    sandbox_app: Any,
+    after: bool,
+    looks: int,
+    title: str,
+    says: str,
+) -> None:
+    transport = LostCreates(httpx.ASGITransport(app=sandbox_app), after=after)
+    app = build_app(transport=transport)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await app.workers.wait_for_complete()
+        transport.looks = looks  # the look-up after the lost create fails too
+        screen = await _fill_and_create(app, pilot)
+        await wait_until(pilot, lambda: title in screen_text(app))
+        assert says in screen_text(app)
+        assert app.screen is screen
+        await pilot.press("ctrl+s")
+        await wait_until(pilot, lambda: isinstance(app.screen, SearchDetailScreen))
+    assert len(await _searches_on_server(client)) == 1

@@ -1,0 +1,86 @@
+"""How many results to unlock: never more than the balance pays for or than is still locked."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from leadtui.config.settings import Settings
+from leadtui.ui.dialogs.confirm_spend import ConfirmSpend
+from leadtui.ui.dialogs.unlock_count import UnlockCount
+from leadtui.ui.screens.search_detail import SearchDetailScreen
+from tests.ui.screen import screen_text, wait_until
+from tests.ui.search_walk import ONE_EACH, open_first_search, unlock_dialog
+
+
+async def test_five_credits_default_and_cap_the_count_at_five(
+    build_app: Any, make_client: Any
+) -> None:
+    await make_client("sk_demo_low").searches.create(ONE_EACH)
+    app = build_app("sk_demo_low")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await open_first_search(app, pilot)
+        await unlock_dialog(app, pilot)
+        text = screen_text(app)
+        assert "Unlock 1 to 5 now (your 5 credits pay for 5)" in text
+        assert "✓ costs 5 credits" in text
+        assert "100" not in app.screen.query_one("#unlock-count-input").value
+        await pilot.press("0")  # typing adds to the suggestion: 50
+        await pilot.pause()
+        assert "✗ additional_results: at most 5 (your 5 credits pay for 5)" in screen_text(app)
+        await pilot.press("enter")  # refused: nothing the balance cannot cover is offered
+        await pilot.pause()
+        assert isinstance(app.screen, UnlockCount)
+        await pilot.press("backspace", "backspace", "1")
+        await pilot.pause()
+        assert "✓ costs 1 credit —" in screen_text(app)
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, ConfirmSpend))
+        text = screen_text(app)
+        assert "Spend 1 credit (y)" in text
+        assert "5 → 4 after" in text
+        assert "short" not in text
+
+
+async def test_no_credits_no_dialog_and_says_why(
+    build_app: Any, make_client: Any, sandbox_http: Any
+) -> None:
+    await make_client("sk_demo_low").searches.create(ONE_EACH)
+    await sandbox_http.patch("/_sandbox/accounts/acct_low", json={"credits": 0})
+    app = build_app("sk_demo_low")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await open_first_search(app, pilot)
+        await wait_until(pilot, lambda: app.credits == 0)
+        await pilot.press("u")
+        await wait_until(pilot, lambda: "Not enough credits" in screen_text(app))
+        text = screen_text(app)
+        assert "One result costs 1 credit; the account has 0 credits. Nothing was sent." in text
+        assert isinstance(app.screen, SearchDetailScreen)
+
+
+async def test_more_than_is_locked_says_all_that_is_still_locked(
+    build_app: Any, client: Any
+) -> None:
+    search = await client.searches.create(ONE_EACH)
+    locked = search.result_count
+    assert locked is not None
+    app = build_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await open_first_search(app, pilot)
+        await unlock_dialog(app, pilot)
+        app.screen.query_one("#unlock-count-input").value = str(locked + 1)
+        await pilot.pause()
+        assert f"at most {locked:,} (all that is still locked)" in screen_text(app)
+
+
+async def test_read_only_greys_the_unlock_key_before_any_dialog(
+    build_app: Any, client: Any, sandbox_http: Any
+) -> None:
+    await client.searches.create(ONE_EACH)
+    app = build_app(settings=Settings(read_only=True))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await open_first_search(app, pilot)
+        assert "Unlocking is off (read-only)" in screen_text(app)
+        assert app.screen.active_bindings["u"].enabled is False  # drawn greyed in the footer
+        await pilot.press("u")
+        await wait_until(pilot, lambda: "Spending is switched off" in screen_text(app))
+        assert isinstance(app.screen, SearchDetailScreen)  # no dialog opened
