@@ -36,6 +36,7 @@ class JobWatcher:
             app,
             bell=lambda: app.settings.notify_bell,
             desktop=lambda: app.settings.notify_desktop,
+            on_dashboard=lambda: self.visible,
         )
         self.visible = False
         self.paused = False
@@ -64,8 +65,13 @@ class JobWatcher:
         self._schedule(self._hidden_interval())
 
     def refresh_now(self) -> None:
+        """Poll now, whatever the state: stopped tries again; paused reads once and stays
+        paused (no timer is set)."""
         self.board.stopped = False
-        self._schedule(0.0)
+        if self.paused:
+            self._fire()
+        else:
+            self._schedule(0.0)
 
     def toggle_pause(self) -> bool:
         """Pause or resume polling; returns True when now paused."""
@@ -79,10 +85,9 @@ class JobWatcher:
         self._schedule(self._fast() if not self.visible else self.poller.next_interval())
 
     def absorb(self, record: Export | Extraction) -> None:
-        """Merge a record an action returned, and look again soon."""
-        change = self.board.absorb(record)
-        if change is not None:
-            self.notifier.announce(change)
+        """Merge a record an action returned, and look again soon. No announcement: the
+        action tells the user itself, once."""
+        self.board.absorb(record)
         self.changed.publish(self.board)
         self._schedule(min(self._fast(), self.poller.next_interval()))
 
@@ -128,6 +133,8 @@ class JobWatcher:
             self.ticking = False
         for change in changes:
             self.notifier.announce(change)
+        if self.board.gone:
+            self.notifier.announce_gone(self.board.gone)
         if self.board.stopped and self.board.error is not None:
             self.app.note_error(self.board.error)
         self._schedule(self.poller.next_interval() if self.visible else self._hidden_interval())

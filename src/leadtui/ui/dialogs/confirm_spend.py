@@ -20,6 +20,7 @@ from textual.widgets import Button, Static
 from leadtui.api.contract import DEFAULT_PRICE_PER_RESULT
 from leadtui.api.models import Search
 from leadtui.spend.gate import SpendRequest
+from leadtui.spend.quote import Quote, Unit, plural
 
 SERVER_PRICE = "stated by the server"
 DEFAULT_PRICE = "our default: the server states no price"
@@ -44,6 +45,12 @@ class SpendSummary:
     price_source: str = DEFAULT_PRICE
     balance: int | None = None
     """Credits before the spend, as last read from GET /me; None when unknown."""
+    quote: Quote | None = None
+    """A launch's quote: the figures are then launches of the quota, not credits."""
+
+    @property
+    def is_launch(self) -> bool:
+        return self.quote is not None and self.quote.unit is Unit.LAUNCH
 
     @classmethod
     def unlock(cls, search: Search, count: int, balance: int | None) -> SpendSummary:
@@ -61,12 +68,28 @@ class SpendSummary:
         )
 
 
+def _launch_rows(grid: Table, quote: Quote) -> None:
+    """A launch costs one launch of the quota: launches left before → after, no credits."""
+    grid.add_row("Cost", Text(f"{quote.total_text()} of the account's extraction quota"))
+    if quote.balance is None:
+        grid.add_row("Launches", "left: unknown (GET /me does not say)")
+        return
+    line = Text(f"{plural(quote.balance, 'launch')} left → {quote.balance_after or 0:,} after")
+    if quote.shortfall:
+        line.append("  ✗ none left: the server will refuse", style="bold")
+    grid.add_row("Launches", line)
+
+
 def summary_table(request: SpendRequest, summary: SpendSummary) -> Table:
     """The figures of a spend as a two-column grid (also used by the pending-spends dialog)."""
     grid = Table.grid(padding=(0, 2))
     grid.add_column(style="bold", no_wrap=True)
     grid.add_column(overflow="fold")
     grid.add_row(summary.target_label, Text(summary.target))
+    if summary.quote is not None and summary.is_launch:
+        _launch_rows(grid, summary.quote)
+        grid.add_row("Key", Text(f"{request.short_key}… (the same key on every retry)"))
+        return grid
     if summary.quantity is not None:
         grid.add_row("Results", f"{summary.quantity:,}")
     if summary.price_per_result is not None:
@@ -108,6 +131,8 @@ class ConfirmSpend(ModalScreen[bool]):
     def compose(self) -> ComposeResult:
         amount = self.request.amount
         spend = "Spend" if amount is None else f"Spend {_credits(amount)}"
+        if self.summary.is_launch:
+            spend = "Launch"
         with Vertical(id="confirm-spend-box") as box:
             box.border_title = f"Confirm: {self.summary.title}"
             yield Static(summary_table(self.request, self.summary), id="confirm-spend-figures")
