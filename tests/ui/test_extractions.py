@@ -17,6 +17,7 @@ from leadtui.ui.screens.job_results import JobResultsScreen
 from leadtui.ui.screens.jobs import JobsScreen
 from leadtui.ui.widgets.job_tables import ExtractionTable
 from tests.ui import jobs_seed
+from tests.ui.screen import screen_text, wait_until
 
 API = "/api/v1"
 
@@ -132,25 +133,30 @@ async def test_launch_goes_through_confirm_spend_with_an_idempotency_key(
     assert launches[0]["idempotency_key"]
 
 
-async def test_create_and_launch_in_one_step(
+async def test_create_and_launch_in_one_step_shows_launches_not_credits(
     jobs_app: Any, sandbox_http: httpx.AsyncClient
 ) -> None:
+    await jobs_seed.set_quota(sandbox_http, 5)
     async with jobs_app.run_test(size=(100, 30)) as pilot:
-        screen = await _open(pilot)
+        await pilot.pause()
+        await pilot.app.refresh_identity()  # launches left, as GET /me says
+        await _open(pilot)
         await pilot.press("e")
         form = await _wait_for(pilot, ExtractionForm)
-        _fill(form, categories="bakery", countries="FR")
+        _fill(form, categories="bakery", countries="FR", urls="not a url")
         await pilot.press("ctrl+l")
         await pilot.pause()
-        assert "required to launch: enrichment_sources, localisations" in str(
-            form.query_one("#x-errors", Static).render()
-        )
-        _fill(form, localisations="Lyon", enrichment_sources="website")
+        assert "✗ urls.0" in screen_text(pilot.app)
+        _fill(form, urls="")  # localisations and enrichment_sources left empty: allowed
         await pilot.press("ctrl+l")
-        await _wait_for(pilot, ConfirmSpend)
+        await wait_until(pilot, lambda: "Launch (y)" in screen_text(pilot.app))
+        text = screen_text(pilot.app)
+        assert "1 launch of the account's extraction quota" in text
+        assert "5 launches left → 4 after" in text
+        assert "credits" not in text.split("Confirm")[1]
         await pilot.press("y")
         await _settle(pilot)
-        assert screen.query_one(ExtractionTable).row_count == 1
+        await wait_until(pilot, lambda: "│ ext_000001  bakery · FR " in screen_text(pilot.app))
     posts = [
         r
         for r in await jobs_seed.requests_log(sandbox_http)

@@ -204,6 +204,11 @@ async def test_visible_rows_export_to_csv(jobs_app: Any, client: Any, downloads:
         (name,) = _names(downloads)
         path = downloads / name
         rows = list(csv.reader(io.StringIO(path.read_text())))
-        assert rows[0] == ["Export", "Search", "Results", "Status", "Created", "Updated"]
+        assert rows[0] == ["Export", "Search", "Results", "Status", "Updated", "Created"]
         assert [r[0] for r in rows[1:]] == ["exp_000002", "exp_000001"]
+        # Raw values, not what is drawn: status words, numbers, ISO 8601 times with offset.
+        _, search, results, status, updated, created = rows[1]
+        assert (search, results, status) == ("srch_000001", "3", "queued")
+        assert created == "2026-01-01T00:00:00+00:00"
+        assert updated.startswith("2026-01-01T") and updated.endswith("+00:00")
         assert "2 rows saved to" in screen_text(jobs_app)

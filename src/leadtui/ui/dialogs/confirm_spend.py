@@ -20,7 +20,7 @@ from textual.widgets import Button, Static
 from leadtui.api.contract import DEFAULT_PRICE_PER_RESULT
 from leadtui.api.models import Search
 from leadtui.spend.gate import SpendRequest
-from leadtui.spend.quote import Quote, Unit, plural
+from leadtui.spend.quote import Quote, Unit
 
 SERVER_PRICE = "stated by the server"
 DEFAULT_PRICE = "our default: the server states no price"
@@ -68,13 +68,17 @@ class SpendSummary:
         )
 
 
+def _launches(n: int) -> str:
+    return f"{n:,} launch" + ("" if n == 1 else "es")
+
+
 def _launch_rows(grid: Table, quote: Quote) -> None:
     """A launch costs one launch of the quota: launches left before → after, no credits."""
-    grid.add_row("Cost", Text(f"{quote.total_text()} of the account's extraction quota"))
+    grid.add_row("Cost", Text(f"{_launches(quote.total)} of the account's extraction quota"))
     if quote.balance is None:
         grid.add_row("Launches", "left: unknown (GET /me does not say)")
         return
-    line = Text(f"{plural(quote.balance, 'launch')} left → {quote.balance_after or 0:,} after")
+    line = Text(f"{_launches(quote.balance)} left → {quote.balance_after or 0:,} after")
     if quote.shortfall:
         line.append("  ✗ none left: the server will refuse", style="bold")
     grid.add_row("Launches", line)

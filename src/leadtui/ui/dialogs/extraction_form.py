@@ -59,9 +59,12 @@ def _explain(error: ValidationError) -> str:
 def launch_problems(request: Mapping[str, Any]) -> list[str]:
     """What keeps `request` from being launched, by the spec's rule: categories, countries,
     localisations and enrichment_sources are required lists (they may be empty); urls are
-    URIs; serp_config is an object. Empty when it can be launched."""
+    URIs; serp_config is an object. Empty when it can be launched. Other fields (a record's
+    status, ids...) and null values (a record's way of saying "not set") are left aside."""
+    fields = ExtractionRequest.model_fields
+    body = {name: value for name, value in request.items() if name in fields and value is not None}
     try:
-        ExtractionRequest.model_validate(dict(request))
+        ExtractionRequest.model_validate(body)
     except ValidationError as error:
         return _problems(error)
     return []

@@ -95,8 +95,9 @@ class JobPanel(Vertical, Generic[JobT]):
             yield
         finally:
             del self.busy[action]
-            self.draw_subtitle()
-            self.refresh_bindings()
+            if self.is_attached:  # not when the app is closing under a running action
+                self.draw_subtitle()
+                self.refresh_bindings()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         gate = self.ACTION_SCOPES.get(action)
