@@ -154,12 +154,14 @@ class JobTable(DataTable[str | Text], Generic[JobT]):
             row = self.get_row_index(self.shape.job_id(selected))
             if row != self.cursor_row:
                 self.move_cursor(row=row, scroll=False)
+        self.call_after_refresh(self._fit)  # other columns may have grown or shrunk
 
     def tick(self, now: float) -> None:
         """Age the "Updated" cells to `now` (called with the status line's clock)."""
         self._now = now
         for key, job in self.jobs.items():
             self._set(key, "updated", self._updated(job))
+        self.call_after_refresh(self._fit)
 
     def _updated(self, job: JobT) -> str:
         if not job.updated_at:
