@@ -221,3 +221,74 @@ async def test_results_grow_while_running_and_stay_once_archived(
         assert "archived" in str(results.query_one("#results-status", Static).render())
         ids = [lead.extra("leadId") for lead in results.rows]
         assert len(set(ids)) == final  # read on from where it was: no lead twice
+
+
+async def test_esc_with_unsaved_changes_asks_before_discarding(jobs_app: Any) -> None:
+    async with jobs_app.run_test(size=(100, 30)) as pilot:
+        await _open(pilot)
+        await pilot.press("e")
+        await _wait_for(pilot, ExtractionForm)
+        await pilot.press("escape")  # nothing typed: closes at once
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, JobsScreen))
+        await pilot.press("e")
+        await _wait_for(pilot, ExtractionForm)
+        await pilot.press(*"bakery")
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: "Discard changes?" in screen_text(pilot.app))
+        assert "The changes to the new extraction are not saved." in screen_text(pilot.app)
+        await pilot.press("escape")  # keep editing: nothing lost
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, ExtractionForm))
+        assert "bakery" in screen_text(pilot.app)
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: "Discard (y)" in screen_text(pilot.app))
+        await pilot.press("y")
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, JobsScreen))
+
+
+async def test_typing_after_end_in_the_draft_editor_appends(jobs_app: Any, client: Any) -> None:
+    draft = await client.extractions.create_draft(jobs_seed.EXTRACTION)
+    async with jobs_app.run_test(size=(100, 30)) as pilot:
+        await _open(pilot, select=draft.extractionId)
+        await pilot.press("m")
+        form = await _wait_for(pilot, ExtractionForm)
+        await pilot.pause()
+        await pilot.press("end", "comma", "space", *"florist")
+        await wait_until(pilot, lambda: "bakery, florist" in screen_text(pilot.app))
+        assert form.query_one("#x-categories", Input).value == "bakery, florist"
+
+
+async def test_an_incomplete_draft_says_what_is_missing_before_any_confirmation(
+    jobs_app: Any, client: Any, sandbox_http: httpx.AsyncClient
+) -> None:
+    draft = await client.extractions.create_draft({"categories": ["garage"], "countries": ["NL"]})
+    async with jobs_app.run_test(size=(100, 30)) as pilot:
+        await _open(pilot, select=draft.extractionId)
+        before = len(await jobs_seed.requests_log(sandbox_http))
+        await pilot.press("l")
+        await wait_until(pilot, lambda: "Draft incomplete" in screen_text(pilot.app))
+        said = " ".join(line.strip("│ ") for line in screen_text(pilot.app).splitlines())
+        assert "localisations: missing; enrichment_sources: missing" in said
+        assert not isinstance(pilot.app.screen, ConfirmSpend)
+        assert len(await jobs_seed.requests_log(sandbox_http)) == before  # nothing sent
+        await pilot.press("m")  # fixed in the form (empty lists are allowed), then launched
+        await _wait_for(pilot, ExtractionForm)
+        await pilot.press("ctrl+s")
+        await _settle(pilot)
+        await pilot.press("l")
+        await wait_until(pilot, lambda: "Launch (y)" in screen_text(pilot.app))
+        assert "Draft incomplete" not in screen_text(pilot.app)
+
+
+async def test_no_launches_left_is_said_before_any_confirmation(
+    jobs_app: Any, client: Any, sandbox_http: httpx.AsyncClient
+) -> None:
+    draft = await client.extractions.create_draft(jobs_seed.EXTRACTION)
+    await jobs_seed.set_quota(sandbox_http, 0)
+    async with jobs_app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        await pilot.app.refresh_identity()
+        await _open(pilot, select=draft.extractionId)
+        await pilot.press("l")
+        await wait_until(pilot, lambda: "No launches left" in screen_text(pilot.app))
+        assert "The account's extraction launches are used up" in screen_text(pilot.app)
+        assert not isinstance(pilot.app.screen, ConfirmSpend)

@@ -183,6 +183,13 @@ async def test_custom_download_with_picked_columns_and_format(
         columns.select("company")
         columns.select("city")
         dialog.query_one("#format-json", RadioButton).value = True
+        await pilot.pause()
+        # Ticked, unticked and the chosen format read apart without colour (NO_COLOR).
+        text = screen_text(jobs_app)
+        assert "▐✓▌ company" in text
+        assert "▐ ▌ leadId" in text
+        assert "▐ ▌ CSV" in text
+        assert "▐●▌ JSON" in text
         await pilot.press("ctrl+s")
         await jobs_app.workers.wait_for_complete()
         await pilot.pause()
@@ -210,5 +217,6 @@ async def test_visible_rows_export_to_csv(jobs_app: Any, client: Any, downloads:
         _, search, results, status, updated, created = rows[1]
         assert (search, results, status) == ("srch_000001", "3", "queued")
         assert created == "2026-01-01T00:00:00+00:00"
-        assert updated.startswith("2026-01-01T") and updated.endswith("+00:00")
+        assert updated.startswith("2026-01-01T")
+        assert updated.endswith("+00:00")
         assert "2 rows saved to" in screen_text(jobs_app)
