@@ -37,7 +37,7 @@ class JobPanel(Vertical, Generic[JobT]):
     DEFAULT_CSS = """
     JobPanel { height: 1fr; border: round $foreground 45%; border-title-color: $foreground; }
     JobPanel:focus-within { border: round $primary; }
-    JobPanel > DataTable { height: 1fr; }
+    JobPanel > DataTable { height: 1fr; scrollbar-size-vertical: 1; }
     """
     # action -> (scope, what it does): greyed without the scope; LeadApp says why on a press.
     ACTION_SCOPES: ClassVar[dict[str, tuple[Scope, str]]] = {}

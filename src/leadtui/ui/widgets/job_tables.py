@@ -17,6 +17,7 @@ from textual import events
 from textual.theme import Theme
 from textual.widgets import DataTable
 
+from leadtui.api.contract import ExportStatus, ExtractionStatus
 from leadtui.api.models import Export, Extraction
 from leadtui.ui.model.timefmt import ago, date_time
 
@@ -35,12 +36,18 @@ _LOOK: Final[dict[str, tuple[str, str]]] = {
     "draft": ("✎", "foreground"),
 }
 _WITH_PROGRESS: Final = frozenset({"processing", "running", "paused"})
-# Every known status with its progress (below 100% while it moves) fits: the column never
-# narrows and cuts a "%". Longer words widen it (cells are padded to it, never cut).
-STATUS_WIDTH: Final = max(
-    len(f"{mark} {status}") + (len(" 99%") if status in _WITH_PROGRESS else 0)
-    for status, (mark, _) in _LOOK.items()
-)
+
+
+def status_width(statuses: Iterable[str]) -> int:
+    """The width every one of `statuses` fits, with its progress (below 100% while it
+    moves): the column never narrows and cuts a "%". Longer words widen it (cells are padded
+    to it, never cut)."""
+    return max(
+        len(Status(status).words()) + (len(" 99%") if status in _WITH_PROGRESS else 0)
+        for status in statuses
+    )
+
+
 # The flexible column never gets narrower than this, however narrow the terminal.
 MIN_FLEX_WIDTH: Final = 8
 
@@ -59,10 +66,10 @@ class Status:
             words += f" {int(self.progress * 100)}%"
         return words
 
-    def paint(self, theme: Theme) -> Text:
+    def paint(self, theme: Theme, width: int) -> Text:
         colour_name = _LOOK.get(self.status, ("", ""))[1]
         colour = getattr(theme, colour_name, None) if colour_name else None
-        return Text(self.words().ljust(STATUS_WIDTH), style=colour or "")
+        return Text(self.words().ljust(width), style=colour or "")
 
 
 Cell = str | Status
@@ -91,6 +98,8 @@ class JobColumns(ABC, Generic[JobT]):
     """What a jobs table shows of one kind of job, and what its CSV holds."""
 
     COLUMNS: tuple[Column, ...] = ()
+    STATUSES: tuple[str, ...] = ()
+    """The states this kind of job has: the status column is as wide as the widest."""
 
     @abstractmethod
     def job_id(self, job: JobT) -> str: ...
@@ -113,6 +122,7 @@ class JobTable(DataTable[str | Text], Generic[JobT]):
     def __init__(self, columns: JobColumns[JobT], *, id: str | None = None) -> None:
         super().__init__(id=id, cursor_type="row", zebra_stripes=True)
         self.shape: JobColumns[JobT] = columns
+        self._status_width = status_width(columns.STATUSES)
         self.jobs: dict[str, JobT] = {}
         self._flex_width = MIN_FLEX_WIDTH
         self._now = 0.0
@@ -178,7 +188,7 @@ class JobTable(DataTable[str | Text], Generic[JobT]):
             cells: list[str | Text] = []
             for column, cell in zip(self.shape.COLUMNS, self.shape.cells(job), strict=True):
                 if isinstance(cell, Status):
-                    cells.append(cell.paint(theme))
+                    cells.append(cell.paint(theme, self._status_width))
                 elif column.key == "updated":
                     cells.append(self._updated(job))
                 elif column.flex:
@@ -230,6 +240,7 @@ def _fit(text: str, width: int) -> str:
 
 
 class ExportColumns(JobColumns[Export]):
+    STATUSES = tuple(ExportStatus)
     COLUMNS = (
         Column("id", "Export"),
         Column("search", "Search"),
@@ -274,6 +285,7 @@ def summary(request: Mapping[str, Any]) -> str:
 
 
 class ExtractionColumns(JobColumns[Extraction]):
+    STATUSES = tuple(ExtractionStatus)
     COLUMNS = (
         Column("id", "Extraction"),
         Column("what", "What", flex=True),
