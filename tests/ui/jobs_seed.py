@@ -1,4 +1,5 @@
-"""Put jobs in the sandbox for the jobs-screen tests: exports and extractions in given states."""
+"""Put jobs in the sandbox for the jobs-screen tests (exports and extractions in given states),
+and open the dashboard on one of them."""
 
 from __future__ import annotations
 
@@ -8,6 +9,9 @@ import httpx
 
 from leadtui.api.client import LeadClient
 from leadtui.api.models import Export, Extraction
+from leadtui.ui.screens.jobs import JobsScreen
+from leadtui.ui.widgets.job_tables import ExportTable
+from tests.ui.screen import wait_until
 
 SEARCH = {
     "activities": [{"name": "Plumber"}],
@@ -57,3 +61,20 @@ async def set_quota(sandbox_http: httpx.AsyncClient, launches: int) -> None:
         "/_sandbox/accounts/acct_demo", json={"extraction_quota": launches}
     )
     assert response.status_code == 200, response.text
+
+
+async def open_jobs(pilot: Any, table: type = ExportTable, select: str | None = None) -> JobsScreen:
+    """Press `j`, focus `table` (Tab's work) and put its cursor on the job `select`."""
+    app = pilot.app
+    await pilot.press("j")
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+    screen = app.screen
+    assert isinstance(screen, JobsScreen)
+    widget = screen.query_one(table)
+    widget.focus()
+    if select is not None:
+        await wait_until(pilot, lambda: select in widget.rows)
+        widget.move_cursor(row=widget.get_row_index(select))
+    await pilot.pause()
+    return screen

@@ -35,20 +35,6 @@ async def _wait_for(pilot: Any, screen_type: type) -> Any:
     raise AssertionError(f"{screen_type.__name__} never opened")
 
 
-async def _open(pilot: Any, select: str | None = None) -> JobsScreen:
-    app = pilot.app
-    await pilot.press("j")
-    await app.workers.wait_for_complete()
-    await pilot.pause()
-    screen: JobsScreen = app.screen
-    table = screen.query_one(ExtractionTable)
-    table.focus()
-    if select is not None:
-        table.move_cursor(row=table.get_row_index(select))
-    await pilot.pause()
-    return screen
-
-
 def _fill(form: ExtractionForm, **fields: str) -> None:
     for name, value in fields.items():
         widget = form.query_one(f"#x-{name}")
@@ -69,7 +55,7 @@ async def test_draft_form_checks_urls_and_serp_config_then_saves_and_edits(
     jobs_app: Any, sandbox_http: httpx.AsyncClient
 ) -> None:
     async with jobs_app.run_test(size=(100, 30)) as pilot:
-        screen = await _open(pilot)
+        screen = await jobs_seed.open_jobs(pilot, ExtractionTable)
         await pilot.press("e")
         form = await _wait_for(pilot, ExtractionForm)
         _fill(form, categories="bakery, florist", countries="FR", urls="not a url")
@@ -114,7 +100,7 @@ async def test_launch_goes_through_confirm_spend_with_an_idempotency_key(
 ) -> None:
     draft = await client.extractions.create_draft(jobs_seed.EXTRACTION)
     async with jobs_app.run_test(size=(100, 30)) as pilot:
-        screen = await _open(pilot, select=draft.extractionId)
+        screen = await jobs_seed.open_jobs(pilot, ExtractionTable, draft.extractionId)
         before = len(await jobs_seed.requests_log(sandbox_http))
         await pilot.press("l")
         await _wait_for(pilot, ConfirmSpend)
@@ -140,7 +126,7 @@ async def test_create_and_launch_in_one_step_shows_launches_not_credits(
     async with jobs_app.run_test(size=(100, 30)) as pilot:
         await pilot.pause()
         await pilot.app.refresh_identity()  # launches left, as GET /me says
-        await _open(pilot)
+        await jobs_seed.open_jobs(pilot, ExtractionTable)
         await pilot.press("e")
         form = await _wait_for(pilot, ExtractionForm)
         _fill(form, categories="bakery", countries="FR", urls="not a url")
@@ -172,7 +158,7 @@ async def test_pause_resume_and_stop_with_confirmation(
     extraction = await jobs_seed.extraction(client)
     sandbox_clock.advance(0.2)  # running
     async with jobs_app.run_test(size=(100, 30)) as pilot:
-        screen = await _open(pilot, select=extraction.extractionId)
+        screen = await jobs_seed.open_jobs(pilot, ExtractionTable, extraction.extractionId)
         table = screen.query_one(ExtractionTable)
 
         async def status() -> str:
@@ -205,7 +191,7 @@ async def test_results_grow_while_running_and_stay_once_archived(
     extraction = await jobs_seed.extraction(client)
     sandbox_clock.advance(0.4)  # running, part of the results found
     async with jobs_app.run_test(size=(100, 30)) as pilot:
-        await _open(pilot, select=extraction.extractionId)
+        await jobs_seed.open_jobs(pilot, ExtractionTable, extraction.extractionId)
         await pilot.press("v")
         results = await _wait_for(pilot, JobResultsScreen)
         await _settle(pilot)
@@ -225,7 +211,7 @@ async def test_results_grow_while_running_and_stay_once_archived(
 
 async def test_esc_with_unsaved_changes_asks_before_discarding(jobs_app: Any) -> None:
     async with jobs_app.run_test(size=(100, 30)) as pilot:
-        await _open(pilot)
+        await jobs_seed.open_jobs(pilot, ExtractionTable)
         await pilot.press("e")
         await _wait_for(pilot, ExtractionForm)
         await pilot.press("escape")  # nothing typed: closes at once
@@ -248,7 +234,7 @@ async def test_esc_with_unsaved_changes_asks_before_discarding(jobs_app: Any) ->
 async def test_typing_after_end_in_the_draft_editor_appends(jobs_app: Any, client: Any) -> None:
     draft = await client.extractions.create_draft(jobs_seed.EXTRACTION)
     async with jobs_app.run_test(size=(100, 30)) as pilot:
-        await _open(pilot, select=draft.extractionId)
+        await jobs_seed.open_jobs(pilot, ExtractionTable, draft.extractionId)
         await pilot.press("m")
         form = await _wait_for(pilot, ExtractionForm)
         await pilot.pause()
@@ -262,7 +248,7 @@ async def test_an_incomplete_draft_says_what_is_missing_before_any_confirmation(
 ) -> None:
     draft = await client.extractions.create_draft({"categories": ["garage"], "countries": ["NL"]})
     async with jobs_app.run_test(size=(100, 30)) as pilot:
-        await _open(pilot, select=draft.extractionId)
+        await jobs_seed.open_jobs(pilot, ExtractionTable, draft.extractionId)
         before = len(await jobs_seed.requests_log(sandbox_http))
         await pilot.press("l")
         await wait_until(pilot, lambda: "Draft incomplete" in screen_text(pilot.app))
@@ -287,7 +273,7 @@ async def test_no_launches_left_is_said_before_any_confirmation(
     async with jobs_app.run_test(size=(100, 30)) as pilot:
         await pilot.pause()
         await pilot.app.refresh_identity()
-        await _open(pilot, select=draft.extractionId)
+        await jobs_seed.open_jobs(pilot, ExtractionTable, draft.extractionId)
         await pilot.press("l")
         await wait_until(pilot, lambda: "No launches left" in screen_text(pilot.app))
         assert "The account's extraction launches are used up" in screen_text(pilot.app)

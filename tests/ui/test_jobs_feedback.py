@@ -12,7 +12,6 @@ import httpx
 import pytest
 
 from leadtui.config.settings import Settings
-from leadtui.ui.screens.jobs import JobsScreen
 from leadtui.ui.widgets.job_tables import ExportTable, ExtractionTable
 from tests.ui import jobs_seed
 from tests.ui.screen import screen_text, wait_until
@@ -51,21 +50,6 @@ def downloads(tmp_path: Path) -> Path:
     return tmp_path / "downloads"
 
 
-async def _open(pilot: Any, table: type = ExportTable, select: str | None = None) -> JobsScreen:
-    app = pilot.app
-    await pilot.press("j")
-    await app.workers.wait_for_complete()
-    await pilot.pause()
-    screen: JobsScreen = app.screen
-    widget = screen.query_one(table)
-    widget.focus()
-    if select is not None:
-        await wait_until(pilot, lambda: select in widget.rows)
-        widget.move_cursor(row=widget.get_row_index(select))
-    await pilot.pause()
-    return screen
-
-
 async def test_a_job_action_shows_it_runs_and_greys_its_key_until_the_answer(
     build_app: Any, sandbox_app: Any, client: Any, sandbox_clock: Any
 ) -> None:
@@ -74,7 +58,7 @@ async def test_a_job_action_shows_it_runs_and_greys_its_key_until_the_answer(
     held = Held(sandbox_app, hold=f"{API}/extractions/{extraction.extractionId}")
     app = build_app(transport=held)
     async with app.run_test(size=(100, 30)) as pilot:
-        screen = await _open(pilot, ExtractionTable, extraction.extractionId)
+        screen = await jobs_seed.open_jobs(pilot, ExtractionTable, extraction.extractionId)
         assert screen.active_bindings["z"].enabled
         await pilot.press("z")
         await wait_until(pilot, lambda: held.held == 1)
@@ -98,7 +82,7 @@ async def test_a_failed_export_says_why_and_that_t_retries_at_no_cost(
     held = Held(sandbox_app, extra={"failure_reason": "the lead store timed out"})
     app = build_app(transport=held)
     async with app.run_test(size=(100, 30)) as pilot:
-        await _open(pilot, ExportTable, export.exportId)
+        await jobs_seed.open_jobs(pilot, ExportTable, export.exportId)
         await wait_until(
             pilot,
             lambda: (
@@ -117,7 +101,7 @@ async def test_a_failed_download_says_why_and_where(
     folder = tmp_path / "blocker" / "downloads"
     app = build_app(settings=Settings(download_dir=folder))
     async with app.run_test(size=(120, 30)) as pilot:
-        await _open(pilot, ExportTable, export.exportId)
+        await jobs_seed.open_jobs(pilot, ExportTable, export.exportId)
         await pilot.press("d")
         await wait_until(pilot, lambda: "✗ Cannot save" in screen_text(app))
         said = " ".join(line.strip() for line in screen_text(app).splitlines())
@@ -138,7 +122,7 @@ async def test_status_colours_follow_the_theme(build_app: Any, client: Any) -> N
         return None
 
     async with app.run_test(size=(100, 30)) as pilot:
-        await _open(pilot, ExtractionTable)
+        await jobs_seed.open_jobs(pilot, ExtractionTable)
         dark_grey = app.current_theme.foreground.lower()  # light grey, on a dark background
         await wait_until(pilot, lambda: draft_colour() == dark_grey)
         await pilot.press("ctrl+t")
@@ -155,7 +139,7 @@ async def test_columns_fit_ages_tick_and_one_date_format(
     sandbox_clock.advance(0.3)
     app = build_app()
     async with app.run_test(size=(100, 30)) as pilot:
-        await _open(pilot, ExtractionTable)
+        await jobs_seed.open_jobs(pilot, ExtractionTable)
         # The "What" column takes the free width: all of it shows at 100 columns.
         row = f"{extraction.extractionId}  bakery, florist · FR · Lyon "
         await wait_until(pilot, lambda: row in screen_text(app))
@@ -173,7 +157,7 @@ async def test_toasts_name_keys_that_work_where_the_user_is(
     (export,) = await jobs_seed.exports(client, 1)
     app = build_app()
     async with app.run_test(size=(100, 30)) as pilot:
-        await _open(pilot)
+        await jobs_seed.open_jobs(pilot)
         await wait_until(pilot, lambda: ("export", export.exportId) in app.jobs.board.followed)
         sandbox_clock.advance(1)
         await app.jobs.tick()
@@ -190,7 +174,7 @@ async def test_stopping_an_extraction_raises_one_toast(
     sandbox_clock.advance(0.2)
     app = build_app()
     async with app.run_test(size=(100, 30)) as pilot:
-        await _open(pilot, ExtractionTable, extraction.extractionId)
+        await jobs_seed.open_jobs(pilot, ExtractionTable, extraction.extractionId)
         await app.jobs.tick()  # seen running: followed
         await pilot.press("x")
         await wait_until(pilot, lambda: "Stop (y)" in screen_text(app))

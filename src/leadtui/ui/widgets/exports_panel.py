@@ -9,7 +9,6 @@ from textual import work
 from textual.binding import Binding, BindingType
 
 from leadtui.api.contract import ExportStatus, Scope
-from leadtui.api.errors import LeadError
 from leadtui.api.models import Export
 from leadtui.ui.dialogs.confirm_job_action import ConfirmJobAction
 from leadtui.ui.dialogs.custom_download import CustomDownload
@@ -86,23 +85,19 @@ class ExportsPanel(JobPanel[Export]):
         if export is None or export.status != ExportStatus.FAILED or "retry" in self.busy:
             return
         reason = failure_reason(export)
-        confirmed = await self.app.push_screen_wait(
-            ConfirmJobAction(
-                f"Retry export {export.exportId}",
-                (f"It failed: {reason}\n" if reason else "")
-                + "The export is queued again with the same results. Retrying a failed export "
-                "uses no credits.",
-                "Retry",
-            )
+        ask = ConfirmJobAction(
+            f"Retry export {export.exportId}",
+            (f"It failed: {reason}\n" if reason else "")
+            + "The export is queued again with the same results. Retrying a failed export "
+            "uses no credits.",
+            "Retry",
         )
-        if not confirmed:
+        exports = self.lead_app.client.exports
+        record = await self.send(
+            "retry", f"retrying {export.exportId}", lambda: exports.retry(export.exportId), ask=ask
+        )
+        if record is None:
             return
-        async with self.running("retry", f"retrying {export.exportId}"):
-            try:
-                record = await self.lead_app.client.exports.retry(export.exportId)
-            except LeadError as error:
-                self.lead_app.notify_error(error)
-                return
         self.lead_app.jobs.absorb(record)
         self.notify(f"Export {record.exportId} is {record.status} again — no credits used.")
 
@@ -119,12 +114,14 @@ class ExportsPanel(JobPanel[Export]):
         export = self.table.selected
         if export is None or export.status != ExportStatus.READY or self._downloading():
             return
-        async with self.running("custom_download", f"reading the columns of {export.exportId}"):
-            try:
-                columns = await authorized_columns(self.lead_app.client, export.exportId)
-            except LeadError as error:
-                self.lead_app.notify_error(error)
-                return
+        client = self.lead_app.client
+        columns = await self.send(
+            "custom_download",
+            f"reading the columns of {export.exportId}",
+            lambda: authorized_columns(client, export.exportId),
+        )
+        if columns is None:
+            return
         if not columns:
             self.notify("This export has no results to download.", severity="warning")
             return

@@ -10,7 +10,6 @@ from textual import work
 from textual.binding import Binding, BindingType
 
 from leadtui.api.contract import MOVING_EXTRACTION_STATES, ExtractionStatus, Scope
-from leadtui.api.errors import LeadError
 from leadtui.api.models import Extraction, Identity
 from leadtui.spend.gate import SpendRequest
 from leadtui.spend.journal import SpendOperation
@@ -120,12 +119,12 @@ class ExtractionsPanel(JobPanel[Extraction]):
                 "Create and launch an extraction",
             )
             return
-        async with self.running("new_extraction", "saving the draft"):
-            try:
-                draft = await self.lead_app.client.extractions.create_draft(result.body)
-            except LeadError as error:
-                self.lead_app.notify_error(error)
-                return
+        extractions = self.lead_app.client.extractions
+        draft = await self.send(
+            "new_extraction", "saving the draft", lambda: extractions.create_draft(result.body)
+        )
+        if draft is None:
+            return
         self.lead_app.jobs.absorb(draft)
         self.notify(f"Draft {draft.extractionId} saved; l launches it.", title="Draft saved")
 
@@ -137,14 +136,12 @@ class ExtractionsPanel(JobPanel[Extraction]):
         result = await self.app.push_screen_wait(ExtractionForm(extraction))
         if result is None:
             return
-        async with self.running("edit_draft", f"saving {extraction.extractionId}"):
-            try:
-                draft = await self.lead_app.client.extractions.update_draft(
-                    extraction.extractionId, result.body
-                )
-            except LeadError as error:
-                self.lead_app.notify_error(error)
-                return
+        job_id, extractions = extraction.extractionId, self.lead_app.client.extractions
+        draft = await self.send(
+            "edit_draft", f"saving {job_id}", lambda: extractions.update_draft(job_id, result.body)
+        )
+        if draft is None:
+            return
         self._clear_incomplete()
         self.lead_app.jobs.absorb(draft)
         self.notify(f"Draft {draft.extractionId} updated.", timeout=4)
@@ -214,15 +211,12 @@ class ExtractionsPanel(JobPanel[Extraction]):
         extractions = self.lead_app.client.extractions
         job_id = extraction.extractionId
         pausing = extraction.status == ExtractionStatus.RUNNING
-        async with self.running("toggle_job", f"{'pausing' if pausing else 'resuming'} {job_id}"):
-            try:
-                if pausing:
-                    record = await extractions.pause(job_id)
-                else:
-                    record = await extractions.resume(job_id)
-            except LeadError as error:
-                self.lead_app.notify_error(error)
-                return
+        call = extractions.pause if pausing else extractions.resume
+        record = await self.send(
+            "toggle_job", f"{'pausing' if pausing else 'resuming'} {job_id}", lambda: call(job_id)
+        )
+        if record is None:
+            return
         self.lead_app.jobs.absorb(record)
         self.notify(f"Extraction {record.extractionId} is {record.status}.", timeout=4)
 
@@ -231,22 +225,18 @@ class ExtractionsPanel(JobPanel[Extraction]):
         extraction = self.table.selected
         if extraction is None or extraction.status not in _STOPPABLE:
             return
-        confirmed = await self.app.push_screen_wait(
-            ConfirmJobAction(
-                f"Stop extraction {extraction.extractionId}",
-                "Stopping is final: the extraction cannot be resumed. Results found so far "
-                "are archived and stay readable.",
-                "Stop",
-            )
+        job_id, extractions = extraction.extractionId, self.lead_app.client.extractions
+        ask = ConfirmJobAction(
+            f"Stop extraction {job_id}",
+            "Stopping is final: the extraction cannot be resumed. Results found so far "
+            "are archived and stay readable.",
+            "Stop",
         )
-        if not confirmed:
+        record = await self.send(
+            "stop", f"stopping {job_id}", lambda: extractions.stop(job_id), ask=ask
+        )
+        if record is None:
             return
-        async with self.running("stop", f"stopping {extraction.extractionId}"):
-            try:
-                record = await self.lead_app.client.extractions.stop(extraction.extractionId)
-            except LeadError as error:
-                self.lead_app.notify_error(error)
-                return
         self.lead_app.jobs.absorb(record)
         self.notify(
             f"{record.extractionId} is {record.status}: the results found so far stay "

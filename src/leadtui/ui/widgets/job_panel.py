@@ -9,9 +9,9 @@ key is greyed until the server has answered.
 from __future__ import annotations
 
 from abc import abstractmethod
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
-from typing import TYPE_CHECKING, ClassVar, Generic, cast
+from typing import TYPE_CHECKING, ClassVar, Generic, TypeVar, cast
 
 from textual import on, work
 from textual.binding import Binding, BindingType
@@ -19,6 +19,8 @@ from textual.containers import Vertical
 from textual.widgets import DataTable
 
 from leadtui.api.contract import Scope
+from leadtui.api.errors import LeadError
+from leadtui.ui.dialogs.confirm_job_action import ConfirmJobAction
 from leadtui.ui.model.job_board import JobBoard
 from leadtui.ui.widgets.download_line import DownloadLine
 from leadtui.ui.widgets.job_tables import JobT, JobTable
@@ -27,6 +29,9 @@ if TYPE_CHECKING:
     from textual.app import ComposeResult
 
     from leadtui.ui.app import LeadApp
+
+
+T = TypeVar("T")
 
 
 class JobPanel(Vertical, Generic[JobT]):
@@ -98,6 +103,25 @@ class JobPanel(Vertical, Generic[JobT]):
             if self.is_attached:  # not when the app is closing under a running action
                 self.draw_subtitle()
                 self.refresh_bindings()
+
+    async def send(
+        self,
+        action: str,
+        doing: str,
+        call: Callable[[], Awaitable[T]],
+        *,
+        ask: ConfirmJobAction | None = None,
+    ) -> T | None:
+        """Make one request while `running`, once `ask` (if any) is answered yes. None when
+        declined or failed; a failure is told (words, code, request id)."""
+        if ask is not None and not await self.app.push_screen_wait(ask):
+            return None
+        async with self.running(action, doing):
+            try:
+                return await call()
+            except LeadError as error:
+                self.lead_app.notify_error(error)
+                return None
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         gate = self.ACTION_SCOPES.get(action)
