@@ -278,3 +278,19 @@ async def test_no_launches_left_is_said_before_any_confirmation(
         await wait_until(pilot, lambda: "No launches left" in screen_text(pilot.app))
         assert "The account's extraction launches are used up" in screen_text(pilot.app)
         assert not isinstance(pilot.app.screen, ConfirmSpend)
+
+
+async def test_the_quota_409_says_the_launches_are_used_up(
+    jobs_app: Any, client: Any, sandbox_http: httpx.AsyncClient
+) -> None:
+    draft = await client.extractions.create_draft(jobs_seed.EXTRACTION)
+    async with jobs_app.run_test(size=(100, 30)) as pilot:
+        await jobs_seed.open_jobs(pilot, ExtractionTable, draft.extractionId)
+        await jobs_seed.set_quota(sandbox_http, 0)  # used up since GET /me was read
+        await pilot.press("l")
+        await wait_until(pilot, lambda: "Launch (y)" in screen_text(pilot.app))
+        await pilot.press("y")
+        await wait_until(pilot, lambda: "Extraction unavailable" in screen_text(pilot.app))
+        said = " ".join(line.strip("│ ") for line in screen_text(pilot.app).splitlines())
+        assert "The account's extraction launches are used up" in said
+        assert "code extraction_unavailable" in said
