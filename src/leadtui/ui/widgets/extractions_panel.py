@@ -28,7 +28,9 @@ if TYPE_CHECKING:
     from leadtui.ui.screens.base import LeadScreen
 
 _STOPPABLE = frozenset({*MOVING_EXTRACTION_STATES, ExtractionStatus.PAUSED})
-_TOGGLES = frozenset({ExtractionStatus.RUNNING, ExtractionStatus.PAUSED})
+# Pause from queued or running, resume from paused (docs/api-contract.md).
+_PAUSABLE = frozenset({ExtractionStatus.QUEUED, ExtractionStatus.RUNNING})
+_TOGGLES = frozenset({*_PAUSABLE, ExtractionStatus.PAUSED})
 # Titles of what this panel shows on the screen's error panel, cleared by the next success.
 DRAFT_INCOMPLETE = "Draft incomplete"
 NO_LAUNCHES = "No launches left"
@@ -210,7 +212,7 @@ class ExtractionsPanel(JobPanel[Extraction]):
             return
         extractions = self.lead_app.client.extractions
         job_id = extraction.extractionId
-        pausing = extraction.status == ExtractionStatus.RUNNING
+        pausing = extraction.status in _PAUSABLE
         call = extractions.pause if pausing else extractions.resume
         record = await self.send(
             "toggle_job", f"{'pausing' if pausing else 'resuming'} {job_id}", lambda: call(job_id)
