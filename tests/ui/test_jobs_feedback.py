@@ -20,18 +20,28 @@ API = "/api/v1"
 
 
 class Held(httpx.AsyncBaseTransport):
-    """The sandbox, with every request whose path starts with `hold` kept until `release`;
-    `extra` fields are added to failed exports' records (a server that says why)."""
+    """The sandbox, with every write (or also read, with `reads`) whose path starts with
+    `hold` kept until `release`; `extra` fields are added to failed exports' records (a server
+    that says why)."""
 
-    def __init__(self, sandbox_app: Any, hold: str = "", extra: dict[str, Any] | None = None):
+    def __init__(
+        self,
+        sandbox_app: Any,
+        hold: str = "",
+        extra: dict[str, Any] | None = None,
+        *,
+        reads: bool = False,
+    ):
         self.sandbox = httpx.ASGITransport(app=sandbox_app)
         self.hold = hold
+        self.reads = reads
         self.extra = extra or {}
         self.release = asyncio.Event()
         self.held = 0
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
-        if self.hold and request.method != "GET" and request.url.path.startswith(self.hold):
+        held = self.reads or request.method != "GET"
+        if self.hold and held and request.url.path.startswith(self.hold):
             self.held += 1
             await self.release.wait()
         response = await self.sandbox.handle_async_request(request)
@@ -72,6 +82,24 @@ async def test_a_job_action_shows_it_runs_and_greys_its_key_until_the_answer(
         await wait_until(pilot, lambda: "‖ paused" in screen_text(app))
         assert "⟳" not in screen_text(app)
         assert screen.active_bindings["z"].enabled
+
+
+async def test_r_shows_it_refreshes_and_is_greyed_until_the_answer(
+    build_app: Any, sandbox_app: Any
+) -> None:
+    held = Held(sandbox_app, reads=True)
+    app = build_app(transport=held)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await jobs_seed.open_jobs(pilot)
+        await pilot.press("p")  # paused: only the poll r asks for
+        await wait_until(pilot, lambda: "‖ polling paused" in screen_text(app))
+        held.hold = f"{API}/exports"
+        await pilot.press("r")
+        await wait_until(pilot, lambda: "⟳ refreshing… · ‖ polling paused" in screen_text(app))
+        assert not screen.active_bindings["r"].enabled
+        held.release.set()
+        await wait_until(pilot, lambda: "⟳ refreshing" not in screen_text(app))
+        assert screen.active_bindings["r"].enabled
 
 
 async def test_a_failed_export_says_why_and_that_t_retries_at_no_cost(
@@ -185,3 +213,25 @@ async def test_stopping_an_extraction_raises_one_toast(
         await pilot.pause()
         stopped = [n for n in app._notifications if "stopped" in n.title + n.message]
         assert len(stopped) == 1
+
+
+async def test_the_footer_shows_the_focused_panels_keys_and_tab_switches(
+    build_app: Any, client: Any
+) -> None:
+    await jobs_seed.exports(client, 1)
+    await jobs_seed.extraction(client)
+    app = build_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await jobs_seed.open_jobs(pilot)
+
+        def footer() -> str:
+            return screen_text(app).splitlines()[-1]
+
+        await wait_until(pilot, lambda: "d ZIP" in footer())
+        assert "m Edit" not in footer()
+        await pilot.press("tab")
+        await wait_until(pilot, lambda: "m Edit" in footer())
+        assert "d ZIP" not in footer()
+        assert "r Refresh" in footer()  # the screen's own keys stay
+        await pilot.press("tab")
+        await wait_until(pilot, lambda: "d ZIP" in footer())

@@ -41,6 +41,8 @@ class JobWatcher:
         self.visible = False
         self.paused = False
         self.ticking = False
+        # A poll the user asked for (r) is under way: the status line says so, r is greyed.
+        self.refreshing = False
         # app.clock() time of the next tick; None when none is scheduled.
         self.next_tick_at: float | None = None
         self._timer: Timer | None = None
@@ -68,6 +70,7 @@ class JobWatcher:
         """Poll now, whatever the state: stopped tries again; paused reads once and stays
         paused (no timer is set)."""
         self.board.stopped = False
+        self.refreshing = True
         if self.paused:
             self._fire()
         else:
@@ -131,6 +134,7 @@ class JobWatcher:
             changes = await self.poller.tick(self.app.clock(), full=self.visible)
         finally:
             self.ticking = False
+        self.refreshing = False  # not when cancelled: the tick that replaced it answers
         for change in changes:
             self.notifier.announce(change)
         if self.board.gone:

@@ -63,15 +63,13 @@ class JobsScreen(LeadScreen):
     def panels(self) -> tuple[ExportsPanel, ExtractionsPanel]:
         return self.query_one(ExportsPanel), self.query_one(ExtractionsPanel)
 
-    def on_mount(self) -> None:
-        super().on_mount()
+    def on_mount(self) -> None:  # LeadScreen's runs too (Textual calls every class's)
         self.watcher.changed.subscribe(self, self._board_changed)
         # The status line and the "Updated" ages tick together, once a second.
         self._clock_timer = self.set_interval(1.0, self._tick_clock, pause=True)
         self._board_changed(self.watcher.board)
 
     def on_screen_resume(self) -> None:
-        super().on_screen_resume()
         self.watcher.show()
         if self._clock_timer is not None:
             self._clock_timer.resume()
@@ -138,7 +136,9 @@ class JobsScreen(LeadScreen):
             line = f"‖ polling paused (p resumes, r reads once) · {updated}"
         else:
             line = f"● live · {updated}"
-        # No "refreshing…" state: a 2 s poll would make the line flicker for nothing.
+        # Only a poll the user asked for says it runs: every 2 s poll would make it flicker.
+        if watcher.refreshing:
+            line = "⟳ refreshing… · " + line
         if watcher.next_tick_at is not None and not board.stopped:
             line += f" · next in {max(0, round(watcher.next_tick_at - now))}s"
         if moving:
@@ -154,6 +154,8 @@ class JobsScreen(LeadScreen):
             return gate
         if action == "copy_path":
             return True if self.query_one(DownloadLine).saved_path is not None else None
+        if action == "refresh":
+            return None if self.watcher.refreshing else True
         if action == "new_extraction":
             return None if "new_extraction" in self.panels[1].busy else True
         return True
