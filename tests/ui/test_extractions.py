@@ -294,3 +294,25 @@ async def test_the_quota_409_says_the_launches_are_used_up(
         said = " ".join(line.strip("│ ") for line in screen_text(pilot.app).splitlines())
         assert "The account's extraction launches are used up" in said
         assert "code extraction_unavailable" in said
+
+
+async def test_a_launch_shows_it_is_sending_once_confirmed(
+    build_app: Any, sandbox_app: Any, client: Any, tmp_path: Any
+) -> None:
+    from tests.ui.test_jobs_feedback import Held
+
+    draft = await client.extractions.create_draft(jobs_seed.EXTRACTION)
+    held = Held(sandbox_app, hold=f"{API}/extractions/{draft.extractionId}/launch")
+    app = build_app(transport=held, settings=Settings(download_dir=tmp_path))
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await jobs_seed.open_jobs(pilot, ExtractionTable, draft.extractionId)
+        await pilot.press("l")
+        await wait_until(pilot, lambda: "Launch (y)" in screen_text(app))
+        assert "⟳" not in screen_text(app)  # deciding: nothing is being sent
+        await pilot.press("y")
+        await wait_until(pilot, lambda: held.held == 1)
+        await wait_until(pilot, lambda: "(the same key on every retry)…" in screen_text(app))
+        assert f"⟳ launch extraction {draft.extractionId}: sending" in screen_text(app)
+        assert not screen.active_bindings["l"].enabled
+        held.release.set()
+        await wait_until(pilot, lambda: "⟳" not in screen_text(app))

@@ -70,11 +70,15 @@ class JobsScreen(LeadScreen):
         self._board_changed(self.watcher.board)
 
     def on_screen_resume(self) -> None:
+        for panel in self.panels:
+            panel.draw_subtitle()  # what a dialog confirmed now shows it runs
         self.watcher.show()
         if self._clock_timer is not None:
             self._clock_timer.resume()
 
     def on_screen_suspend(self) -> None:
+        for panel in self.panels:
+            panel.draw_subtitle()  # a dialog on top: what it asks is not running yet
         if self in self.app.screen_stack:
             return  # a dialog or the results screen on top: the dashboard is still in use
         # Another screen: the watcher keeps only a slow tick for followed jobs that move.

@@ -85,7 +85,9 @@ class JobPanel(Vertical, Generic[JobT]):
         """The border line when nothing is running: counts, hints, a failure's reason."""
 
     def draw_subtitle(self) -> None:
-        if self.busy:
+        # Under a dialog (a launch's ConfirmSpend), nothing is sent yet: it shows once the
+        # dashboard is back (JobsScreen redraws on resume).
+        if self.busy and self.screen.is_active:
             self.border_subtitle = "⟳ " + "; ".join(self.busy.values()) + "…"
         else:
             self.border_subtitle = self.note(self.table.selected)
