@@ -299,10 +299,8 @@ async def test_the_quota_409_says_the_launches_are_used_up(
 async def test_a_launch_shows_it_is_sending_once_confirmed(
     build_app: Any, sandbox_app: Any, client: Any, tmp_path: Any
 ) -> None:
-    from tests.ui.test_jobs_feedback import Held
-
     draft = await client.extractions.create_draft(jobs_seed.EXTRACTION)
-    held = Held(sandbox_app, hold=f"{API}/extractions/{draft.extractionId}/launch")
+    held = jobs_seed.Held(sandbox_app, hold=f"{API}/extractions/{draft.extractionId}/launch")
     app = build_app(transport=held, settings=Settings(download_dir=tmp_path))
     async with app.run_test(size=(100, 30)) as pilot:
         screen = await jobs_seed.open_jobs(pilot, ExtractionTable, draft.extractionId)

@@ -3,8 +3,6 @@ key, failure reasons, theme colours, columns that fit, toasts that name working 
 
 from __future__ import annotations
 
-import asyncio
-import json
 from pathlib import Path
 from typing import Any
 
@@ -19,42 +17,6 @@ from tests.ui.screen import screen_text, wait_until
 API = "/api/v1"
 
 
-class Held(httpx.AsyncBaseTransport):
-    """The sandbox, with every write (or also read, with `reads`) whose path starts with
-    `hold` kept until `release`; `extra` fields are added to failed exports' records (a server
-    that says why)."""
-
-    def __init__(
-        self,
-        sandbox_app: Any,
-        hold: str = "",
-        extra: dict[str, Any] | None = None,
-        *,
-        reads: bool = False,
-    ):
-        self.sandbox = httpx.ASGITransport(app=sandbox_app)
-        self.hold = hold
-        self.reads = reads
-        self.extra = extra or {}
-        self.release = asyncio.Event()
-        self.held = 0
-
-    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
-        held = self.reads or request.method != "GET"
-        if self.hold and held and request.url.path.startswith(self.hold):
-            self.held += 1
-            await self.release.wait()
-        response = await self.sandbox.handle_async_request(request)
-        if not self.extra or "/exports" not in request.url.path or request.method != "GET":
-            return response
-        body = json.loads(await response.aread())
-        records = body["data"] if isinstance(body.get("data"), list) else [body.get("data")]
-        for record in records:
-            if isinstance(record, dict) and record.get("status") == "failed":
-                record.update(self.extra)
-        return httpx.Response(response.status_code, headers=response.headers, json=body)
-
-
 @pytest.fixture
 def downloads(tmp_path: Path) -> Path:
     return tmp_path / "downloads"
@@ -65,7 +27,7 @@ async def test_a_job_action_shows_it_runs_and_greys_its_key_until_the_answer(
 ) -> None:
     extraction = await jobs_seed.extraction(client)
     sandbox_clock.advance(0.2)  # running
-    held = Held(sandbox_app, hold=f"{API}/extractions/{extraction.extractionId}")
+    held = jobs_seed.Held(sandbox_app, hold=f"{API}/extractions/{extraction.extractionId}")
     app = build_app(transport=held)
     async with app.run_test(size=(100, 30)) as pilot:
         screen = await jobs_seed.open_jobs(pilot, ExtractionTable, extraction.extractionId)
@@ -87,7 +49,7 @@ async def test_a_job_action_shows_it_runs_and_greys_its_key_until_the_answer(
 async def test_r_shows_it_refreshes_and_is_greyed_until_the_answer(
     build_app: Any, sandbox_app: Any
 ) -> None:
-    held = Held(sandbox_app, reads=True)
+    held = jobs_seed.Held(sandbox_app, reads=True)
     app = build_app(transport=held)
     async with app.run_test(size=(100, 30)) as pilot:
         screen = await jobs_seed.open_jobs(pilot)
@@ -107,7 +69,7 @@ async def test_a_failed_export_says_why_and_that_t_retries_at_no_cost(
 ) -> None:
     (export,) = await jobs_seed.exports(client, 1)
     await jobs_seed.fail_export(sandbox_http, export.exportId)
-    held = Held(sandbox_app, extra={"failure_reason": "the lead store timed out"})
+    held = jobs_seed.Held(sandbox_app, extra={"failure_reason": "the lead store timed out"})
     app = build_app(transport=held)
     async with app.run_test(size=(100, 30)) as pilot:
         await jobs_seed.open_jobs(pilot, ExportTable, export.exportId)
