@@ -45,12 +45,6 @@ class SpendSummary:
     price_source: str = DEFAULT_PRICE
     balance: int | None = None
     """Credits before the spend, as last read from GET /me; None when unknown."""
-    quote: Quote | None = None
-    """A launch's quote: the figures are then launches of the quota, not credits."""
-
-    @property
-    def is_launch(self) -> bool:
-        return self.quote is not None and self.quote.unit is Unit.LAUNCH
 
     @classmethod
     def unlock(cls, search: Search, count: int, balance: int | None) -> SpendSummary:
@@ -90,8 +84,8 @@ def summary_table(request: SpendRequest, summary: SpendSummary) -> Table:
     grid.add_column(style="bold", no_wrap=True)
     grid.add_column(overflow="fold")
     grid.add_row(summary.target_label, Text(summary.target))
-    if summary.quote is not None and summary.is_launch:
-        _launch_rows(grid, summary.quote)
+    if request.quote.unit is Unit.LAUNCH:  # launches of the quota, not credits
+        _launch_rows(grid, request.quote)
         grid.add_row("Key", Text(f"{request.short_key}… (the same key on every retry)"))
         return grid
     if summary.quantity is not None:
@@ -135,7 +129,7 @@ class ConfirmSpend(ModalScreen[bool]):
     def compose(self) -> ComposeResult:
         amount = self.request.amount
         spend = "Spend" if amount is None else f"Spend {_credits(amount)}"
-        if self.summary.is_launch:
+        if self.request.quote.unit is Unit.LAUNCH:
             spend = "Launch"
         with Vertical(id="confirm-spend-box") as box:
             box.border_title = f"Confirm: {self.summary.title}"

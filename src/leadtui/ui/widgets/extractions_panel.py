@@ -50,7 +50,6 @@ def launch_summary(title: str, quote: Quote) -> SpendSummary:
         target_label="Extraction",
         price_source=quote.price_source.value,
         balance=quote.balance,
-        quote=quote,
     )
 
 
