@@ -17,6 +17,7 @@ from leadtui.ui.screens.job_results import JobResultsScreen
 from leadtui.ui.screens.jobs import JobsScreen
 from leadtui.ui.widgets.job_tables import ExtractionTable
 from tests.ui import jobs_seed
+from tests.ui.screen import screen_text, wait_until
 
 API = "/api/v1"
 
@@ -32,20 +33,6 @@ async def _wait_for(pilot: Any, screen_type: type) -> Any:
             return pilot.app.screen
         await pilot.pause(0.02)
     raise AssertionError(f"{screen_type.__name__} never opened")
-
-
-async def _open(pilot: Any, select: str | None = None) -> JobsScreen:
-    app = pilot.app
-    await pilot.press("j")
-    await app.workers.wait_for_complete()
-    await pilot.pause()
-    screen: JobsScreen = app.screen
-    table = screen.query_one(ExtractionTable)
-    table.focus()
-    if select is not None:
-        table.move_cursor(row=table.get_row_index(select))
-    await pilot.pause()
-    return screen
 
 
 def _fill(form: ExtractionForm, **fields: str) -> None:
@@ -68,7 +55,7 @@ async def test_draft_form_checks_urls_and_serp_config_then_saves_and_edits(
     jobs_app: Any, sandbox_http: httpx.AsyncClient
 ) -> None:
     async with jobs_app.run_test(size=(100, 30)) as pilot:
-        screen = await _open(pilot)
+        screen = await jobs_seed.open_jobs(pilot, ExtractionTable)
         await pilot.press("e")
         form = await _wait_for(pilot, ExtractionForm)
         _fill(form, categories="bakery, florist", countries="FR", urls="not a url")
@@ -113,7 +100,7 @@ async def test_launch_goes_through_confirm_spend_with_an_idempotency_key(
 ) -> None:
     draft = await client.extractions.create_draft(jobs_seed.EXTRACTION)
     async with jobs_app.run_test(size=(100, 30)) as pilot:
-        screen = await _open(pilot, select=draft.extractionId)
+        screen = await jobs_seed.open_jobs(pilot, ExtractionTable, draft.extractionId)
         before = len(await jobs_seed.requests_log(sandbox_http))
         await pilot.press("l")
         await _wait_for(pilot, ConfirmSpend)
@@ -132,25 +119,30 @@ async def test_launch_goes_through_confirm_spend_with_an_idempotency_key(
     assert launches[0]["idempotency_key"]
 
 
-async def test_create_and_launch_in_one_step(
+async def test_create_and_launch_in_one_step_shows_launches_not_credits(
     jobs_app: Any, sandbox_http: httpx.AsyncClient
 ) -> None:
+    await jobs_seed.set_quota(sandbox_http, 5)
     async with jobs_app.run_test(size=(100, 30)) as pilot:
-        screen = await _open(pilot)
+        await pilot.pause()
+        await pilot.app.refresh_identity()  # launches left, as GET /me says
+        await jobs_seed.open_jobs(pilot, ExtractionTable)
         await pilot.press("e")
         form = await _wait_for(pilot, ExtractionForm)
-        _fill(form, categories="bakery", countries="FR")
+        _fill(form, categories="bakery", countries="FR", urls="not a url")
         await pilot.press("ctrl+l")
         await pilot.pause()
-        assert "required to launch: enrichment_sources, localisations" in str(
-            form.query_one("#x-errors", Static).render()
-        )
-        _fill(form, localisations="Lyon", enrichment_sources="website")
+        assert "✗ urls.0" in screen_text(pilot.app)
+        _fill(form, urls="")  # localisations and enrichment_sources left empty: allowed
         await pilot.press("ctrl+l")
-        await _wait_for(pilot, ConfirmSpend)
+        await wait_until(pilot, lambda: "Launch (y)" in screen_text(pilot.app))
+        text = screen_text(pilot.app)
+        assert "1 launch of the account's extraction quota" in text
+        assert "5 launches left → 4 after" in text
+        assert "credits" not in text.split("Confirm")[1]
         await pilot.press("y")
         await _settle(pilot)
-        assert screen.query_one(ExtractionTable).row_count == 1
+        await wait_until(pilot, lambda: "│ ext_000001  bakery · FR " in screen_text(pilot.app))
     posts = [
         r
         for r in await jobs_seed.requests_log(sandbox_http)
@@ -166,7 +158,7 @@ async def test_pause_resume_and_stop_with_confirmation(
     extraction = await jobs_seed.extraction(client)
     sandbox_clock.advance(0.2)  # running
     async with jobs_app.run_test(size=(100, 30)) as pilot:
-        screen = await _open(pilot, select=extraction.extractionId)
+        screen = await jobs_seed.open_jobs(pilot, ExtractionTable, extraction.extractionId)
         table = screen.query_one(ExtractionTable)
 
         async def status() -> str:
@@ -199,7 +191,7 @@ async def test_results_grow_while_running_and_stay_once_archived(
     extraction = await jobs_seed.extraction(client)
     sandbox_clock.advance(0.4)  # running, part of the results found
     async with jobs_app.run_test(size=(100, 30)) as pilot:
-        await _open(pilot, select=extraction.extractionId)
+        await jobs_seed.open_jobs(pilot, ExtractionTable, extraction.extractionId)
         await pilot.press("v")
         results = await _wait_for(pilot, JobResultsScreen)
         await _settle(pilot)
@@ -218,3 +210,111 @@ async def test_results_grow_while_running_and_stay_once_archived(
         assert "archived" in str(results.query_one("#results-status", Static).render())
         ids = [(rows.record(i) or {}).get("leadId") for i in range(final)]
         assert len(set(ids)) == final  # read on from where it was: no lead twice
+
+
+async def test_esc_with_unsaved_changes_asks_before_discarding(jobs_app: Any) -> None:
+    async with jobs_app.run_test(size=(100, 30)) as pilot:
+        await jobs_seed.open_jobs(pilot, ExtractionTable)
+        await pilot.press("e")
+        await _wait_for(pilot, ExtractionForm)
+        await pilot.press("escape")  # nothing typed: closes at once
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, JobsScreen))
+        await pilot.press("e")
+        await _wait_for(pilot, ExtractionForm)
+        await pilot.press(*"bakery")
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: "Discard changes?" in screen_text(pilot.app))
+        assert "The changes to the new extraction are not saved." in screen_text(pilot.app)
+        await pilot.press("escape")  # keep editing: nothing lost
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, ExtractionForm))
+        assert "bakery" in screen_text(pilot.app)
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: "Discard (y)" in screen_text(pilot.app))
+        await pilot.press("y")
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, JobsScreen))
+
+
+async def test_typing_after_end_in_the_draft_editor_appends(jobs_app: Any, client: Any) -> None:
+    draft = await client.extractions.create_draft(jobs_seed.EXTRACTION)
+    async with jobs_app.run_test(size=(100, 30)) as pilot:
+        await jobs_seed.open_jobs(pilot, ExtractionTable, draft.extractionId)
+        await pilot.press("m")
+        form = await _wait_for(pilot, ExtractionForm)
+        await pilot.pause()
+        await pilot.press("end", "comma", "space", *"florist")
+        await wait_until(pilot, lambda: "bakery, florist" in screen_text(pilot.app))
+        assert form.query_one("#x-categories", Input).value == "bakery, florist"
+
+
+async def test_an_incomplete_draft_says_what_is_missing_before_any_confirmation(
+    jobs_app: Any, client: Any, sandbox_http: httpx.AsyncClient
+) -> None:
+    draft = await client.extractions.create_draft({"categories": ["garage"], "countries": ["NL"]})
+    async with jobs_app.run_test(size=(100, 30)) as pilot:
+        await jobs_seed.open_jobs(pilot, ExtractionTable, draft.extractionId)
+        before = len(await jobs_seed.requests_log(sandbox_http))
+        await pilot.press("l")
+        await wait_until(pilot, lambda: "Draft incomplete" in screen_text(pilot.app))
+        said = " ".join(line.strip("│ ") for line in screen_text(pilot.app).splitlines())
+        assert "localisations: missing; enrichment_sources: missing" in said
+        assert not isinstance(pilot.app.screen, ConfirmSpend)
+        assert len(await jobs_seed.requests_log(sandbox_http)) == before  # nothing sent
+        await pilot.press("m")  # fixed in the form (empty lists are allowed), then launched
+        await _wait_for(pilot, ExtractionForm)
+        await pilot.press("ctrl+s")
+        await _settle(pilot)
+        await pilot.press("l")
+        await wait_until(pilot, lambda: "Launch (y)" in screen_text(pilot.app))
+        assert "Draft incomplete" not in screen_text(pilot.app)
+
+
+async def test_no_launches_left_is_said_before_any_confirmation(
+    jobs_app: Any, client: Any, sandbox_http: httpx.AsyncClient
+) -> None:
+    draft = await client.extractions.create_draft(jobs_seed.EXTRACTION)
+    await jobs_seed.set_quota(sandbox_http, 0)
+    async with jobs_app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        await pilot.app.refresh_identity()
+        await jobs_seed.open_jobs(pilot, ExtractionTable, draft.extractionId)
+        await pilot.press("l")
+        await wait_until(pilot, lambda: "No launches left" in screen_text(pilot.app))
+        assert "The account's extraction launches are used up" in screen_text(pilot.app)
+        assert not isinstance(pilot.app.screen, ConfirmSpend)
+
+
+async def test_the_quota_409_says_the_launches_are_used_up(
+    jobs_app: Any, client: Any, sandbox_http: httpx.AsyncClient
+) -> None:
+    draft = await client.extractions.create_draft(jobs_seed.EXTRACTION)
+    async with jobs_app.run_test(size=(100, 30)) as pilot:
+        await jobs_seed.open_jobs(pilot, ExtractionTable, draft.extractionId)
+        await jobs_seed.set_quota(sandbox_http, 0)  # used up since GET /me was read
+        await pilot.press("l")
+        await wait_until(pilot, lambda: "Launch (y)" in screen_text(pilot.app))
+        await pilot.press("y")
+        await wait_until(pilot, lambda: "Extraction unavailable" in screen_text(pilot.app))
+        said = " ".join(line.strip("│ ") for line in screen_text(pilot.app).splitlines())
+        assert "The account's extraction launches are used up" in said
+        assert "code extraction_unavailable" in said
+
+
+async def test_a_launch_shows_it_is_sending_once_confirmed(
+    build_app: Any, sandbox_app: Any, client: Any, tmp_path: Any
+) -> None:
+    draft = await client.extractions.create_draft(jobs_seed.EXTRACTION)
+    held = jobs_seed.Held(sandbox_app, hold=f"{API}/extractions/{draft.extractionId}/launch")
+    app = build_app(transport=held, settings=Settings(download_dir=tmp_path))
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await jobs_seed.open_jobs(pilot, ExtractionTable, draft.extractionId)
+        await pilot.press("l")
+        await wait_until(pilot, lambda: "Launch (y)" in screen_text(app))
+        assert "⟳" not in screen_text(app)  # deciding: nothing is being sent
+        await pilot.press("y")
+        await wait_until(pilot, lambda: held.held == 1)
+        # The confirmation stays up, saying it is sending, until the server answers.
+        await wait_until(pilot, lambda: "Sending… (same key on every retry)" in screen_text(app))
+        assert "it cannot be cancelled now" in screen_text(app)
+        assert not screen.active_bindings["l"].enabled
+        held.release.set()
+        await wait_until(pilot, lambda: "⟳" not in screen_text(app))

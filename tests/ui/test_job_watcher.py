@@ -10,7 +10,7 @@ from leadtui.api.client import LeadClient
 from leadtui.config.settings import MAX_SETTLED_REQUESTS_PER_MINUTE, Polling, Settings
 from leadtui.ui.model.job_board import JobPoller
 from tests.ui import jobs_seed
-from tests.ui.screen import screen_text
+from tests.ui.screen import screen_text, wait_until
 
 API = "/api/v1"
 
@@ -104,7 +104,18 @@ async def test_r_refreshes_now_and_p_pauses(
         await app.workers.wait_for_complete()
         await pilot.press("p")
         await pilot.pause()
-        assert "‖ polling paused (p resumes)" in screen_text(app)
+        assert "‖ polling paused (p resumes" in screen_text(app)
+        assert app.jobs.next_tick_at is None
+        before = len(await jobs_seed.requests_log(sandbox_http))
+        await pilot.press("r")  # paused: reads once, stays paused
+        await wait_until(pilot, lambda: len(app._notifications) > 1)
+        await app.workers.wait_for_complete()
+        log = await jobs_seed.requests_log(sandbox_http)
+        assert {r["path"] for r in log[before:]} >= {f"{API}/exports", f"{API}/extractions"}
+        assert "Reading once; polling stays paused (p resumes)." in [
+            n.message for n in app._notifications
+        ]
+        assert app.jobs.paused
         assert app.jobs.next_tick_at is None
         before = len(await jobs_seed.requests_log(sandbox_http))
         await pilot.press("p", "r")
@@ -142,9 +153,38 @@ async def test_hidden_dashboard_polls_only_followed_moving_jobs_and_announces_th
         toasts = [(n.title, n.message) for n in app._notifications]  # shown on any screen
         assert (
             "✓ Export is ready",
-            f"{export.exportId} is ready. d downloads it, v shows its results.",
+            f"{export.exportId} is ready — Jobs (j) to download",
         ) in toasts
         assert "\a" in written
         assert any(w.startswith("\x1b]9;✓ Export is ready") for w in written)
         assert any("\x1b]777;notify;" in w for w in written)
         assert watcher.next_tick_at is None  # nothing followed moves: no more requests
+
+
+async def test_a_job_the_server_lost_is_dropped_and_polling_goes_on(
+    build_app: Any, client: Any, sandbox_http: httpx.AsyncClient, sandbox_clock: Any
+) -> None:
+    (settled,) = await jobs_seed.exports(client, 1)
+    sandbox_clock.advance(60)
+    (moving,) = await jobs_seed.exports(client, 1)  # followed: still queued
+    app = build_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("j")
+        await app.workers.wait_for_complete()
+        await wait_until(pilot, lambda: moving.exportId in screen_text(app))
+        watcher = app.jobs
+        assert ("export", moving.exportId) in watcher.board.followed
+        # The server restarts without its database: both exports are gone.
+        assert (await sandbox_http.post("/_sandbox/reset")).status_code == 200
+        await watcher.tick()
+        await wait_until(pilot, lambda: moving.exportId not in screen_text(app))
+        text = screen_text(app)
+        assert settled.exportId not in text
+        assert "stale" not in text
+        assert "● live · updated just now" in text
+        assert any(
+            n.title == "Jobs gone" and moving.exportId in n.message for n in app._notifications
+        )
+        assert watcher.next_tick_at is not None  # polling goes on
+        await watcher.tick()  # and nothing is stuck on the lost job
+        assert not watcher.board.stale

@@ -35,20 +35,6 @@ def jobs_app(build_app: Any, downloads: Path) -> Any:
     return build_app(settings=Settings(download_dir=downloads))
 
 
-async def _open_jobs(app: Any, pilot: Any, select: str | None = None) -> JobsScreen:
-    await pilot.press("j")
-    await app.workers.wait_for_complete()
-    await pilot.pause()
-    screen = app.screen
-    assert isinstance(screen, JobsScreen)
-    if select is not None:
-        table = screen.query_one(ExportTable)
-        table.focus()
-        table.move_cursor(row=table.get_row_index(select))
-        await pilot.pause()
-    return screen
-
-
 async def _wait_for(pilot: Any, screen_type: type) -> Any:
     """Let a worker push its modal (it waits for the answer, so never wait_for_complete)."""
     for _ in range(50):
@@ -71,7 +57,7 @@ async def test_rows_update_in_place_and_selection_stays(
 ) -> None:
     _, second, _ = await jobs_seed.exports(client, 3)
     async with jobs_app.run_test(size=(100, 30)) as pilot:
-        screen = await _open_jobs(jobs_app, pilot, select=second.exportId)
+        screen = await jobs_seed.open_jobs(pilot, select=second.exportId)
         table = screen.query_one(ExportTable)
         assert "◌ queued" in screen_text(jobs_app)
         assert not _enabled(screen, "d")  # download greyed out until ready
@@ -97,7 +83,7 @@ async def test_failed_export_is_retried_without_a_debit(
     await jobs_seed.fail_export(sandbox_http, export.exportId)
     credits_before = (await client.me()).credits
     async with jobs_app.run_test(size=(100, 30)) as pilot:
-        screen = await _open_jobs(jobs_app, pilot, select=export.exportId)
+        screen = await jobs_seed.open_jobs(pilot, select=export.exportId)
         assert "✗ failed" in screen_text(jobs_app)
         assert _enabled(screen, "t")
         before = len(await jobs_seed.requests_log(sandbox_http))
@@ -124,7 +110,7 @@ async def test_results_of_an_export_that_is_not_ready_say_so(
 ) -> None:
     (export,) = await jobs_seed.exports(client, 1, size=4)
     async with jobs_app.run_test(size=(100, 30)) as pilot:
-        await _open_jobs(jobs_app, pilot, select=export.exportId)
+        await jobs_seed.open_jobs(pilot, select=export.exportId)
         await pilot.press("v")
         await pilot.pause()
         assert any(
@@ -149,7 +135,7 @@ async def test_download_saves_a_valid_zip_atomically_and_shows_the_path(
     (export,) = await jobs_seed.exports(client, 1, size=5)
     sandbox_clock.advance(1)
     async with jobs_app.run_test(size=(120, 30)) as pilot:
-        await _open_jobs(jobs_app, pilot, select=export.exportId)
+        await jobs_seed.open_jobs(pilot, select=export.exportId)
         await pilot.press("d")
         await jobs_app.workers.wait_for_complete()
         await pilot.pause()
@@ -174,7 +160,7 @@ async def test_custom_download_with_picked_columns_and_format(
     (export,) = await jobs_seed.exports(client, 1, size=3)
     sandbox_clock.advance(1)
     async with jobs_app.run_test(size=(100, 30)) as pilot:
-        await _open_jobs(jobs_app, pilot, select=export.exportId)
+        await jobs_seed.open_jobs(pilot, select=export.exportId)
         await pilot.press("o")
         dialog = await _wait_for(pilot, CustomDownload)
         columns = dialog.query_one("#custom-columns", SelectionList)
@@ -183,6 +169,13 @@ async def test_custom_download_with_picked_columns_and_format(
         columns.select("company")
         columns.select("city")
         dialog.query_one("#format-json", RadioButton).value = True
+        await pilot.pause()
+        # Ticked, unticked and the chosen format read apart without colour (NO_COLOR).
+        text = screen_text(jobs_app)
+        assert "▐✓▌ company" in text
+        assert "▐ ▌ leadId" in text
+        assert "▐ ▌ CSV" in text
+        assert "▐●▌ JSON" in text
         await pilot.press("ctrl+s")
         await jobs_app.workers.wait_for_complete()
         await pilot.pause()
@@ -197,13 +190,19 @@ async def test_custom_download_with_picked_columns_and_format(
 async def test_visible_rows_export_to_csv(jobs_app: Any, client: Any, downloads: Path) -> None:
     await jobs_seed.exports(client, 2)
     async with jobs_app.run_test(size=(100, 30)) as pilot:
-        await _open_jobs(jobs_app, pilot)
+        await jobs_seed.open_jobs(pilot)
         await pilot.press("w")
         await jobs_app.workers.wait_for_complete()
         await pilot.pause()
         (name,) = _names(downloads)
         path = downloads / name
         rows = list(csv.reader(io.StringIO(path.read_text())))
-        assert rows[0] == ["Export", "Search", "Results", "Status", "Created", "Updated"]
+        assert rows[0] == ["Export", "Search", "Results", "Status", "Updated", "Created"]
         assert [r[0] for r in rows[1:]] == ["exp_000002", "exp_000001"]
+        # Raw values, not what is drawn: status words, numbers, ISO 8601 times with offset.
+        _, search, results, status, updated, created = rows[1]
+        assert (search, results, status) == ("srch_000001", "3", "queued")
+        assert created == "2026-01-01T00:00:00+00:00"
+        assert updated.startswith("2026-01-01T")
+        assert updated.endswith("+00:00")
         assert "2 rows saved to" in screen_text(jobs_app)

@@ -78,3 +78,18 @@ def test_jobs_every_state(
 ) -> None:
     asyncio.run(_every_state(sandbox_app, sandbox_clock))
     assert snap_compare(build_app(), terminal_size=size, run_before=_open_jobs())
+
+
+def test_jobs_light_theme(
+    snap_compare: Any, build_app: Any, sandbox_app: Any, sandbox_clock: Any
+) -> None:
+    """ctrl+t: status colours repainted from the light theme, panel borders visible."""
+    asyncio.run(_every_state(sandbox_app, sandbox_clock))
+    open_jobs = _open_jobs()
+
+    async def run_before(pilot: Any) -> None:
+        await open_jobs(pilot)
+        await pilot.press("ctrl+t")
+        await pilot.pause()
+
+    assert snap_compare(build_app(), terminal_size=(100, 30), run_before=run_before)

@@ -47,8 +47,10 @@ def still_locked(search: Search) -> int | None:
 
 
 def plural(n: int, unit: str) -> str:
-    """`1 credit`, `2 credits`, `1,000 results`."""
-    return f"{n:,} {unit}" + ("" if n == 1 else "s")
+    """`1 credit`, `2 credits`, `1,000 results`, `2 launches`."""
+    if n == 1:
+        return f"{n:,} {unit}"
+    return f"{n:,} {unit}" + ("es" if unit.endswith(("ch", "sh", "s", "x")) else "s")
 
 
 @dataclass(frozen=True)

@@ -36,10 +36,13 @@ class JobWatcher:
             app,
             bell=lambda: app.settings.notify_bell,
             desktop=lambda: app.settings.notify_desktop,
+            on_dashboard=lambda: self.visible,
         )
         self.visible = False
         self.paused = False
         self.ticking = False
+        # A poll the user asked for (r) is under way: the status line says so, r is greyed.
+        self.refreshing = False
         # app.clock() time of the next tick; None when none is scheduled.
         self.next_tick_at: float | None = None
         self._timer: Timer | None = None
@@ -64,8 +67,14 @@ class JobWatcher:
         self._schedule(self._hidden_interval())
 
     def refresh_now(self) -> None:
+        """Poll now, whatever the state: stopped tries again; paused reads once and stays
+        paused (no timer is set)."""
         self.board.stopped = False
-        self._schedule(0.0)
+        self.refreshing = True
+        if self.paused:
+            self._fire()
+        else:
+            self._schedule(0.0)
 
     def toggle_pause(self) -> bool:
         """Pause or resume polling; returns True when now paused."""
@@ -79,10 +88,9 @@ class JobWatcher:
         self._schedule(self._fast() if not self.visible else self.poller.next_interval())
 
     def absorb(self, record: Export | Extraction) -> None:
-        """Merge a record an action returned, and look again soon."""
-        change = self.board.absorb(record)
-        if change is not None:
-            self.notifier.announce(change)
+        """Merge a record an action returned, and look again soon. No announcement: the
+        action tells the user itself, once."""
+        self.board.absorb(record)
         self.changed.publish(self.board)
         self._schedule(min(self._fast(), self.poller.next_interval()))
 
@@ -126,8 +134,11 @@ class JobWatcher:
             changes = await self.poller.tick(self.app.clock(), full=self.visible)
         finally:
             self.ticking = False
+        self.refreshing = False  # not when cancelled: the tick that replaced it answers
         for change in changes:
             self.notifier.announce(change)
+        if self.board.gone:
+            self.notifier.announce_gone(self.board.gone)
         if self.board.stopped and self.board.error is not None:
             self.app.note_error(self.board.error)
         self._schedule(self.poller.next_interval() if self.visible else self._hidden_interval())

@@ -7,7 +7,7 @@ Terminal, OSC 777 for foot/VTE/urxvt); terminals that know neither ignore both.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
 from textual.notifications import SeverityLevel
@@ -26,18 +26,41 @@ _WORDS: Final[dict[str, tuple[str, SeverityLevel]]] = {
     "completed": ("completed", "information"),
     "stopped": ("stopped", "warning"),
 }
+# (kind, state) -> (what to do on the dashboard, what to do elsewhere): only keys that work
+# where the user is. Elsewhere `j` opens the dashboard.
+_NEXT: Final[dict[tuple[str, str], tuple[str, str]]] = {
+    ("export", "ready"): ("select it under Exports: d downloads it", "Jobs (j) to download"),
+    ("export", "failed"): (
+        "select it under Exports: t retries it at no cost",
+        "Jobs (j) to retry it at no cost",
+    ),
+    ("extraction", "completed"): ("select it: v shows its results", "Jobs (j) to see them"),
+    ("extraction", "stopped"): ("select it: v shows what it found", "Jobs (j) to see them"),
+}
 
 
-def describe_change(change: JobChange) -> tuple[str, str, SeverityLevel]:
-    """(title, text, severity) of a finished job, in words that survive NO_COLOR."""
+def describe_change(change: JobChange, *, on_dashboard: bool) -> tuple[str, str, SeverityLevel]:
+    """(title, text, severity) of a finished job, in words that survive NO_COLOR, naming
+    only keys that work on the screen showing (`on_dashboard`: the jobs screen)."""
     what = "Export" if change.kind == "export" else "Extraction"
     verb, severity = _WORDS.get(change.after, (change.after, "information"))
     mark = {"failed": "✗", "stopped": "■"}.get(change.after, "✓")
-    hint = {
-        "ready": "d downloads it, v shows its results.",
-        "failed": "t retries it (no credits).",
-    }.get(change.after, "v shows its results.")
-    return f"{mark} {what} {verb}", f"{change.job_id} {verb}. {hint}", severity
+    text = f"{change.job_id} {verb}" + (f": {change.reason}" if change.reason else "")
+    here, elsewhere = _NEXT.get((change.kind, change.after), ("", "Jobs (j) for details"))
+    step = here if on_dashboard else elsewhere
+    if step:
+        text += f"; {step}" if on_dashboard else f" — {step}"
+    return f"{mark} {what} {verb}", text, severity
+
+
+def describe_gone(jobs: Sequence[tuple[str, str]]) -> str:
+    """Jobs the server no longer has (it lost them, e.g. a restart without its database)."""
+    names = ", ".join(job_id for _, job_id in jobs[:3]) + (" …" if len(jobs) > 3 else "")
+    return (
+        f"The server no longer has {names}: "
+        + ("it was" if len(jobs) == 1 else "they were")
+        + " removed from the list. Polling goes on."
+    )
 
 
 def desktop_escapes(title: str, text: str) -> str:
@@ -55,9 +78,11 @@ class JobNotifier:
         *,
         bell: Callable[[], bool],
         desktop: Callable[[], bool],
+        on_dashboard: Callable[[], bool],
         write: Callable[[str], None] | None = None,
     ) -> None:
         self._app = app
+        self._on_dashboard = on_dashboard
         self._bell = bell
         self._desktop = desktop
         # Where escapes go: the terminal. Tests pass a list's append to read them.
@@ -70,9 +95,15 @@ class JobNotifier:
             driver.flush()
 
     def announce(self, change: JobChange) -> None:
-        title, text, severity = describe_change(change)
+        title, text, severity = describe_change(change, on_dashboard=self._on_dashboard())
         self._app.notify(text, title=title, severity=severity, timeout=8, markup=False)
         if self._bell():
             self.write("\a")
         if self._desktop():
             self.write(desktop_escapes(title, text))
+
+    def announce_gone(self, jobs: Sequence[tuple[str, str]]) -> None:
+        """One toast for every job a tick found gone (never one per job)."""
+        self._app.notify(
+            describe_gone(jobs), title="Jobs gone", severity="warning", timeout=8, markup=False
+        )

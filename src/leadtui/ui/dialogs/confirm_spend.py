@@ -38,26 +38,40 @@ def quote_table(quote: Quote, short_key: str) -> Table:
     grid.add_column(overflow="fold")
     unlock = quote.operation is SpendOperation.UNLOCK
     grid.add_row("Search" if unlock else "Extraction", Text(quote.target))
-    if quote.unit is Unit.CREDIT:
-        grid.add_row("Results", f"{quote.units:,}")
-        grid.add_row(
-            "Price", Text(f"{plural(quote.price, 'credit')} per result ({quote.price_source})")
-        )
+    if quote.unit is Unit.LAUNCH:
+        _launch_rows(grid, quote)
     else:
-        grid.add_row("Price", Text(quote.price_source.value))
-    grid.add_row("Total", quote.total_text())
-    label = "Balance" if quote.unit is Unit.CREDIT else "Launches left"
-    after = quote.balance_after
-    if quote.balance is None or after is None:
-        unknown = "GET /me has not answered" if quote.unit is Unit.CREDIT else "not stated"
-        grid.add_row(label, f"unknown ({unknown})")
-    else:
-        line = Text(f"{quote.balance:,} → {after:,} after")
-        if quote.shortfall:
-            line.append(f"  ✗ {quote.shortfall:,} short: the server would refuse", style="bold")
-        grid.add_row(label, line)
+        _credit_rows(grid, quote)
     grid.add_row("Key", Text(f"{short_key}… (the same key on every retry)"))
     return grid
+
+
+def _credit_rows(grid: Table, quote: Quote) -> None:
+    grid.add_row("Results", f"{quote.units:,}")
+    grid.add_row(
+        "Price", Text(f"{plural(quote.price, 'credit')} per result ({quote.price_source})")
+    )
+    grid.add_row("Total", quote.total_text())
+    after = quote.balance_after
+    if quote.balance is None or after is None:
+        grid.add_row("Balance", "unknown (GET /me has not answered)")
+        return
+    line = Text(f"{quote.balance:,} → {after:,} after")
+    if quote.shortfall:
+        line.append(f"  ✗ {quote.shortfall:,} short: the server would refuse", style="bold")
+    grid.add_row("Balance", line)
+
+
+def _launch_rows(grid: Table, quote: Quote) -> None:
+    """A launch costs one launch of the quota: launches left before → after, no credits."""
+    grid.add_row("Cost", Text(f"{plural(quote.total, 'launch')} of the account's extraction quota"))
+    if quote.balance is None:
+        grid.add_row("Launches", "left: unknown (GET /me does not say)")
+        return
+    line = Text(f"{plural(quote.balance, 'launch')} left → {quote.balance_after or 0:,} after")
+    if quote.shortfall:
+        line.append("  ✗ none left: the server would refuse", style="bold")
+    grid.add_row("Launches", line)
 
 
 class ConfirmSpend(ConfirmDialog):

@@ -1,12 +1,15 @@
 """ExtractionForm: an ExtractionRequest to save as a draft, or to create and launch at once.
 
 Fields are validated by the api models (urls as URIs, serp_config as a JSON object) before the
-dialog closes, so nothing invalid reaches the server or the spend journal.
+dialog closes, so nothing invalid reaches the server or the spend journal. A launch (from the
+form or of a saved draft) follows one rule, the spec's: `launch_problems`. Esc with unsaved
+changes asks before discarding them.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -18,6 +21,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static, TextArea
 
 from leadtui.api.models import Extraction, ExtractionDraft, ExtractionRequest
+from leadtui.ui.dialogs.confirm_job_action import ConfirmJobAction
 
 LIST_FIELDS = ("categories", "countries", "localisations", "enrichment_sources")
 EXAMPLES = {
@@ -26,7 +30,6 @@ EXAMPLES = {
     "localisations": "Paris, Lyon",
     "enrichment_sources": "website, social",
 }
-REQUIRED = frozenset(LIST_FIELDS)
 
 
 @dataclass(frozen=True)
@@ -40,12 +43,31 @@ def _split(text: str) -> list[str]:
     return [part.strip() for part in text.replace("\n", ",").split(",") if part.strip()]
 
 
-def _explain(error: ValidationError) -> str:
+def _problems(error: ValidationError) -> list[str]:
     lines = []
     for item in error.errors():
         where = ".".join(str(part) for part in item["loc"]) or "form"
-        lines.append(f"✗ {where}: {item['msg']}")
-    return "\n".join(lines[:4])
+        what = "missing" if item["type"] == "missing" else item["msg"]
+        lines.append(f"{where}: {what}")
+    return lines
+
+
+def _explain(error: ValidationError) -> str:
+    return "\n".join(f"✗ {line}" for line in _problems(error)[:4])
+
+
+def launch_problems(request: Mapping[str, Any]) -> list[str]:
+    """What keeps `request` from being launched, by the spec's rule: categories, countries,
+    localisations and enrichment_sources are required lists (they may be empty); urls are
+    URIs; serp_config is an object. Empty when it can be launched. Other fields (a record's
+    status, ids...) and null values (a record's way of saying "not set") are left aside."""
+    fields = ExtractionRequest.model_fields
+    body = {name: value for name, value in request.items() if name in fields and value is not None}
+    try:
+        ExtractionRequest.model_validate(body)
+    except ValidationError as error:
+        return _problems(error)
+    return []
 
 
 class ExtractionForm(ModalScreen[ExtractionFormResult | None]):
@@ -60,6 +82,7 @@ class ExtractionForm(ModalScreen[ExtractionFormResult | None]):
     def __init__(self, draft: Extraction | None = None) -> None:
         super().__init__()
         self.draft = draft
+        self._as_opened: list[str] = []
 
     def _initial(self, name: str) -> Any:
         return self.draft.extra(name) if self.draft is not None else None
@@ -69,10 +92,10 @@ class ExtractionForm(ModalScreen[ExtractionFormResult | None]):
             box.border_title = (
                 f"Edit draft {self.draft.extractionId}" if self.draft else "New extraction"
             )
-            box.border_subtitle = "lists: comma-separated"
+            box.border_subtitle = "lists: comma-separated; may be empty"
             for name in LIST_FIELDS:
                 with Horizontal(classes="form-row"):
-                    yield Label(name.replace("_", " ") + ("*" if name in REQUIRED else ""))
+                    yield Label(name.replace("_", " "))
                     yield Input(
                         ", ".join(self._initial(name) or []),
                         placeholder=EXAMPLES[name],
@@ -95,14 +118,23 @@ class ExtractionForm(ModalScreen[ExtractionFormResult | None]):
 
     def on_mount(self) -> None:
         self.query_one("#x-categories", Input).focus()
+        self._as_opened = self._typed()
+
+    def _typed(self) -> list[str]:
+        """Every field as typed: what "unsaved changes" compares."""
+        return [
+            *(self.query_one(f"#x-{name}", Input).value for name in LIST_FIELDS),
+            self.query_one("#x-urls", TextArea).text,
+            self.query_one("#x-serp_config", TextArea).text,
+        ]
 
     def collect(self) -> dict[str, Any]:
         """The form as a body: empty optional fields are left out. Raises ValueError."""
-        body: dict[str, Any] = {}
-        for name in LIST_FIELDS:
-            values = _split(self.query_one(f"#x-{name}", Input).value)
-            if values or self.draft is not None:
-                body[name] = values
+        # Every list is sent, empty ones too: the spec allows empty lists, so a draft saved
+        # here can be launched, and what is launched is what the form shows.
+        body: dict[str, Any] = {
+            name: _split(self.query_one(f"#x-{name}", Input).value) for name in LIST_FIELDS
+        }
         urls = _split(self.query_one("#x-urls", TextArea).text)
         if urls:
             body["urls"] = urls
@@ -124,9 +156,6 @@ class ExtractionForm(ModalScreen[ExtractionFormResult | None]):
         try:
             body = self.collect()
             if launch:
-                missing = [name for name in sorted(REQUIRED) if not body.get(name)]
-                if missing:
-                    raise ValueError(f"✗ required to launch: {', '.join(missing)}")
                 checked = ExtractionRequest.model_validate(body).to_body()
             else:
                 checked = ExtractionDraft.model_validate(body).to_body()
@@ -141,7 +170,7 @@ class ExtractionForm(ModalScreen[ExtractionFormResult | None]):
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
         if event.button.id == "x-cancel":
-            self.dismiss(None)
+            self.action_cancel()
         else:
             self._finish(event.button.id == "x-launch")
 
@@ -153,4 +182,20 @@ class ExtractionForm(ModalScreen[ExtractionFormResult | None]):
             self._finish(True)
 
     def action_cancel(self) -> None:
-        self.dismiss(None)
+        if self._typed() == self._as_opened:
+            self.dismiss(None)
+            return
+
+        def answered(discard: bool | None) -> None:
+            if discard:
+                self.dismiss(None)
+
+        what = f"draft {self.draft.extractionId}" if self.draft else "the new extraction"
+        self.app.push_screen(
+            ConfirmJobAction(
+                "Discard changes?",
+                f"The changes to {what} are not saved. Discard them?",
+                "Discard",
+            ),
+            answered,
+        )

@@ -72,7 +72,8 @@ _BY_CODE: dict[str, tuple[str, str]] = {
     ),
     ErrorCode.EXTRACTION_UNAVAILABLE: (
         "Extraction unavailable",
-        "The extraction capability or quota is not available for this account.",
+        "The account's extraction launches are used up, or extractions are not available "
+        "for this account. Nothing was launched.",
     ),
     ErrorCode.NOT_FOUND: (
         "Not found",

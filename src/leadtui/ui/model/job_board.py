@@ -7,8 +7,9 @@ long to wait before the next one (also used by bench/bench_jobs_polling.py).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Final, Literal
 
 from leadtui.api.client import LeadClient
@@ -18,8 +19,8 @@ from leadtui.api.contract import (
     ExportStatus,
     ExtractionStatus,
 )
-from leadtui.api.errors import Forbidden, LeadError, Unauthorized
-from leadtui.api.models import Export, Extraction
+from leadtui.api.errors import Forbidden, LeadError, NotFound, Unauthorized
+from leadtui.api.models import Export, Extraction, Page
 from leadtui.config.settings import Polling
 from leadtui.ui.model.errors import ErrorReport, describe
 
@@ -38,6 +39,9 @@ FINISHED_EXTRACTION: Final = frozenset(
     {ExtractionStatus.COMPLETED, ExtractionStatus.FAILED, ExtractionStatus.STOPPED}
 )
 
+# No way leads out of these (a failed export is retried, so it is not one of them).
+FINAL_EXPORT: Final = frozenset({ExportStatus.READY})
+
 
 def export_moving(export: Export) -> bool:
     return export.status in MOVING_EXPORT_STATES
@@ -45,6 +49,45 @@ def export_moving(export: Export) -> bool:
 
 def extraction_moving(extraction: Extraction) -> bool:
     return extraction.status in MOVING_EXTRACTION_STATES
+
+
+def job_key(record: Export | Extraction) -> tuple[JobKind, str]:
+    if isinstance(record, Export):
+        return "export", record.exportId
+    return "extraction", record.extractionId
+
+
+def failure_reason(job: Export | Extraction) -> str | None:
+    """Why the server says a job failed, when it says so. The spec names no field: the usual
+    spellings are read tolerantly (`failure_reason`, `reason`, `error` as text or an object
+    with a `message`)."""
+    for name in ("failure_reason", "reason", "error"):
+        value = job.extra(name)
+        if isinstance(value, Mapping):
+            value = value.get("message")
+        if isinstance(value, str) and value.strip():
+            return " ".join(value.split())
+    return None
+
+
+def _updated(job: Export | Extraction) -> float | None:
+    try:
+        return datetime.fromisoformat(job.updated_at).timestamp() if job.updated_at else None
+    except ValueError:
+        return None
+
+
+def older(record: Export | Extraction, known: Export | Extraction | None) -> bool:
+    """True when `record` says less than what is known: a tick's answer read before an
+    action's answer arrived must not undo it (and announce the job's end a second time).
+    Older by `updated_at`; at the same time, a job never leaves a final state."""
+    if known is None:
+        return False
+    new, old = _updated(record), _updated(known)
+    if new is not None and old is not None and new != old:
+        return new < old
+    final = FINAL_EXPORT if isinstance(known, Export) else FINISHED_EXTRACTION
+    return known.status in final and record.status != known.status
 
 
 @dataclass(frozen=True)
@@ -55,6 +98,8 @@ class JobChange:
     job_id: str
     before: str | None
     after: str
+    reason: str | None = None
+    """The server's reason for a failure, when it gives one."""
 
 
 @dataclass
@@ -73,6 +118,9 @@ class JobBoard:
     followed: set[tuple[JobKind, str]] = field(default_factory=set)
     # The smallest Retry-After the last tick's detail reads carried.
     hint: float | None = None
+    # Jobs the server no longer knows (a 404 on their detail, or missing from a whole list),
+    # dropped by the last tick: said once, then forgotten.
+    gone: list[tuple[JobKind, str]] = field(default_factory=list)
 
     @property
     def stale(self) -> bool:
@@ -93,16 +141,29 @@ class JobBoard:
         known |= {("extraction", i) for i in self.extractions}
         return sorted(job for job in self.followed if job in moving or job not in known)
 
+    def drop(self, kind: JobKind, job_id: str) -> None:
+        """The server no longer has this job: forget it and stop following it."""
+        jobs: dict[str, Export] | dict[str, Extraction]
+        jobs = self.exports if kind == "export" else self.extractions
+        jobs.pop(job_id, None)
+        self.followed.discard((kind, job_id))
+        self.gone.append((kind, job_id))
+
     def absorb(self, record: Export | Extraction) -> JobChange | None:
-        """Merge one record by id; returns the change if a followed job just finished."""
+        """Merge one record by id; returns the change if a followed job just finished.
+        A record older than the one known is ignored (see `older`)."""
         key: tuple[JobKind, str]
         if isinstance(record, Export):
             old: Export | Extraction | None = self.exports.get(record.exportId)
+            if older(record, old):
+                return None
             self.exports[record.exportId] = record
             key, after = ("export", record.exportId), record.status
             moving, finished = export_moving(record), after in FINISHED_EXPORT
         else:
             old = self.extractions.get(record.extractionId)
+            if older(record, old):
+                return None
             self.extractions[record.extractionId] = record
             key, after = ("extraction", record.extractionId), record.status or ""
             moving, finished = extraction_moving(record), after in FINISHED_EXTRACTION
@@ -112,7 +173,7 @@ class JobBoard:
         before = old.status if old is not None else None
         change = None
         if key in self.followed and before != after and finished:
-            change = JobChange(key[0], key[1], before, after)
+            change = JobChange(key[0], key[1], before, after, failure_reason(record))
         if after != ExtractionStatus.PAUSED:  # a paused job may resume: keep following it
             self.followed.discard(key)
         return change
@@ -138,6 +199,7 @@ class JobPoller:
         """Read what changed and merge it. `full=False` (dashboard hidden) reads only the
         details of followed jobs still moving. Never raises a LeadError: it is on the board."""
         board = self.board
+        board.gone = []
         try:
             changes = await (self._full_tick() if full else self._followed_tick())
         except (Unauthorized, Forbidden) as error:
@@ -151,34 +213,55 @@ class JobPoller:
 
     async def _full_tick(self) -> list[JobChange]:
         client = self._client()
-        reading_extractions = self._read_extractions()
-        if reading_extractions:
+        board = self.board
+        known = {("export", i) for i in board.exports}
+        known |= {("extraction", i) for i in board.extractions}
+        exports: Page[Export]
+        extractions: Page[Extraction] | None = None
+        if self._read_extractions():
             exports, extractions = await asyncio.gather(
                 client.exports.list(), client.extractions.list()
             )
-            extraction_items = extractions.items
         else:
-            exports, extraction_items = await client.exports.list(), []
-        records: list[Export | Extraction] = [*exports.items, *extraction_items]
-        changes = [c for r in records if (c := self.board.absorb(r))]
+            exports = await client.exports.list()
+        records: list[Export | Extraction] = [*exports.items]
+        # A list that fits one page names every job of its kind.
+        whole: set[JobKind] = {"export"} if exports.next_cursor is None else set()
+        if extractions is not None:
+            records += extractions.items
+            whole |= {"extraction"} if extractions.next_cursor is None else set()
+        listed = {job_key(r) for r in records}
+        # Known before this tick and absent from a whole list: gone from the server. (A job
+        # an action added meanwhile was not known at the start, so it stays.)
+        for kind, job_id in sorted(known - listed):
+            if kind in whole:
+                board.drop(kind, job_id)
+        changes = [c for r in records if (c := board.absorb(r))]
         # Moving jobs (also those that fell off the first page) and followed ones not seen yet.
-        return changes + await self._details(sorted({*self.board.moving(), *self.board.watched()}))
+        return changes + await self._details(sorted({*board.moving(), *board.watched()}))
 
     async def _followed_tick(self) -> list[JobChange]:
         return await self._details(self.board.watched())
 
     async def _details(self, jobs: list[tuple[JobKind, str]]) -> list[JobChange]:
         wanted = sorted(jobs)[:MAX_DETAILS_PER_TICK]
-        records = await asyncio.gather(*(self._detail(kind, job_id) for kind, job_id in wanted))
+        answers = await asyncio.gather(*(self._detail(kind, job_id) for kind, job_id in wanted))
+        records = [r for r in answers if r is not None]
         hints = [r.poll_after for r in records if r.poll_after is not None]
         self.board.hint = min(hints) if hints else None
         return [c for r in records if (c := self.board.absorb(r))]
 
-    async def _detail(self, kind: JobKind, job_id: str) -> Export | Extraction:
+    async def _detail(self, kind: JobKind, job_id: str) -> Export | Extraction | None:
+        """The job's record, or None when the server no longer has it (it is dropped: one
+        vanished job must not leave the whole board stale)."""
         client = self._client()
-        if kind == "export":
-            return await client.exports.get(job_id)
-        return await client.extractions.get(job_id)
+        try:
+            if kind == "export":
+                return await client.exports.get(job_id)
+            return await client.extractions.get(job_id)
+        except NotFound:
+            self.board.drop(kind, job_id)
+            return None
 
     def next_interval(self) -> float:
         """Seconds to the next tick: fast (or Retry-After) while jobs move, slow when settled,

@@ -1,6 +1,8 @@
-"""Human durations for "updated 3s ago" labels (pass `LeadApp.clock()` differences)."""
+"""How times read on screen: "updated 3s ago" (pass `LeadApp.clock()` differences) and dates."""
 
 from __future__ import annotations
+
+from datetime import datetime
 
 
 def ago(seconds: float) -> str:
@@ -15,3 +17,15 @@ def ago(seconds: float) -> str:
     if seconds < 48 * 3600:
         return f"{int(seconds // 3600)} h ago"
     return f"{int(seconds // 86400)} d ago"
+
+
+def date_time(value: str | None) -> str:
+    """An ISO 8601 time from the server as every screen shows a date: `2026-01-31 14:05` in
+    local time; `—` when missing or unreadable."""
+    if not value:
+        return "—"
+    try:
+        moment = datetime.fromisoformat(value)
+    except ValueError:
+        return "—"
+    return moment.astimezone().strftime("%Y-%m-%d %H:%M")

@@ -1,19 +1,25 @@
 """The exports and extractions tables: rows keyed by job id, updated in place on every tick.
 
-Status is a word and a mark (✓ ✗ ◐ …) with a theme colour, so NO_COLOR loses nothing.
+Status is a word and a mark (✓ ✗ ◐ …) coloured from the current theme, so NO_COLOR loses
+nothing and ctrl+t repaints it. What each table shows of a job is its `JobColumns`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime
-from typing import ClassVar, Final, Generic, TypeVar
+from typing import Any, Final, Generic, TypeVar
 
 from rich.text import Text
+from textual import events
+from textual.theme import Theme
 from textual.widgets import DataTable
 
+from leadtui.api.contract import ExportStatus, ExtractionStatus
 from leadtui.api.models import Export, Extraction
-from leadtui.ui.model.timefmt import ago
+from leadtui.ui.model.timefmt import ago, date_time
 
 JobT = TypeVar("JobT", Export, Extraction)
 
@@ -29,44 +35,108 @@ _LOOK: Final[dict[str, tuple[str, str]]] = {
     "stopped": ("■", "secondary"),
     "draft": ("✎", "foreground"),
 }
+_WITH_PROGRESS: Final = frozenset({"processing", "running", "paused"})
 
 
-def parse_time(value: str | None) -> float | None:
+def status_width(statuses: Iterable[str]) -> int:
+    """The width every one of `statuses` fits, with its progress (below 100% while it
+    moves): the column never narrows and cuts a "%". Longer words widen it (cells are padded
+    to it, never cut)."""
+    return max(
+        len(Status(status).words()) + (len(" 99%") if status in _WITH_PROGRESS else 0)
+        for status in statuses
+    )
+
+
+# The flexible column never gets narrower than this, however narrow the terminal.
+MIN_FLEX_WIDTH: Final = 8
+
+
+@dataclass(frozen=True)
+class Status:
+    """A status cell before it is painted with the theme's colours."""
+
+    status: str
+    progress: float | None = None
+
+    def words(self) -> str:
+        mark = _LOOK.get(self.status, ("•", ""))[0]
+        words = f"{mark} {self.status}"
+        if self.progress is not None and self.status in _WITH_PROGRESS:
+            words += f" {int(self.progress * 100)}%"
+        return words
+
+    def paint(self, theme: Theme, width: int) -> Text:
+        colour_name = _LOOK.get(self.status, ("", ""))[1]
+        colour = getattr(theme, colour_name, None) if colour_name else None
+        return Text(self.words().ljust(width), style=colour or "")
+
+
+Cell = str | Status
+
+
+@dataclass(frozen=True)
+class Column:
+    key: str
+    label: str
+    flex: bool = False
+    """Takes the width the other columns leave (one per table)."""
+
+
+def iso(value: str | None) -> str:
+    """A server time as the CSV writes it: ISO 8601 with its offset (local when it has none)."""
     if not value:
-        return None
+        return ""
     try:
-        return datetime.fromisoformat(value).timestamp()
+        moment = datetime.fromisoformat(value)
     except ValueError:
-        return None
+        return value
+    return (moment if moment.tzinfo else moment.astimezone()).isoformat()
 
 
-def short_time(value: str | None) -> str:
-    """`01-31 14:05` in local time, `—` when unknown."""
-    ts = parse_time(value)
-    return datetime.fromtimestamp(ts).strftime("%m-%d %H:%M") if ts is not None else "—"
+class JobColumns(ABC, Generic[JobT]):
+    """What a jobs table shows of one kind of job, and what its CSV holds."""
+
+    COLUMNS: tuple[Column, ...] = ()
+    STATUSES: tuple[str, ...] = ()
+    """The states this kind of job has: the status column is as wide as the widest."""
+
+    @abstractmethod
+    def job_id(self, job: JobT) -> str: ...
+
+    @abstractmethod
+    def cells(self, job: JobT) -> Sequence[Cell]:
+        """One per column; "updated" is filled in by the table (it ages with the clock)."""
+
+    @abstractmethod
+    def raw(self, job: JobT) -> list[str]:
+        """The CSV row: ids, numbers, status words and ISO 8601 times, not what is drawn."""
+
+    def raw_header(self) -> list[str]:
+        return [column.label for column in self.COLUMNS]
 
 
 class JobTable(DataTable[str | Text], Generic[JobT]):
     """A DataTable of jobs that merges records by id and keeps selection and scroll."""
 
-    COLUMNS: ClassVar[tuple[tuple[str, str], ...]] = ()  # (key, label)
-
-    def __init__(self, *, colour: Callable[[str], str | None], id: str | None = None) -> None:
+    def __init__(self, columns: JobColumns[JobT], *, id: str | None = None) -> None:
         super().__init__(id=id, cursor_type="row", zebra_stripes=True)
-        self._colour = colour
+        self.shape: JobColumns[JobT] = columns
+        self._status_width = status_width(columns.STATUSES)
         self.jobs: dict[str, JobT] = {}
-        for key, label in self.COLUMNS:
-            self.add_column(label, key=key)
+        self._flex_width = MIN_FLEX_WIDTH
+        self._now = 0.0
+        for column in columns.COLUMNS:
+            self.add_column(column.label, key=column.key)
 
-    # --- what a subclass says about a job ---------------------------------------------
+    def on_mount(self) -> None:
+        self.app.theme_changed_signal.subscribe(self, self._theme_changed)
 
-    def job_id(self, job: JobT) -> str:
-        raise ValueError(job)
+    def _theme_changed(self, theme: Theme) -> None:
+        self._redraw(self.jobs.values())
 
-    def cells(self, job: JobT, now: float) -> Sequence[str | Text]:
-        raise ValueError(job, now)
-
-    # --- shared ---------------------------------------------------------------------------
+    def on_resize(self, event: events.Resize) -> None:
+        self.call_after_refresh(self._fit)
 
     @property
     def selected(self) -> JobT | None:
@@ -75,98 +145,188 @@ class JobTable(DataTable[str | Text], Generic[JobT]):
         key = self.coordinate_to_cell_key(self.cursor_coordinate).row_key.value
         return self.jobs.get(key) if key is not None else None
 
-    def status_cell(self, status: str, progress: float | None) -> Text:
-        mark, colour_name = _LOOK.get(status, ("•", ""))
-        words = f"{mark} {status}"
-        if progress is not None and status in ("processing", "running", "paused"):
-            words += f" {int(progress * 100)}%"
-        colour = self._colour(colour_name) if colour_name else None
-        return Text(words, style=colour or "")
-
-    def updated_cell(self, value: str | None, now: float) -> str:
-        ts = parse_time(value)
-        return ago(now - ts) if ts is not None else "—"
-
     def merge(self, jobs: Iterable[JobT], now: float) -> None:
-        """Update rows in place; new jobs are added and rows re-sorted newest first."""
+        """Show exactly `jobs`: rows update in place, new ones are added (newest first), rows
+        of jobs no longer given are removed; the selected job stays selected."""
         selected = self.selected
-        added = False
-        for job in jobs:
-            key = self.job_id(job)
-            self.jobs[key] = job
-            cells = self.cells(job, now)
-            if key in self.rows:
-                for (column, _), cell in zip(self.COLUMNS, cells, strict=True):
-                    if self.get_cell(key, column) != cell:
-                        self.update_cell(key, column, cell, update_width=True)
-            else:
-                self.add_row(*cells, key=key)
-                added = True
+        self._now = now
+        given = {self.shape.job_id(job): job for job in jobs}
+        for key in [k for k in self.jobs if k not in given]:
+            del self.jobs[key]
+            self.remove_row(key)
+        added = [key for key in given if key not in self.rows]
+        self.jobs.update(given)
+        self._redraw(given.values())
         if added:
             order = {k: (job.created_at or "", k) for k, job in self.jobs.items()}
             self.sort("id", key=lambda cell: order.get(str(cell), ("", "")), reverse=True)
-            if selected is not None:
-                self.move_cursor(row=self.get_row_index(self.job_id(selected)), scroll=False)
+        if selected is not None and self.shape.job_id(selected) in self.rows:
+            row = self.get_row_index(self.shape.job_id(selected))
+            if row != self.cursor_row:
+                self.move_cursor(row=row, scroll=False)
+        self.call_after_refresh(self._fit)  # other columns may have grown or shrunk
 
-    def visible_rows(self) -> list[list[str]]:
-        """The rows as shown (plain text), header first: what the CSV export writes."""
-        rows = [[label for _, label in self.COLUMNS]]
-        for row_index in range(self.row_count):
-            rows.append([str(cell) for cell in self.get_row_at(row_index)])
-        return rows
+    def tick(self, now: float) -> None:
+        """Age the "Updated" cells to `now` (called with the status line's clock)."""
+        self._now = now
+        for key, job in self.jobs.items():
+            self._set(key, "updated", self._updated(job))
+        self.call_after_refresh(self._fit)
+
+    def _updated(self, job: JobT) -> str:
+        if not job.updated_at:
+            return "—"
+        try:
+            return ago(self._now - datetime.fromisoformat(job.updated_at).timestamp())
+        except ValueError:
+            return "—"
+
+    def _redraw(self, jobs: Iterable[JobT]) -> None:
+        theme = self.app.current_theme
+        for job in jobs:
+            key = self.shape.job_id(job)
+            cells: list[str | Text] = []
+            for column, cell in zip(self.shape.COLUMNS, self.shape.cells(job), strict=True):
+                if isinstance(cell, Status):
+                    cells.append(cell.paint(theme, self._status_width))
+                elif column.key == "updated":
+                    cells.append(self._updated(job))
+                elif column.flex:
+                    cells.append(_fit(cell, self._flex_width))
+                else:
+                    cells.append(cell)
+            if key not in self.rows:
+                self.add_row(*cells, key=key)
+                continue
+            for column, value in zip(self.shape.COLUMNS, cells, strict=True):
+                self._set(key, column.key, value)
+
+    def _set(self, key: str, column: str, value: str | Text) -> None:
+        current = self.get_cell(key, column)
+        same = current == value and (
+            not isinstance(value, Text) or current.style == value.style  # type: ignore[union-attr]
+        )
+        if not same:
+            self.update_cell(key, column, value, update_width=True)
+
+    def _fit(self) -> None:
+        """The flexible column takes the free width: cells are cut to it with "…"."""
+        flex = [c.key for c in self.shape.COLUMNS if c.flex]
+        if not flex:
+            return
+        others = sum(
+            column.get_render_width(self)
+            for key, column in self.columns.items()
+            if key.value != flex[0]
+        )
+        free = self.scrollable_content_region.width - others - 2 * self.cell_padding
+        width = max(MIN_FLEX_WIDTH, free)
+        if width != self._flex_width:
+            self._flex_width = width
+            self._redraw(self.jobs.values())
+
+    def visible_jobs(self) -> list[JobT]:
+        """The jobs in the order shown."""
+        jobs = (self.jobs.get(str(row.key.value)) for row in self.ordered_rows)
+        return [job for job in jobs if job is not None]
+
+    def raw_rows(self) -> list[list[str]]:
+        """The rows as data (header first): what the CSV export writes."""
+        return [self.shape.raw_header(), *(self.shape.raw(job) for job in self.visible_jobs())]
 
 
-class ExportTable(JobTable[Export]):
+def _fit(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+class ExportColumns(JobColumns[Export]):
+    STATUSES = tuple(ExportStatus)
     COLUMNS = (
-        ("id", "Export"),
-        ("search", "Search"),
-        ("results", "Results"),
-        ("status", "Status"),
-        ("created", "Created"),
-        ("updated", "Updated"),
+        Column("id", "Export"),
+        Column("search", "Search"),
+        Column("results", "Results"),
+        Column("status", "Status"),
+        Column("updated", "Updated"),
+        Column("created", "Created"),
     )
 
     def job_id(self, job: Export) -> str:
         return job.exportId
 
-    def cells(self, job: Export, now: float) -> Sequence[str | Text]:
+    def cells(self, job: Export) -> Sequence[Cell]:
         results = job.additional_results
         return (
             job.exportId,
             job.searchId or "—",
             f"{results:,}" if results is not None else "—",
-            self.status_cell(job.status, job.progress),
-            short_time(job.created_at),
-            self.updated_cell(job.updated_at, now),
+            Status(job.status, job.progress),
+            "",
+            date_time(job.created_at),
         )
 
+    def raw(self, job: Export) -> list[str]:
+        results = job.additional_results
+        return [
+            job.exportId,
+            job.searchId or "",
+            "" if results is None else str(results),
+            job.status,
+            iso(job.updated_at),
+            iso(job.created_at),
+        ]
 
-def _summary(job: Extraction) -> str:
-    parts = [", ".join(job.extra(name) or []) for name in ("categories", "countries")]
+
+def summary(request: Mapping[str, Any]) -> str:
+    """What an extraction looks for: its categories · countries · localisations."""
+    names = ("categories", "countries", "localisations")
+    lists = [request.get(name) for name in names]
+    parts = [", ".join(map(str, values)) for values in lists if isinstance(values, list)]
     return " · ".join(p for p in parts if p) or "—"
 
 
-class ExtractionTable(JobTable[Extraction]):
+class ExtractionColumns(JobColumns[Extraction]):
+    STATUSES = tuple(ExtractionStatus)
     COLUMNS = (
-        ("id", "Extraction"),
-        ("what", "What"),
-        ("results", "Results"),
-        ("status", "Status"),
-        ("created", "Created"),
-        ("updated", "Updated"),
+        Column("id", "Extraction"),
+        Column("what", "What", flex=True),
+        Column("results", "Results"),
+        Column("status", "Status"),
+        Column("updated", "Updated"),
+        Column("created", "Created"),
     )
 
     def job_id(self, job: Extraction) -> str:
         return job.extractionId
 
-    def cells(self, job: Extraction, now: float) -> Sequence[str | Text]:
+    def cells(self, job: Extraction) -> Sequence[Cell]:
         count = job.extra("result_count")
-        summary = _summary(job)
+        progress = job.extra("progress")
         return (
             job.extractionId,
-            summary if len(summary) <= 16 else summary[:15] + "…",
+            summary(job.model_extra or {}),
             f"{count:,}" if isinstance(count, int) else "—",
-            self.status_cell(job.status or "", job.extra("progress")),
-            short_time(job.created_at),
-            self.updated_cell(job.updated_at, now),
+            Status(job.status or "", progress if isinstance(progress, float | int) else None),
+            "",
+            date_time(job.created_at),
         )
+
+    def raw(self, job: Extraction) -> list[str]:
+        count = job.extra("result_count")
+        return [
+            job.extractionId,
+            summary(job.model_extra or {}),
+            str(count) if isinstance(count, int) else "",
+            job.status or "",
+            iso(job.updated_at),
+            iso(job.created_at),
+        ]
+
+
+class ExportTable(JobTable[Export]):
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(ExportColumns(), id=id)
+
+
+class ExtractionTable(JobTable[Extraction]):
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(ExtractionColumns(), id=id)

@@ -1,0 +1,122 @@
+"""`DownloadLine`: the jobs screen's last line: a download's progress, then where a file went.
+
+Downloads (whole or custom archives) and the CSV of a table are written here, never half: the
+client streams to `NAME.part` and renames; the CSV is written atomically. A failure says why
+and where, in the system's words.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import TYPE_CHECKING, cast
+
+from textual.containers import Horizontal
+from textual.reactive import reactive
+from textual.widgets import Label, ProgressBar
+
+from leadtui.api.errors import ApiError, LeadError
+from leadtui.ui.dialogs.custom_download import CustomDownloadChoice
+from leadtui.ui.model.export_files import free_path, stamp, write_rows_csv
+
+if TYPE_CHECKING:
+    from textual.app import ComposeResult
+
+    from leadtui.ui.app import LeadApp
+
+
+class DownloadLine(Horizontal):
+    """Hidden until the first download or CSV; `saved_path` is what `y` copies."""
+
+    DEFAULT_CSS = """
+    DownloadLine { height: auto; max-height: 3; padding: 0 1; display: none; }
+    DownloadLine.-shown { display: block; }
+    DownloadLine > Label { width: 1fr; }
+    DownloadLine > ProgressBar { width: 24; }
+    """
+
+    # Bound to the ProgressBar (data_bind); total None = unknown size.
+    total: reactive[float | None] = reactive(None, init=False)
+    done: reactive[float] = reactive(0.0, init=False)
+
+    def __init__(self) -> None:
+        super().__init__(id="download-line")
+        self.saved_path: Path | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Label("", id="download-label", markup=False)
+        yield ProgressBar(id="download-bar", show_eta=False).data_bind(
+            total=DownloadLine.total, progress=DownloadLine.done
+        )
+
+    @property
+    def lead_app(self) -> LeadApp:
+        return cast("LeadApp", self.app)
+
+    def folder(self) -> Path:
+        return Path(self.lead_app.settings.download_dir).expanduser()
+
+    def stamp(self, now: float) -> str:
+        return stamp(now)
+
+    def _say(self, words: str, *, progress: bool = False) -> None:
+        self.add_class("-shown")
+        self.query_one(ProgressBar).display = progress
+        self.query_one(Label).update(words)
+        self.screen.refresh_bindings()  # `y` copies a path once there is one
+
+    async def save(
+        self, export_id: str, name: str, choice: CustomDownloadChoice | None = None
+    ) -> Path | None:
+        """Download an export's archive (or a custom one) to a free name in the folder."""
+        folder = self.folder()
+        self.total, self.done = None, 0.0
+        try:
+            target = await asyncio.to_thread(free_path, folder, name)
+        except OSError as error:
+            self._say(f"✗ Cannot save {export_id} in {folder}: {error.strerror or error}.")
+            return None
+        self._say(f"Downloading {export_id} → {target}", progress=True)
+
+        def progress(done: int, total: int | None) -> None:
+            self.total, self.done = total, float(done)
+
+        exports = self.lead_app.client.exports
+        try:
+            if choice is None:
+                path = await exports.download(export_id, target, on_progress=progress)
+            else:
+                path = await exports.custom_download(
+                    export_id, target, choice.columns, choice.format, on_progress=progress
+                )
+        except ApiError as error:
+            self._say(f"✗ Download of {export_id} failed: nothing was left half-written.")
+            self.lead_app.notify_error(error)
+            return None
+        except LeadError as error:  # the file could not be written: the error says why, where
+            self._say(f"✗ {error}")
+            return None
+        except OSError as error:
+            self._say(f"✗ Cannot save {target}: {error.strerror or error}.")
+            return None
+        self.saved_path = path
+        self._say(f"✓ Saved {path}  (y copies the path)")
+        self.notify(f"Saved {path}", title="Downloaded", timeout=6, markup=False)
+        return path
+
+    async def write_csv(self, name: str, rows: list[list[str]]) -> Path | None:
+        """Rows (header first) as a CSV file in the download folder."""
+        folder = self.folder()
+        try:
+            path = await asyncio.to_thread(write_rows_csv, folder, name, rows)
+        except OSError as error:
+            self._say(f"✗ Cannot write {name} in {folder}: {error.strerror or error}.")
+            return None
+        self.saved_path = path
+        self._say(f"✓ {len(rows) - 1} rows saved to {path}  (y copies the path)")
+        return path
+
+    def copy_path(self) -> None:
+        if self.saved_path is not None:
+            self.app.copy_to_clipboard(str(self.saved_path))
+            self.notify(f"Copied {self.saved_path}", timeout=3, markup=False)

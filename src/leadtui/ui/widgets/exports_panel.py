@@ -1,0 +1,141 @@
+"""`ExportsPanel`: the exports table and what can be done to an export: its results, the
+archive (whole or chosen columns), a retry of a failed one (no credits)."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual import work
+from textual.binding import Binding, BindingType
+
+from leadtui.api.contract import ExportStatus, Scope
+from leadtui.api.models import Export
+from leadtui.ui.dialogs.confirm_job_action import ConfirmJobAction
+from leadtui.ui.dialogs.custom_download import CustomDownload
+from leadtui.ui.model.export_files import authorized_columns
+from leadtui.ui.model.job_board import JobBoard, failure_reason
+from leadtui.ui.screens.job_results import JobResultsScreen
+from leadtui.ui.widgets.job_panel import JobPanel
+from leadtui.ui.widgets.job_tables import ExportTable
+
+# The status each action needs; anything else greys its key.
+_NEEDS: dict[str, str] = {
+    "download": ExportStatus.READY,
+    "custom_download": ExportStatus.READY,
+    "retry": ExportStatus.FAILED,
+}
+
+
+def failed_note(export: Export) -> str:
+    """What a failed export says: the server's reason when given, and the free retry."""
+    reason = failure_reason(export)
+    said = f": {reason}" if reason else ""
+    return f"✗ {export.exportId} failed{said} · t retries it at no cost"
+
+
+class ExportsPanel(JobPanel[Export]):
+    KIND = "export"
+    ACTION_SCOPES: ClassVar[dict[str, tuple[Scope, str]]] = {
+        "retry": (Scope.EXPORTS_WRITE, "retry a failed export"),
+    }
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("d", "download", "ZIP", id="jobs.download"),
+        Binding("o", "custom_download", "Columns", id="jobs.custom_download"),
+        Binding("t", "retry", "Retry", id="jobs.retry"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__(ExportTable(id="exports-table"), "Exports", id="exports-panel")
+
+    def show(self, board: JobBoard, now: float) -> None:
+        self.table.merge(board.exports.values(), now)
+        self.draw_subtitle()
+
+    def note(self, export: Export | None) -> str:
+        if export is not None and export.status == ExportStatus.FAILED:
+            return failed_note(export)
+        count = self.table.row_count
+        return f"{count:,} shown" if count else "none yet: unlock results on Searches (s)"
+
+    def applies(self, action: str, export: Export | None) -> bool:
+        wanted = _NEEDS.get(action)
+        return export is not None and (wanted is None or export.status == wanted)
+
+    # --- actions --------------------------------------------------------------------------
+
+    def action_results(self) -> None:
+        export = self.table.selected
+        if export is None:
+            return
+        if export.status != ExportStatus.READY:
+            progress = f" ({int((export.progress or 0) * 100)}%)" if export.progress else ""
+            self.notify(
+                f"Export {export.exportId} is {export.status}{progress}: its results can be "
+                "read once it is ready.",
+                title="Not ready yet",
+                severity="warning",
+                timeout=5,
+            )
+            return
+        self.app.push_screen(JobResultsScreen("export", export.exportId))
+
+    @work(group="jobs-retry")
+    async def action_retry(self) -> None:
+        export = self.table.selected
+        if export is None or export.status != ExportStatus.FAILED or "retry" in self.busy:
+            return
+        reason = failure_reason(export)
+        ask = ConfirmJobAction(
+            f"Retry export {export.exportId}",
+            (f"It failed: {reason}\n" if reason else "")
+            + "The export is queued again with the same results. Retrying a failed export "
+            "uses no credits.",
+            "Retry",
+        )
+        exports = self.lead_app.client.exports
+        record = await self.send(
+            "retry", f"retrying {export.exportId}", lambda: exports.retry(export.exportId), ask=ask
+        )
+        if record is None:
+            return
+        self.lead_app.jobs.absorb(record)
+        self.notify(f"Export {record.exportId} is {record.status} again — no credits used.")
+
+    @work(group="jobs-download")
+    async def action_download(self) -> None:
+        export = self.table.selected
+        if export is None or export.status != ExportStatus.READY or self._downloading():
+            return
+        async with self.running("download", f"downloading {export.exportId}"):
+            await self.download_line.save(export.exportId, f"{export.exportId}.zip")
+
+    @work(group="jobs-download")
+    async def action_custom_download(self) -> None:
+        export = self.table.selected
+        if export is None or export.status != ExportStatus.READY or self._downloading():
+            return
+        client = self.lead_app.client
+        columns = await self.send(
+            "custom_download",
+            f"reading the columns of {export.exportId}",
+            lambda: authorized_columns(client, export.exportId),
+        )
+        if columns is None:
+            return
+        if not columns:
+            self.notify("This export has no results to download.", severity="warning")
+            return
+        choice = await self.app.push_screen_wait(CustomDownload(export.exportId, columns))
+        if choice is None:
+            return
+        async with self.running("custom_download", f"downloading {export.exportId}"):
+            await self.download_line.save(export.exportId, f"{export.exportId}-custom.zip", choice)
+
+    def _downloading(self) -> bool:
+        return "download" in self.busy or "custom_download" in self.busy
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # One download at a time: both download keys wait for the one running.
+        if action in ("download", "custom_download") and self._downloading():
+            return None
+        return super().check_action(action, parameters)

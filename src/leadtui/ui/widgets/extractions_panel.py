@@ -1,0 +1,234 @@
+"""`ExtractionsPanel`: the extractions table and what can be done to one: edit a draft,
+launch it (one launch of the account's quota, through the spend flow), pause or resume,
+stop (final, confirmed first), and read its results."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar, cast
+
+from textual import work
+from textual.binding import Binding, BindingType
+
+from leadtui.api.contract import MOVING_EXTRACTION_STATES, ExtractionStatus, Scope
+from leadtui.api.models import Extraction, Identity
+from leadtui.spend.gate import SpendRequest
+from leadtui.spend.journal import SpendOperation
+from leadtui.spend.quote import Quote
+from leadtui.ui.dialogs.confirm_job_action import ConfirmJobAction
+from leadtui.ui.dialogs.extraction_form import ExtractionForm, launch_problems
+from leadtui.ui.model.errors import ErrorReport
+from leadtui.ui.model.job_board import JobBoard, failure_reason
+from leadtui.ui.screens.job_results import JobResultsScreen
+from leadtui.ui.spend_flow import confirm_and_spend
+from leadtui.ui.widgets.job_panel import JobPanel
+from leadtui.ui.widgets.job_tables import ExtractionTable, summary
+
+if TYPE_CHECKING:
+    from leadtui.ui.screens.base import LeadScreen
+
+_STOPPABLE = frozenset({*MOVING_EXTRACTION_STATES, ExtractionStatus.PAUSED})
+# Pause from queued or running, resume from paused (docs/api-contract.md).
+_PAUSABLE = frozenset({ExtractionStatus.QUEUED, ExtractionStatus.RUNNING})
+_TOGGLES = frozenset({*_PAUSABLE, ExtractionStatus.PAUSED})
+# Titles of what this panel shows on the screen's error panel, cleared by the next success.
+DRAFT_INCOMPLETE = "Draft incomplete"
+NO_LAUNCHES = "No launches left"
+
+
+def launches_left(identity: Identity | None) -> int | None:
+    """Launches the account has left, when GET /me says (the spec does not name the field)."""
+    launches = identity.extra("extraction_launches") if identity is not None else None
+    remaining = launches.get("remaining") if isinstance(launches, dict) else None
+    return remaining if isinstance(remaining, int) else None
+
+
+class ExtractionsPanel(JobPanel[Extraction]):
+    KIND = "extraction"
+    ACTION_SCOPES: ClassVar[dict[str, tuple[Scope, str]]] = {
+        "edit_draft": (Scope.EXTRACTIONS_WRITE, "edit a draft"),
+        "launch": (Scope.EXTRACTIONS_WRITE, "launch an extraction"),
+        "toggle_job": (Scope.EXTRACTIONS_WRITE, "pause or resume an extraction"),
+        "stop": (Scope.EXTRACTIONS_WRITE, "stop an extraction"),
+    }
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("m", "edit_draft", "Edit", id="jobs.edit_draft"),
+        Binding("l", "launch", "Launch", id="jobs.launch"),
+        Binding("z", "toggle_job", "Pause", id="jobs.toggle_job"),
+        Binding("x", "stop", "Stop", id="jobs.stop"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__(
+            ExtractionTable(id="extractions-table"), "Extractions", id="extractions-panel"
+        )
+
+    def show(self, board: JobBoard, now: float) -> None:
+        self.table.merge(board.extractions.values(), now)
+        if not self.lead_app.has_scope(Scope.EXTRACTIONS_READ):
+            self.border_title = "Extractions — this key lacks extractions:read"
+        self.draw_subtitle()
+
+    def note(self, extraction: Extraction | None) -> str:
+        if extraction is not None and extraction.status == ExtractionStatus.FAILED:
+            reason = failure_reason(extraction)
+            return f"✗ {extraction.extractionId} failed" + (f": {reason}" if reason else "")
+        count = self.table.row_count
+        return f"{count:,} shown" if count else "none yet: e drafts one"
+
+    def applies(self, action: str, extraction: Extraction | None) -> bool:
+        status = extraction.status if extraction is not None else None
+        if action in ("edit_draft", "launch"):
+            return status == ExtractionStatus.DRAFT
+        if action == "toggle_job":
+            return status in _TOGGLES
+        return action == "stop" and status in _STOPPABLE
+
+    # --- results and drafts ---------------------------------------------------------------
+
+    def action_results(self) -> None:
+        extraction = self.table.selected
+        if extraction is None:
+            return
+        if extraction.status == ExtractionStatus.DRAFT:
+            self.notify("A draft has no results yet: launch it first (l).", severity="warning")
+            return
+        self.app.push_screen(JobResultsScreen("extraction", extraction.extractionId))
+
+    @work(group="jobs-extraction-form")
+    async def new_extraction(self) -> None:
+        """The form for a new extraction: saved as a draft, or created and launched."""
+        result = await self.app.push_screen_wait(ExtractionForm())
+        if result is None:
+            return
+        if result.launch:
+            target = "new: " + summary(result.body)
+            quote = Quote.launch(SpendOperation.EXTRACTION_CREATE, target, self._launches_left())
+            await self._spend(
+                "new_extraction",
+                SpendRequest.for_extraction(quote, result.body),
+                "Create and launch an extraction",
+            )
+            return
+        extractions = self.lead_app.client.extractions
+        draft = await self.send(
+            "new_extraction", "saving the draft", lambda: extractions.create_draft(result.body)
+        )
+        if draft is None:
+            return
+        self.lead_app.jobs.absorb(draft)
+        self.notify(f"Draft {draft.extractionId} saved; l launches it.", title="Draft saved")
+
+    @work(group="jobs-extraction-form")
+    async def action_edit_draft(self) -> None:
+        extraction = self.table.selected
+        if extraction is None or extraction.status != ExtractionStatus.DRAFT:
+            return
+        result = await self.app.push_screen_wait(ExtractionForm(extraction))
+        if result is None:
+            return
+        job_id, extractions = extraction.extractionId, self.lead_app.client.extractions
+        draft = await self.send(
+            "edit_draft", f"saving {job_id}", lambda: extractions.update_draft(job_id, result.body)
+        )
+        if draft is None:
+            return
+        self._clear_incomplete()
+        self.lead_app.jobs.absorb(draft)
+        self.notify(f"Draft {draft.extractionId} updated.", timeout=4)
+
+    # --- launch: a spend of the quota -----------------------------------------------------
+
+    @work(group="jobs-extraction-launch")
+    async def action_launch(self) -> None:
+        extraction = self.table.selected
+        if extraction is None or extraction.status != ExtractionStatus.DRAFT:
+            return
+        problems = launch_problems(extraction.model_extra or {})
+        if problems:
+            self._show(
+                ErrorReport(
+                    DRAFT_INCOMPLETE,
+                    f"Draft {extraction.extractionId} cannot be launched yet: "
+                    f"{'; '.join(problems)}. m edits it. Nothing was sent.",
+                )
+            )
+            return
+        job_id = extraction.extractionId
+        quote = Quote.launch(SpendOperation.EXTRACTION_LAUNCH, job_id, self._launches_left())
+        await self._spend(
+            "launch", SpendRequest.for_launch(quote, job_id), f"Launch extraction {job_id}"
+        )
+
+    def _launches_left(self) -> int | None:
+        return launches_left(self.lead_app.identity)
+
+    async def _spend(self, action: str, request: SpendRequest, title: str) -> None:
+        quote = request.quote
+        if quote.balance is not None and quote.shortfall:
+            self._show(
+                ErrorReport(
+                    NO_LAUNCHES,
+                    "The account's extraction launches are used up: "
+                    f"{title.lower()} needs one. Nothing was sent.",
+                )
+            )
+            return
+        doing = f"{title.lower()}: sending (the same key on every retry)"
+        async with self.running(action, doing):
+            result = await confirm_and_spend(self.screen, request)
+        if result is not None:
+            self._clear_incomplete()
+
+    def _show(self, report: ErrorReport) -> None:
+        cast("LeadScreen", self.screen).show_error(report)
+
+    def _clear_incomplete(self) -> None:
+        """A launch or an edit went through: what stopped the last launch is over."""
+        screen = cast("LeadScreen", self.screen)
+        shown = screen.error_panel.report
+        if shown is not None and shown.title in (DRAFT_INCOMPLETE, NO_LAUNCHES):
+            screen.clear_error()
+
+    # --- running jobs ---------------------------------------------------------------------
+
+    @work(group="jobs-extraction-state")
+    async def action_toggle_job(self) -> None:
+        extraction = self.table.selected
+        if extraction is None or extraction.status not in _TOGGLES:
+            return
+        extractions = self.lead_app.client.extractions
+        job_id = extraction.extractionId
+        pausing = extraction.status in _PAUSABLE
+        call = extractions.pause if pausing else extractions.resume
+        record = await self.send(
+            "toggle_job", f"{'pausing' if pausing else 'resuming'} {job_id}", lambda: call(job_id)
+        )
+        if record is None:
+            return
+        self.lead_app.jobs.absorb(record)
+        self.notify(f"Extraction {record.extractionId} is {record.status}.", timeout=4)
+
+    @work(group="jobs-extraction-state")
+    async def action_stop(self) -> None:
+        extraction = self.table.selected
+        if extraction is None or extraction.status not in _STOPPABLE:
+            return
+        job_id, extractions = extraction.extractionId, self.lead_app.client.extractions
+        ask = ConfirmJobAction(
+            f"Stop extraction {job_id}",
+            "Stopping is final: the extraction cannot be resumed. Results found so far "
+            "are archived and stay readable.",
+            "Stop",
+        )
+        record = await self.send(
+            "stop", f"stopping {job_id}", lambda: extractions.stop(job_id), ask=ask
+        )
+        if record is None:
+            return
+        self.lead_app.jobs.absorb(record)
+        self.notify(
+            f"{record.extractionId} is {record.status}: the results found so far stay "
+            "readable (v).",
+            title="■ Extraction stopped",
+            timeout=6,
+        )

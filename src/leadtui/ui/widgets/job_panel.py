@@ -1,0 +1,157 @@
+"""`JobPanel`: one jobs table and the keys that act on its jobs.
+
+Textual scopes bindings to the focused widget and its ancestors, so a panel's keys are live
+(and in the footer) only while its table has the focus; Tab moves to the other panel. A job
+action marks the panel busy at once: the border line says what is running and the action's
+key is greyed until the server has answered.
+"""
+
+from __future__ import annotations
+
+from abc import abstractmethod
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from typing import TYPE_CHECKING, ClassVar, Generic, TypeVar, cast
+
+from textual import on, work
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.widgets import DataTable
+
+from leadtui.api.contract import Scope
+from leadtui.api.errors import LeadError
+from leadtui.ui.dialogs.confirm_job_action import ConfirmJobAction
+from leadtui.ui.model.job_board import JobBoard
+from leadtui.ui.widgets.download_line import DownloadLine
+from leadtui.ui.widgets.job_tables import JobT, JobTable
+
+if TYPE_CHECKING:
+    from textual.app import ComposeResult
+
+    from leadtui.ui.app import LeadApp
+
+
+T = TypeVar("T")
+
+
+class JobPanel(Vertical, Generic[JobT]):
+    """A bordered jobs table with its own keys, actions and workers. (Textual's metaclass
+    rules out ABCMeta here; mypy still refuses to build a panel that lacks an abstract
+    method.)"""
+
+    DEFAULT_CSS = """
+    JobPanel { height: 1fr; border: round $foreground 45%; border-title-color: $foreground; }
+    JobPanel:focus-within { border: round $primary; }
+    JobPanel > DataTable { height: 1fr; scrollbar-size-vertical: 1; }
+    """
+    # action -> (scope, what it does): greyed without the scope; LeadApp says why on a press.
+    ACTION_SCOPES: ClassVar[dict[str, tuple[Scope, str]]] = {}
+    KIND: ClassVar[str] = ""
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("v", "results", "Results", show=False),
+        Binding("w", "export_csv", "CSV", show=False),
+    ]
+
+    def __init__(self, table: JobTable[JobT], title: str, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.table: JobTable[JobT] = table
+        self.border_title = title
+        # action -> what it is doing now ("retrying exp_000004"): shown, its key greyed.
+        self.busy: dict[str, str] = {}
+
+    def compose(self) -> ComposeResult:
+        yield self.table
+
+    @property
+    def lead_app(self) -> LeadApp:
+        return cast("LeadApp", self.app)
+
+    @property
+    def download_line(self) -> DownloadLine:
+        return self.screen.query_one(DownloadLine)
+
+    # --- what a panel says about its jobs ---------------------------------------------
+
+    @abstractmethod
+    def show(self, board: JobBoard, now: float) -> None:
+        """Merge the board's jobs of this kind into the table, then `draw_subtitle`."""
+
+    @abstractmethod
+    def applies(self, action: str, job: JobT | None) -> bool:
+        """Whether `action` applies to the selected job (else its key is greyed)."""
+
+    @abstractmethod
+    def note(self, job: JobT | None) -> str:
+        """The border line when nothing is running: counts, hints, a failure's reason."""
+
+    def draw_subtitle(self) -> None:
+        # Under a dialog (a launch's ConfirmSpend), nothing is sent yet: it shows once the
+        # dashboard is back (JobsScreen redraws on resume).
+        if self.busy and self.screen.is_active:
+            self.border_subtitle = "⟳ " + "; ".join(self.busy.values()) + "…"
+        else:
+            self.border_subtitle = self.note(self.table.selected)
+
+    @asynccontextmanager
+    async def running(self, action: str, doing: str) -> AsyncIterator[None]:
+        """While the body runs: `doing` on the border, the action's key greyed."""
+        self.busy[action] = doing
+        self.draw_subtitle()
+        self.refresh_bindings()
+        try:
+            yield
+        finally:
+            del self.busy[action]
+            if self.is_attached:  # not when the app is closing under a running action
+                self.draw_subtitle()
+                self.refresh_bindings()
+
+    async def send(
+        self,
+        action: str,
+        doing: str,
+        call: Callable[[], Awaitable[T]],
+        *,
+        ask: ConfirmJobAction | None = None,
+    ) -> T | None:
+        """Make one request while `running`, once `ask` (if any) is answered yes. None when
+        declined or failed; a failure is told (words, code, request id)."""
+        if ask is not None and not await self.app.push_screen_wait(ask):
+            return None
+        async with self.running(action, doing):
+            try:
+                return await call()
+            except LeadError as error:
+                self.lead_app.notify_error(error)
+                return None
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        gate = self.ACTION_SCOPES.get(action)
+        if gate is not None and not self.lead_app.has_scope(gate[0]):
+            return None
+        if action in self.busy:
+            return None
+        if action in ("results", "export_csv"):
+            return True if self.table.row_count else None
+        # Only this panel's own bindings are checked here.
+        return True if self.applies(action, self.table.selected) else None
+
+    # --- shared keys ------------------------------------------------------------------
+
+    @on(DataTable.RowHighlighted)
+    def _row_highlighted(self) -> None:
+        self.draw_subtitle()
+        self.refresh_bindings()
+
+    @on(DataTable.RowSelected)
+    def _row_selected(self) -> None:
+        self.action_results()  # Enter on a row: its results
+
+    @abstractmethod
+    def action_results(self) -> None: ...
+
+    @work(group="jobs-csv")
+    async def action_export_csv(self) -> None:
+        """The rows in the order shown, as data, to a CSV file in the download folder."""
+        stamp = self.download_line.stamp(self.lead_app.clock())
+        await self.download_line.write_csv(f"{self.KIND}s-{stamp}.csv", self.table.raw_rows())
