@@ -11,12 +11,18 @@ def screen_text(app: Any) -> str:
     return "\n".join(strip.text.rstrip() for strip in strips)
 
 
+def flat_text(app: Any) -> str:
+    """The screen's words with one space between them (a wrapped line reads as one)."""
+    return " ".join(screen_text(app).split())
+
+
+def footer_text(app: Any) -> str:
+    """The bottom row: the footer's keys as the user reads them."""
+    return screen_text(app).splitlines()[-1].strip()
+
+
 async def wait_until(pilot: Any, condition: Any, *, seconds: float = 10.0) -> None:
-    """Let the app run until `condition()` holds: a loaded machine may need more than one
-    frame for a worker to push a screen. Fails with what is on screen after `seconds`."""
-    steps = int(seconds / 0.05)
-    for _ in range(steps):
-        if condition():
-            return
-        await pilot.pause(0.05)
-    raise AssertionError(f"still not there after {seconds}s; screen:\n{screen_text(pilot.app)}")
+    """Kept for the screens' tests that import it from here: see `tests.ui.pilot`."""
+    from tests.ui.pilot import wait_until as wait
+
+    await wait(pilot, condition, seconds=seconds)

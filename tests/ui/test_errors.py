@@ -11,7 +11,8 @@ from leadtui.api.errors import ApiError
 from leadtui.ui.model.errors import describe
 from leadtui.ui.screens.account import AccountScreen
 from leadtui.ui.screens.sign_in import SignInScreen
-from tests.ui.screen import screen_text
+from tests.ui.pilot import advance, settle, wait_for_text, wait_until
+from tests.ui.screen import flat_text, screen_text
 
 
 class RefusingFirst(httpx.AsyncBaseTransport):
@@ -29,13 +30,8 @@ class RefusingFirst(httpx.AsyncBaseTransport):
         return await self.inner.handle_async_request(request)
 
 
-def _flat(app: Any) -> str:
-    return " ".join(screen_text(app).split())
-
-
-async def _loaded(pilot: Any) -> None:
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
+_flat = flat_text
+_loaded = settle
 
 
 async def test_401_says_key_rejected_and_offers_sign_in(build_app: Any) -> None:
@@ -97,23 +93,24 @@ async def test_403_missing_scope_from_the_server(build_app: Any) -> None:
 
 
 async def test_network_failure_counts_down_then_retries_by_itself(
-    build_app: Any, sandbox_app: Any
+    build_app: Any, sandbox_app: Any, sandbox_clock: Any
 ) -> None:
-    app = build_app(transport=RefusingFirst(sandbox_app, failures=2))
+    refusing = RefusingFirst(sandbox_app, failures=2)
+    app = build_app(transport=refusing)
     async with app.run_test(size=(100, 30)) as pilot:
-        await pilot.pause(0.1)
+        text = await wait_for_text(pilot, "Retrying in 1s…")
         assert isinstance(app.screen, AccountScreen)
-        text = _flat(app)
         assert "Cannot reach the server" in text
-        assert "Retrying in 1s…" in text
+        # The countdown runs on the app's clock: while it stands still, nothing is retried.
+        await settle(pilot)
+        assert refusing.failures == 1
+        await advance(pilot, sandbox_clock, 1)
+        await wait_until(pilot, lambda: refusing.failures == 0)
+        await wait_for_text(pilot, "Retrying in 1s…")
+        await advance(pilot, sandbox_clock, 1)
         panel = app.screen.query_one("#error-panel")
-        for _ in range(50):  # the countdown (0.3 s in tests) runs out; the retry succeeds
-            await pilot.pause(0.1)
-            if not panel.has_class("-visible"):
-                break
-        await _loaded(pilot)
-        assert not panel.has_class("-visible")
-        assert "◆ 10,000 credits" in screen_text(app)
+        await wait_until(pilot, lambda: not panel.has_class("-visible"))
+        await wait_for_text(pilot, "◆ 10,000 credits")
 
 
 def test_unexpected_exception_has_words_not_a_traceback() -> None:

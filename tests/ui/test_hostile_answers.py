@@ -24,7 +24,8 @@ from leadtui.ui.screens.account import AccountScreen
 from leadtui.ui.screens.jobs import JobsScreen
 from leadtui.ui.screens.searches import SearchesScreen
 from tests.ui.conftest import AppFactory
-from tests.ui.screen import screen_text
+from tests.ui.pilot import advance, settle, wait_for_text, wait_until
+from tests.ui.screen import flat_text
 
 PROXY_REQUEST_ID = "req_proxy0000000000000000001"
 
@@ -65,13 +66,16 @@ class Hostile:
         return httpx.Response(self.status, headers=headers, content=self.body(path))
 
 
-def _transport(sandbox_app: Any, hostile: Hostile) -> httpx.MockTransport:
+def _transport(
+    sandbox_app: Any, hostile: Hostile, headers: dict[str, str] | None = None
+) -> httpx.MockTransport:
     sandbox = httpx.ASGITransport(app=sandbox_app)
 
     async def handle(request: httpx.Request) -> httpx.Response:
         path = request.url.path.removeprefix(API_PREFIX)
         bad = hostile.answer(request.method, path)
         if bad is not None:
+            bad.headers.update(headers or {})
             return bad
         return await sandbox.handle_async_request(request)
 
@@ -105,13 +109,10 @@ def hostile_app(
     return build
 
 
-def _flat(app: LeadApp) -> str:
-    return " ".join(screen_text(app).split())
+_flat = flat_text
 
 
-async def _settle(pilot: Any) -> None:
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
+_settle = settle
 
 
 def _assert_bad_response(app: LeadApp, status: int, request_id: str | None) -> None:
@@ -227,7 +228,9 @@ async def test_jobs_dashboard_marks_itself_stale_then_recovers(hostile_app: Any,
         assert "10,000" in _flat(app)
 
 
-async def test_html_502_counts_down_and_recovers_by_itself(hostile_app: Any) -> None:
+async def test_html_502_counts_down_and_recovers_by_itself(
+    hostile_app: Any, sandbox_clock: Any
+) -> None:
     app, hostile = hostile_app("html-502", ACCOUNT_PATHS)
     async with app.run_test(size=(100, 30)) as pilot:
         await _settle(pilot)
@@ -235,15 +238,41 @@ async def test_html_502_counts_down_and_recovers_by_itself(hostile_app: Any) -> 
         assert panel.border_title == "Unexpected answer"
         text = _flat(app)
         assert "HTTP 502 · code bad_response" in text
-        assert "Retrying in" in text or "Retrying now" in text
+        assert "Retrying in 1s…" in text
         hostile.healthy = True
-        # No key pressed: the countdown (retry_delays=(0.2,)) calls the load again.
-        for _ in range(40):
-            await pilot.pause(0.05)
-            await app.workers.wait_for_complete()
-            if not panel.display:
-                break
-        assert not panel.display
-        text = _flat(app)
-        assert "10,000" in text
+        # No key pressed: once the countdown (retry_delays=(0.2,)) has run out on the app's
+        # clock, the load runs again.
+        await advance(pilot, sandbox_clock, 1)
+        await wait_until(pilot, lambda: not panel.display)
+        text = await wait_for_text(pilot, "10,000")
         assert "Unexpected answer" not in text
+
+
+@pytest.mark.parametrize(
+    ("retry_after", "shown"),
+    [("inf", "more than a week"), ("1e308", "more than a week"), ("100000", "28 hours")],
+)
+async def test_a_huge_retry_after_is_told_in_words_and_not_counted_down(
+    build_app: AppFactory, sandbox_app: Any, sandbox_clock: Any, retry_after: str, shown: str
+) -> None:
+    hostile = Hostile(
+        429,
+        lambda _: (
+            b'{"error": {"code": "rate_limited", "message": "slow down", '
+            b'"request_id": "req_proxy0000000000000000001"}}'
+        ),
+        "application/json",
+        PROXY_REQUEST_ID,
+        paths=ACCOUNT_PATHS,
+    )
+    transport = _transport(sandbox_app, hostile, {"Retry-After": retry_after})
+    app = build_app(transport=transport)
+    async with app.run_test(size=(100, 30)) as pilot:
+        text = await wait_for_text(pilot, f"The server asks to wait {shown}")
+        assert "not retrying by itself" in text
+        assert "Retrying in" not in text
+        served = len(hostile.served)
+        await advance(pilot, sandbox_clock, 7 * 86400)
+        await _settle(pilot)
+        assert len(hostile.served) == served  # nothing retried by itself
+        assert app.is_running

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import importlib
+import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,6 +18,7 @@ from textual.screen import Screen
 
 from leadtui.api.contract import Scope
 from leadtui.api.errors import ConfigurationError, LeadError, Unauthorized
+from leadtui.api.keys import api_key_problem
 from leadtui.config.errors import ConfigError
 from leadtui.config.secrets import KeyStoreError
 from leadtui.ui.commands import LeadCommands, PaletteCommand
@@ -105,6 +107,9 @@ class LeadApp(App[int]):
     key_rejected: reactive[bool] = reactive(False, init=False)
     # Bumped on every sign-in (a new session): screens watch it to load their data again.
     sign_ins: reactive[int] = reactive(0, init=False)
+    # Bumped after each spend the server settled (`note_spend`): what depends on the balance
+    # and the usage (Account's "credits used") refreshes.
+    spends: reactive[int] = reactive(0, init=False)
 
     def __init__(self, deps: AppDeps, session: Session | None = None) -> None:
         super().__init__()
@@ -257,6 +262,10 @@ class LeadApp(App[int]):
         self.key_rejected = False
         return identity
 
+    def note_spend(self) -> None:
+        """Call after the server settled a spend: screens that show what it changed reload."""
+        self.spends += 1
+
     def has_scope(self, scope: Scope) -> bool:
         """True when the key holds `scope` (or the scopes are not known yet)."""
         return self.identity is None or scope.value in self.identity.scopes
@@ -363,6 +372,25 @@ class LeadApp(App[int]):
             report = missing_scope(scope, doing)
             self.notify(report.text, title=report.title, severity="warning", markup=False)
 
+    def _fatal_error(self) -> None:
+        # Textual's default prints a traceback with every frame's locals, which may hold the
+        # API key. The user reads one line; LEADTUI_DEBUG=1 adds the traceback, without locals.
+        from rich.text import Text
+        from rich.traceback import Traceback
+
+        self.bell()
+        error = sys.exc_info()[1]
+        kind = type(error).__name__ if error is not None else "error"
+        self._exit_renderables.append(
+            Text(
+                f"leadtui stopped on an unexpected {kind}. Nothing was sent twice: a spend in "
+                "flight is offered again at the next start. Please report what you were doing."
+            )
+        )
+        if os.environ.get("LEADTUI_DEBUG"):
+            self._exit_renderables.append(Traceback(show_locals=False, width=None))
+        self._close_messages_no_wait()
+
     async def on_unmount(self) -> None:
         if self.session is not None:
             await self.session.client.aclose()
@@ -375,5 +403,8 @@ def make_app(deps: AppDeps, *, key: str | SecretStr | None = None, key_source: s
     session = None
     if key is not None and deps.base_url:
         secret = key if isinstance(key, str) else key.get_secret_value()
+        problem = api_key_problem(secret.strip())
+        if problem is not None:
+            raise ConfigurationError(problem)
         session = Session(deps.connect(deps.base_url, secret), key_source)
     return LeadApp(deps, session)

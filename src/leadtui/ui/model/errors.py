@@ -22,8 +22,6 @@ from leadtui.api.errors import (
     Unauthorized,
 )
 
-# 5xx answers that usually go away by themselves (gateways, overload).
-
 # Which screens or actions stop working without each scope, in the words of the UI.
 SCOPE_DISABLES: dict[Scope, str] = {
     Scope.USAGE_READ: "Account, credits",
@@ -136,6 +134,12 @@ def describe(error: BaseException) -> ErrorReport:
         return ErrorReport("Configuration", error.message)
     if isinstance(error, LeadError):
         return ErrorReport(error.title, error.message)
+    # Errors of the layers below that carry their own short title (e.g. each reason spending
+    # is switched off) are shown with it and their message.
+    title = getattr(error, "title", None)
+    if isinstance(title, str) and title:
+        code = getattr(error, "code", None)
+        return ErrorReport(title, str(error), code=code if isinstance(code, str) else None)
     return ErrorReport(
         "Unexpected error",
         f"{type(error).__name__}: something went wrong inside the app. "

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from datetime import datetime
 
 
@@ -29,3 +30,17 @@ def date_time(value: str | None) -> str:
     except ValueError:
         return "—"
     return moment.astimezone().strftime("%Y-%m-%d %H:%M")
+
+
+def duration(seconds: float) -> str:
+    """A wait in words: `45s`, `4 min 10s`, `27 hours`, `more than a week` (also infinity)."""
+    if not seconds < 7 * 86400:  # also NaN and infinity
+        return "more than a week"
+    whole = max(0, math.ceil(seconds))
+    if whole < 60:
+        return f"{whole}s"
+    if whole < 3600:
+        minutes, rest = divmod(whole, 60)
+        return f"{minutes} min {rest}s" if rest else f"{minutes} min"
+    hours = round(whole / 3600)
+    return f"{hours} hours" if hours != 1 else "1 hour"

@@ -34,6 +34,12 @@ class AccountScreen(LeadScreen):
     usage: reactive[Usage | None] = reactive(None, init=False)
     refreshed_at: reactive[float | None] = reactive(None, init=False)
 
+    def __init__(self) -> None:
+        super().__init__()
+        # The balance when the usage shown was read, and whether a load is running.
+        self._usage_credits: int | None = None
+        self._loading = False
+
     def compose_body(self) -> ComposeResult:
         with VerticalScroll(id="account-body"):
             yield Static("Loading the account…", id="account-summary")
@@ -45,6 +51,9 @@ class AccountScreen(LeadScreen):
         # No super().on_mount(): Textual calls LeadScreen's handler too (MRO dispatch).
         self.watch(self.app, "identity", self._draw_identity)
         self.watch(self.app, "sign_ins", self._signed_in, init=False)
+        # A spend changes the balance and the usage: what this screen shows follows it.
+        self.watch(self.app, "spends", self._spent, init=False)
+        self.watch(self.app, "credits", self._credits_changed, init=False)
         self.query_one("#usage-chart").display = False  # until there is usage to draw
         self.set_interval(1.0, self._draw_refreshed)
         self.load()
@@ -55,6 +64,14 @@ class AccountScreen(LeadScreen):
 
     def _signed_in(self) -> None:
         self.load()
+
+    def _spent(self) -> None:
+        self.load()
+
+    def _credits_changed(self, credits: int | None) -> None:
+        # The balance moved without this screen asking (a spend elsewhere): the usage is stale.
+        if credits is not None and credits != self._usage_credits and not self._loading:
+            self.load()
 
     def palette_commands(self) -> list[PaletteCommand]:
         return [PaletteCommand("account: refresh", "Credits, scopes and usage again", self.load)]
@@ -68,10 +85,13 @@ class AccountScreen(LeadScreen):
             return  # the saved key is still being read; `session` changes when it is
         body = self.query_one("#account-body")
         body.loading = self.lead_app.identity is None
+        self._loading = True
         try:
-            # /me first: the credits badge fills in before usage arrives.
-            await self.lead_app.refresh_identity()
-            usage = await self.client.usage()
+            with self.request("refresh", "Refreshing the account…"):
+                self._draw_summary()
+                # /me first: the credits badge fills in before usage arrives.
+                identity = await self.lead_app.refresh_identity()
+                usage = await self.client.usage()
         except LeadError as error:
             if self.lead_app.identity is None:
                 self.query_one("#account-summary", Static).update(
@@ -81,12 +101,16 @@ class AccountScreen(LeadScreen):
             return
         finally:
             body.loading = False
+            self._loading = False
+            self._draw_summary()
         self.clear_error()
+        self._usage_credits = identity.credits
         self.usage = usage
         self.refreshed_at = self.lead_app.clock()
 
     def action_refresh(self) -> None:
-        self.load()
+        if not self.is_requesting("refresh"):
+            self.load()
 
     # --- drawing ------------------------------------------------------------------------
 
@@ -106,7 +130,9 @@ class AccountScreen(LeadScreen):
         if session.key_source:
             key += f" · {session.key_source}"
         refreshed = "—"
-        if self.refreshed_at is not None:
+        if self.is_requesting("refresh"):
+            refreshed = "refreshing…"
+        elif self.refreshed_at is not None:
             refreshed = ago(self.lead_app.clock() - self.refreshed_at)
         summary = Table.grid(padding=(0, 2))
         summary.add_column(style="bold", no_wrap=True)

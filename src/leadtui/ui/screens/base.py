@@ -2,19 +2,23 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, ClassVar, cast
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
-from textual.widgets import Footer
+from textual.widgets import Static
+from textual.worker import NoActiveWorker, Worker, WorkerState, get_current_worker
 
 from leadtui.api.contract import Scope
 from leadtui.ui.commands import PaletteCommand
 from leadtui.ui.model.errors import ErrorReport, describe, missing_scope
 from leadtui.ui.widgets.error_panel import ErrorPanel
 from leadtui.ui.widgets.header import AppHeader
+from leadtui.ui.widgets.key_footer import KeyFooter
+from leadtui.ui.widgets.too_small import TooSmall
 
 if TYPE_CHECKING:
     from leadtui.api.client import LeadClient
@@ -36,18 +40,27 @@ class LeadScreen(Screen[None]):
     REQUIRED_SCOPES: ClassVar[tuple[tuple[Scope, str], ...]] = ()
     # action -> (scope, what it does), e.g. {"unlock": (Scope.EXPORTS_WRITE, "unlock results")}.
     ACTION_SCOPES: ClassVar[dict[str, tuple[Scope, str]]] = {}
-    # Screens with many keys use the compact footer so every key fits one line at 80 columns.
+    # Kept for screens that set it: every footer now fits its keys whole (KeyFooter).
     COMPACT_FOOTER: ClassVar[bool] = False
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("c", "copy_request_id", "Copy request id", id="error.copy_request_id"),
     ]
 
+    def __init__(self) -> None:
+        super().__init__()
+        # What each running request is doing, by the action whose key started it.
+        self._requests: dict[str, str] = {}
+        # The worker whose failure the error panel shows (None: shown outside any worker).
+        self._error_origin: Worker[object] | None = None
+
     def compose(self) -> ComposeResult:
         yield AppHeader()
+        yield Static(id="requests-running", markup=False)
         yield ErrorPanel()
         yield from self.compose_body()
-        yield Footer(compact=self.COMPACT_FOOTER)
+        yield KeyFooter()
+        yield TooSmall()
 
     def compose_body(self) -> ComposeResult:
         """The screen's own widgets, between the error panel and the footer."""
@@ -76,13 +89,57 @@ class LeadScreen(Screen[None]):
         """Show an error inline. Network failures retry by themselves via `retry`."""
         report = error if isinstance(error, ErrorReport) else describe(error)
         self.lead_app.note_error(report)
+        try:
+            self._error_origin = get_current_worker()
+        except NoActiveWorker:
+            self._error_origin = None
         panel = self.error_panel
         panel.delays = self.lead_app.deps.retry_delays
+        panel.clock = self.lead_app.clock
         panel.show(report, retry=retry)
         self.refresh_bindings()
 
     def clear_error(self) -> None:
+        self._error_origin = None
         self.error_panel.clear()
+        self.refresh_bindings()
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        # A panel reports one failure; the next success of the same work ends it: another run
+        # of the worker that failed, or (for a failure found outside any worker, e.g. a check
+        # on a key press) the next worker of this screen that succeeds. Scope notices stay.
+        if event.state != WorkerState.SUCCESS or self.error_panel.report is None:
+            return
+        if self._showing_scope_notice():
+            return
+        origin, worker = self._error_origin, event.worker
+        if origin is worker:
+            return
+        if origin is None or (worker.name, worker.group) == (origin.name, origin.group):
+            self.clear_error()
+
+    # --- requests in flight -------------------------------------------------------------
+
+    @contextmanager
+    def request(self, action: str, doing: str) -> Iterator[None]:
+        """While the block runs, `doing` ("Refreshing the account…") shows under the header and
+        the key of `action` is greyed out, so it cannot start the same request twice."""
+        self._requests[action] = doing
+        self._draw_requests()
+        try:
+            yield
+        finally:
+            self._requests.pop(action, None)
+            if self.is_mounted:
+                self._draw_requests()
+
+    def is_requesting(self, action: str) -> bool:
+        return action in self._requests
+
+    def _draw_requests(self) -> None:
+        line = self.query_one("#requests-running", Static)
+        line.update("  ".join(f"⟳ {doing}" for doing in self._requests.values()))
+        line.set_class(bool(self._requests), "-on")
         self.refresh_bindings()
 
     def action_copy_request_id(self) -> None:
@@ -124,6 +181,8 @@ class LeadScreen(Screen[None]):
         if action == "copy_request_id":
             panels = self.query(ErrorPanel)  # empty while the screen is still composing
             return bool(panels and panels.first().request_id)
+        if action in self._requests:
+            return None  # greyed out until the request it started ends
         gate = self.ACTION_SCOPES.get(action)
         if gate is not None and not self.lead_app.has_scope(gate[0]):
             return None  # greyed out; LeadApp.on_key explains when it is pressed

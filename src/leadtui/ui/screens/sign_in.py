@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar, cast
 
@@ -12,16 +13,43 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Button, Footer, Input, Label, Static
+from textual.widgets import Button, Input, Label, Static
 
 from leadtui.api.client import LeadClient
 from leadtui.api.errors import LeadError, Unauthorized
+from leadtui.api.keys import api_key_problem
 from leadtui.api.models import Identity
 from leadtui.config.secrets import KeyStoreError, NoKeyringAvailable
 from leadtui.ui.model.errors import describe
+from leadtui.ui.widgets.key_footer import KeyFooter
 
 if TYPE_CHECKING:
     from leadtui.ui.app import LeadApp
+
+
+class KeyInput(Input):
+    """The masked API key field. Its messages never show the key in a repr (TEXTUAL_LOG,
+    tracebacks): the same messages as `Input`, with the value redacted."""
+
+    class Changed(Input.Changed, namespace="input"):
+        def __rich_repr__(self) -> Iterator[tuple[str, str]]:
+            yield "value", "<redacted>"
+
+        def __repr__(self) -> str:
+            return "KeyInput.Changed(value=<redacted>)"
+
+    class Submitted(Input.Submitted, namespace="input"):
+        def __rich_repr__(self) -> Iterator[tuple[str, str]]:
+            yield "value", "<redacted>"
+
+        def __repr__(self) -> str:
+            return "KeyInput.Submitted(value=<redacted>)"
+
+    def __init__(self, *, id: str) -> None:
+        super().__init__(password=True, placeholder="sk_…", id=id)
+
+    def __rich_repr__(self) -> Iterator[tuple[str, str]]:
+        yield "id", self.id or ""
 
 
 @dataclass(frozen=True)
@@ -60,19 +88,19 @@ class SignInScreen(Screen[SignedIn | None]):
             box.border_title = "Sign in to the Lead Data API"
             if self._reason:
                 yield Static(self._reason, id="sign-in-reason")
-            yield Label("Server URL (without /api/v1)")
+            yield Label("Server URL: https://, or http:// to this machine (without /api/v1)")
             yield Input(
                 self._server(),
                 placeholder="https://api.example.com",
                 id="base-url",
             )
             yield Label("API key (created on the service's account page)")
-            yield Input(password=True, placeholder="sk_…", id="api-key")
+            yield KeyInput(id="api-key")
             yield Static(id="sign-in-status")
             with Horizontal(id="sign-in-buttons"):
                 yield Button("Check and save", variant="primary", id="sign-in")
                 yield Button("Use for this session only", id="session-only")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.query_one("#session-only").display = False
@@ -87,11 +115,18 @@ class SignInScreen(Screen[SignedIn | None]):
     @on(Button.Pressed, "#sign-in")
     def _submit(self) -> None:
         url = self.query_one("#base-url", Input).value.strip()
-        key = self.query_one("#api-key", Input).value.strip()
+        field = self.query_one("#api-key", KeyInput)
+        key = field.value.strip()
         if not url or not key:
             self._say("Enter the server URL and the API key.", error=True)
             return
-        self.check_and_save(url, key)
+        problem = api_key_problem(key)
+        if problem is not None:
+            self._say(problem, error=True)
+            return
+        # The field is cleared once read: the key lives on only as a SecretStr.
+        field.value = ""
+        self.check_and_save(url, SecretStr(key))
 
     @on(Button.Pressed, "#session-only")
     def _session_only(self) -> None:
@@ -107,13 +142,13 @@ class SignInScreen(Screen[SignedIn | None]):
         status.update(text)
         status.set_class(error, "-error")
 
-    @work(exclusive=True, group="sign-in")
-    async def check_and_save(self, url: str, key: str) -> None:
+    @work(exclusive=True, group="sign-in", description="check and save the key")
+    async def check_and_save(self, url: str, key: SecretStr) -> None:
         """GET /me with the key; only a key that works is saved (keyring off the UI thread)."""
         self.query_one("#session-only").display = False
         self._say("Checking the key…")
         try:
-            client = self._app.deps.connect(url, key)
+            client = self._app.deps.connect(url, key.get_secret_value())
         except LeadError as error:
             self._say(describe(error).text, error=True)
             return
@@ -136,7 +171,7 @@ class SignInScreen(Screen[SignedIn | None]):
         self._say("Key accepted. Saving it in the OS keyring…")
         profile = self._app.deps.profile
         try:
-            await asyncio.to_thread(keystore.store, profile, SecretStr(key))
+            await asyncio.to_thread(keystore.store, profile, key)
         except NoKeyringAvailable as error:
             self._keep_unsaved(client, identity, str(error))
             return

@@ -13,8 +13,13 @@ from textual.timer import Timer
 from textual.widgets import Static
 
 from leadtui.ui.model.errors import ErrorReport
+from leadtui.ui.model.timefmt import duration
 
 RetryFn = Callable[[], object]
+
+# The longest wait the panel counts down before retrying by itself. A server asking for more
+# (`Retry-After: 100000`, `inf`) is told to the user in words, and nothing retries by itself.
+MAX_COUNTDOWN_SECONDS = 600.0
 
 
 class ErrorPanel(Vertical):
@@ -40,10 +45,13 @@ class ErrorPanel(Vertical):
         super().__init__(id=id)
         self.report: ErrorReport | None = None
         self.delays: tuple[float, ...] = (2.0, 5.0, 10.0, 30.0)
+        # Seconds now; the app's injected clock (frozen in tests, which move it by hand).
+        self.clock: Callable[[], float] = time.time
         self._retry: RetryFn | None = None
         self._failures = 0
         self._deadline = 0.0
         self._timer: Timer | None = None
+        self._too_long: float | None = None
 
     def compose(self) -> ComposeResult:
         yield Static(id="error-text", markup=False)
@@ -72,11 +80,15 @@ class ErrorPanel(Vertical):
         self.query_one("#error-meta", Static).display = bool(meta)
         self._stop_timer()
         self._retry = retry if report.transient else None
+        self._too_long = None
         if self._retry is not None:
             delay = report.retry_after or self.delays[min(self._failures, len(self.delays) - 1)]
             self._failures += 1
-            self._deadline = time.monotonic() + delay
-            self._timer = self.set_interval(0.25, self._tick)
+            if not delay <= MAX_COUNTDOWN_SECONDS:  # also NaN and infinity
+                self._too_long, self._retry = delay, None
+            else:
+                self._deadline = self.clock() + delay
+                self._timer = self.set_interval(0.25, self._tick)
         self._draw_countdown()
         self.add_class("-visible")
 
@@ -85,6 +97,7 @@ class ErrorPanel(Vertical):
         self._stop_timer()
         self.report = None
         self._retry = None
+        self._too_long = None
         self._failures = 0
         self.remove_class("-visible")
 
@@ -94,18 +107,23 @@ class ErrorPanel(Vertical):
             self._timer = None
 
     def _seconds_left(self) -> int:
-        return max(0, math.ceil(self._deadline - time.monotonic()))
+        return max(0, math.ceil(self._deadline - self.clock()))
 
     def _draw_countdown(self) -> None:
         line = self.query_one("#error-retry", Static)
-        line.display = self._retry is not None
-        if self._retry is not None:
+        line.display = self._retry is not None or self._too_long is not None
+        if self._too_long is not None:
+            line.update(
+                f"The server asks to wait {duration(self._too_long)}: "
+                "not retrying by itself; try again later."
+            )
+        elif self._retry is not None:
             left = self._seconds_left()
-            line.update(f"Retrying in {left}s…" if left else "Retrying now…")
+            line.update(f"Retrying in {duration(left)}…" if left else "Retrying now…")
 
     def _tick(self) -> None:
         self._draw_countdown()
-        if self._retry is not None and time.monotonic() >= self._deadline:
+        if self._retry is not None and self.clock() >= self._deadline:
             retry = self._retry
             self._stop_timer()
             retry()

@@ -63,6 +63,9 @@ class AppHeader(Horizontal):
         brand = name or "leadtui"
         if self.lead_app.deps.demo:
             brand += " · demo"
+        app = self.lead_app
+        if app.settings.spend_policy(app.deps.profile).read_only:
+            brand += " · read-only"
         self.query_one("#brand", Static).update(brand)
 
     def _credits_changed(self, credits: int | None) -> None:

@@ -1,0 +1,110 @@
+"""The footer every screen uses: its keys on one line, each whole or not at all.
+
+Textual's Footer lays out one widget per key in a scrolling row, re-composed on every binding
+change; in a real terminal at 80 columns that cut keys mid-word ("esc Bac", "? Hel") and left
+stale cells of the re-composed row ("^pp alette", "palettee"). This draws one line of text
+instead: keys that do not fit are left out whole, and `? Help` (which lists them all) stays.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rich.text import Text
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.widget import Widget
+
+_SEPARATOR = "  "
+
+
+@dataclass(frozen=True)
+class FooterKey:
+    """One key as the footer shows it."""
+
+    key: str  # as pressed, e.g. "question_mark"
+    shown: str  # as drawn, e.g. "?"
+    description: str
+    enabled: bool
+    kept: bool = False  # help and the palette: how to reach every key that did not fit
+
+    @property
+    def width(self) -> int:
+        return len(self.shown) + 1 + len(self.description)
+
+
+def fit_keys(keys: list[FooterKey], width: int) -> list[FooterKey]:
+    """The keys that fit `width` cells whole, in order; kept keys (help, palette) always."""
+    kept = [k for k in keys if k.kept]
+    chosen: list[FooterKey] = []
+    used = sum(k.width + len(_SEPARATOR) for k in kept)
+    for key in keys:
+        if key.kept:
+            continue
+        if used + key.width + len(_SEPARATOR) > width:
+            break
+        chosen.append(key)
+        used += key.width + len(_SEPARATOR)
+    return chosen + kept
+
+
+def footer_keys(screen: Screen[object]) -> list[FooterKey]:
+    """The shown bindings active on `screen` (one per action), as the footer lists them."""
+    app = screen.app
+    keys: list[FooterKey] = []
+    actions: set[str] = set()
+    bindings = screen.active_bindings
+    for active in bindings.values():
+        binding: Binding = active.binding
+        if not binding.show or binding.action in actions:
+            continue
+        actions.add(binding.action)
+        shown = app.get_key_display(binding)
+        kept = binding.action == "help"
+        keys.append(FooterKey(binding.key, shown, binding.description, active.enabled, kept))
+    palette = bindings.get(app.COMMAND_PALETTE_BINDING)
+    if app.ENABLE_COMMAND_PALETTE and palette is not None:
+        shown = app.get_key_display(palette.binding)
+        keys.append(FooterKey(palette.binding.key, shown, "palette", palette.enabled, kept=True))
+    return keys
+
+
+class KeyFooter(Widget):
+    """Docked at the bottom; redraws (never re-composes) when the screen's bindings change."""
+
+    COMPONENT_CLASSES = {"key-footer--key", "key-footer--description", "key-footer--disabled"}
+    DEFAULT_CSS = """
+    KeyFooter {
+        dock: bottom;
+        height: 1;
+        padding: 0 1;
+        background: $footer-background;
+        color: $footer-foreground;
+    }
+    KeyFooter > .key-footer--key { color: $footer-key-foreground; text-style: bold; }
+    KeyFooter > .key-footer--description { color: $footer-description-foreground; }
+    KeyFooter > .key-footer--disabled { text-style: dim; }
+    """
+
+    def on_mount(self) -> None:
+        self.screen.bindings_updated_signal.subscribe(self, self._bindings_changed)
+
+    def on_unmount(self) -> None:
+        self.screen.bindings_updated_signal.unsubscribe(self)
+
+    def _bindings_changed(self, screen: Screen[object]) -> None:
+        self.refresh()
+
+    def render(self) -> Text:
+        width = self.content_region.width or self.size.width
+        key_style = self.get_component_rich_style("key-footer--key")
+        text_style = self.get_component_rich_style("key-footer--description")
+        dim = self.get_component_rich_style("key-footer--disabled")
+        line = Text(no_wrap=True, overflow="crop")
+        for index, key in enumerate(fit_keys(footer_keys(self.screen), width)):
+            if index:
+                line.append(_SEPARATOR)
+            extra = dim if not key.enabled else None
+            line.append(key.shown, key_style + extra if extra else key_style)
+            line.append(" " + key.description, text_style + extra if extra else text_style)
+        return line

@@ -1,0 +1,42 @@
+"""What a screen shows instead of itself when the terminal is below the size it is laid out for."""
+
+from __future__ import annotations
+
+from textual.events import Resize
+from textual.widgets import Static
+
+# The smallest terminal every screen is laid out for (columns, rows).
+MIN_SIZE = (80, 24)
+
+
+def too_small_text(width: int, height: int) -> str | None:
+    """"Terminal too small: need 80×24, have 60×20", or None when the terminal is big enough."""
+    need_width, need_height = MIN_SIZE
+    if width >= need_width and height >= need_height:
+        return None
+    return f"Terminal too small: need {need_width}×{need_height}, have {width}×{height}"
+
+
+class TooSmall(Static):
+    """Composed last by every main screen; below MIN_SIZE the screen shows only this (the CSS
+    hides its siblings through the screen's `-too-small` class), rather than a cut table."""
+
+    DEFAULT_CSS = """
+    TooSmall {
+        display: none;
+        width: 1fr;
+        height: 1fr;
+        content-align: center middle;
+        text-style: bold;
+    }
+    """
+
+    def on_mount(self) -> None:
+        self._fit(self.app.size.width, self.app.size.height)
+        self.watch(self.screen, "size", lambda size: self._fit(size.width, size.height))
+
+    def _fit(self, width: int, height: int) -> None:
+        text = too_small_text(width, height)
+        if text is not None:
+            self.update(text + "\nEnlarge the window, or press ctrl+q to quit.")
+        self.screen.set_class(text is not None, "-too-small")
