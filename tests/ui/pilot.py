@@ -47,7 +47,9 @@ async def wait_until(pilot: Any, condition: Callable[[], object], *, seconds: fl
     raise AssertionError(f"still not there after {seconds}s; screen:\n{screen_text(pilot.app)}")
 
 
-async def wait_for_screen(pilot: Any, screen_type: type[ScreenT], *, seconds: float = 10.0) -> ScreenT:
+async def wait_for_screen(
+    pilot: Any, screen_type: type[ScreenT], *, seconds: float = 10.0
+) -> ScreenT:
     """Until a `screen_type` is on top (a worker pushing a modal never completes: no settle)."""
     await wait_until(pilot, lambda: isinstance(pilot.app.screen, screen_type), seconds=seconds)
     screen: ScreenT = pilot.app.screen

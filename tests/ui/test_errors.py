@@ -12,7 +12,7 @@ from leadtui.ui.model.errors import describe
 from leadtui.ui.screens.account import AccountScreen
 from leadtui.ui.screens.sign_in import SignInScreen
 from tests.ui.pilot import advance, settle, wait_for_text, wait_until
-from tests.ui.screen import flat_text, screen_text
+from tests.ui.screen import flat_text
 
 
 class RefusingFirst(httpx.AsyncBaseTransport):

@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any, ClassVar
 
+import httpx
+import pytest
+from textual import work
 from textual.binding import Binding, BindingType
+from textual.command import CommandPalette
 from textual.widgets import Static
 
 from leadtui.api.contract import Scope
+from leadtui.api.errors import LeadError
+from leadtui.api.models import SearchRequest
 from leadtui.ui.commands import LeadCommands
 from leadtui.ui.screens.base import LeadScreen
 from leadtui.ui.screens.help import HelpScreen
@@ -15,7 +22,8 @@ from leadtui.ui.screens.jobs import JobsScreen
 from leadtui.ui.screens.search_builder import NewSearchScreen
 from leadtui.ui.screens.searches import SearchesScreen
 from leadtui.ui.widgets.header import AppHeader
-from tests.ui.screen import screen_text
+from tests.ui.pilot import settle, wait_for_screen, wait_for_text
+from tests.ui.screen import flat_text, footer_text, screen_text
 
 
 def _text(app: Any, selector: str) -> str:
@@ -25,19 +33,21 @@ def _text(app: Any, selector: str) -> str:
 async def test_credits_badge_shows_balance_after_first_paint(build_app: Any) -> None:
     app = build_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await settle(pilot)
         assert "◆ 10,000 credits" in _text(app, "AppHeader #credits")
         assert "Demo Co" in _text(app, "AppHeader #brand")
-        app.credits = 7  # what a screen does after a spend
-        await pilot.pause()
-        assert "◆ 7 credits (low)" in _text(app, "AppHeader #credits")
+
+
+async def test_low_balance_badge_says_low(build_app: Any) -> None:
+    app = build_app("sk_demo_low")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for_text(pilot, "◆ 5 credits (low)")
 
 
 async def test_single_keys_switch_screens_and_header_marks_current(build_app: Any) -> None:
     app = build_app()
     async with app.run_test(size=(100, 30)) as pilot:
-        await app.workers.wait_for_complete()
+        await settle(pilot)
         for key, screen_type in (
             ("s", SearchesScreen),
             ("n", NewSearchScreen),
@@ -56,7 +66,7 @@ async def test_single_keys_switch_screens_and_header_marks_current(build_app: An
 async def test_palette_lists_group_action_entries(build_app: Any) -> None:
     app = build_app()
     async with app.run_test(size=(100, 30)) as pilot:
-        await app.workers.wait_for_complete()
+        await settle(pilot)
         titles = [c.title for c in app.palette_commands(app.screen)]
         for expected in (
             "screens: Account",
@@ -70,18 +80,17 @@ async def test_palette_lists_group_action_entries(build_app: Any) -> None:
             assert expected in titles
         assert LeadCommands in app.COMMANDS
         await pilot.press("ctrl+p")
-        await pilot.pause()
+        await wait_for_screen(pilot, CommandPalette)
         await pilot.press(*"screens: jobs")
-        await pilot.pause(0.3)
+        await wait_for_text(pilot, "Open Jobs")  # the palette has searched
         await pilot.press("enter")
-        await pilot.pause()
-        assert isinstance(app.screen, JobsScreen)
+        await wait_for_screen(pilot, JobsScreen)
 
 
 async def test_help_lists_current_screen_keys(build_app: Any) -> None:
     app = build_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        await app.workers.wait_for_complete()
+        await settle(pilot)
         await pilot.press("question_mark")
         await pilot.pause()
         assert isinstance(app.screen, HelpScreen)
@@ -99,7 +108,7 @@ async def test_help_lists_current_screen_keys(build_app: Any) -> None:
 async def test_ctrl_q_quits_cleanly(build_app: Any) -> None:
     app = build_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        await app.workers.wait_for_complete()
+        await settle(pilot)
         await pilot.press("ctrl+q")
         await pilot.pause()
     assert app.return_code == 0
@@ -111,7 +120,7 @@ async def test_theme_toggle_is_remembered(build_app: Any) -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         assert app.theme == "textual-dark"
         await pilot.press("ctrl+t")
-        await app.workers.wait_for_complete()
+        await settle(pilot)
         assert app.theme == "textual-light"
     assert saved[-1] == "light"
 
@@ -122,7 +131,7 @@ async def test_light_theme_from_settings_and_keymap_remap(build_app: Any) -> Non
     settings = Settings(theme="light", keymap={"screens.jobs": "J"})
     app = build_app(settings=settings)
     async with app.run_test(size=(100, 30)) as pilot:
-        await app.workers.wait_for_complete()
+        await settle(pilot)
         assert app.theme == "textual-light"
         assert "J Jobs" in _text(app, "AppHeader #tabs")
         await pilot.press("J")
@@ -133,7 +142,7 @@ async def test_light_theme_from_settings_and_keymap_remap(build_app: Any) -> Non
 async def test_screen_needing_a_missing_scope_says_so(build_app: Any) -> None:
     app = build_app("sk_demo_readonly")
     async with app.run_test(size=(100, 30)) as pilot:
-        await app.workers.wait_for_complete()
+        await settle(pilot)
         await pilot.press("n")
         await pilot.pause()
         panel = app.screen.query_one("#error-panel")
@@ -158,7 +167,7 @@ class _UnlockProbe(LeadScreen):
 async def test_key_forbidden_by_scopes_is_greyed_and_explains(build_app: Any) -> None:
     app = build_app("sk_demo_readonly")
     async with app.run_test(size=(100, 30)) as pilot:
-        await app.workers.wait_for_complete()
+        await settle(pilot)
         await app.push_screen(_UnlockProbe())
         await pilot.pause()
         assert app.screen.active_bindings["u"].enabled is False  # greyed in the footer
@@ -175,8 +184,7 @@ async def test_no_color_renders_monochrome_with_meaning_in_words(
     monkeypatch.setenv("NO_COLOR", "1")
     app = build_app("sk_demo_readonly")
     async with app.run_test(size=(80, 24)) as pilot:
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await settle(pilot)
         assert app.no_color
         text = screen_text(app)
         assert "✗  exports:write" in text  # missing scopes marked by a sign, not a colour
@@ -186,7 +194,7 @@ async def test_no_color_renders_monochrome_with_meaning_in_words(
 async def test_help_puts_the_screens_own_keys_before_generic_ones(build_app: Any) -> None:
     app = build_app()
     async with app.run_test(size=(100, 30)) as pilot:
-        await app.workers.wait_for_complete()
+        await settle(pilot)
         await pilot.press("question_mark")
         await pilot.pause()
         keys = screen_text(app)
@@ -195,3 +203,173 @@ async def test_help_puts_the_screens_own_keys_before_generic_ones(build_app: Any
         # Scrolling keys every widget has are not listed: they would bury the screen's own.
         assert "Scroll Up" not in keys
         assert "Focus Next" not in keys
+
+
+class _LookupProbe(LeadScreen):
+    """A screen whose `g` looks a search up and whose `h` does some other work: what the
+    error panel reports, and what clears it, whatever screen it is on."""
+
+    MODE = "probe"
+    LABEL = "Probe"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("g", "lookup", "Look up", id="probe.lookup"),
+        Binding("h", "other", "Other", id="probe.other"),
+    ]
+    search_id = "srch_missing"
+
+    def action_lookup(self) -> None:
+        self.lookup()
+
+    def action_other(self) -> None:
+        self.other()
+
+    @work(group="probe-lookup")
+    async def lookup(self) -> None:
+        try:
+            search = await self.client.searches.get(self.search_id)
+        except LeadError as error:
+            self.show_error(error)
+            return
+        self.notify(f"found {search.searchId}")
+
+    @work(group="probe-other")
+    async def other(self) -> None:
+        await self.client.me()
+
+
+async def test_an_error_panel_clears_on_the_next_success_of_what_it_reported(
+    build_app: Any,
+) -> None:
+    app = build_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        probe = _LookupProbe()
+        await app.push_screen(probe)
+        await pilot.press("g")
+        await wait_for_text(pilot, "Not found")
+        # Some other work succeeding says nothing about the failed lookup: the panel stays.
+        await pilot.press("h")
+        await settle(pilot)
+        assert "Not found" in flat_text(app)
+        # The lookup itself succeeding ends it.
+        search = await app.client.searches.create(
+            SearchRequest.model_validate(
+                {
+                    "activities": [{"name": "Bakeries"}],
+                    "countries": [{"name": "France"}],
+                    "localisations": [{"name": "Lyon"}],
+                }
+            )
+        )
+        probe.search_id = search.searchId
+        await pilot.press("g")
+        await settle(pilot)
+        text = flat_text(app)
+        assert "Not found" not in text
+        assert "It does not exist" not in text
+
+
+async def test_account_refreshes_after_a_spend(build_app: Any) -> None:
+    app = build_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        text = await wait_for_text(pilot, "0 credits used")
+        search = await app.client.searches.create(
+            SearchRequest.model_validate(
+                {
+                    "activities": [{"name": "Bakeries"}],
+                    "countries": [{"name": "France"}],
+                    "localisations": [{"name": "Lyon"}],
+                }
+            )
+        )
+        await app.client.exports.create(search.searchId, 5)
+        # What the spend flow does once the server answered: the badge follows, and so does
+        # everything the Account shows (the usage was read before the spend).
+        await app.refresh_identity()
+        text = await wait_for_text(pilot, "5 credits used")
+        assert "9,995" in text
+        await app.client.exports.create(search.searchId, 2)
+        app.note_spend()  # the explicit signal, for spends that leave the balance unread
+        await wait_for_text(pilot, "7 credits used")
+
+
+class _HeldMe(httpx.AsyncBaseTransport):
+    """Holds every GET /me until `release` is set: a slow server, without sleeping."""
+
+    def __init__(self, sandbox_app: Any) -> None:
+        self.inner = httpx.ASGITransport(app=sandbox_app)
+        self.release = asyncio.Event()
+        self.release.set()
+        self.me_requests = 0
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        if request.url.path.endswith("/me"):
+            self.me_requests += 1
+            await self.release.wait()
+        return await self.inner.handle_async_request(request)
+
+
+async def test_account_r_shows_the_refresh_at_once_and_is_off_until_it_ends(
+    build_app: Any, sandbox_app: Any
+) -> None:
+    held = _HeldMe(sandbox_app)
+    app = build_app(transport=held)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for_text(pilot, "◆ 10,000 credits")
+        await settle(pilot)
+        held.release.clear()
+        await pilot.press("r")
+        text = await wait_for_text(pilot, "⟳ Refreshing the account…")
+        assert "refreshing… (r)" in text
+        assert held.me_requests == 2
+        # Pressed again while the first is in flight: greyed, so nothing is sent twice.
+        await pilot.press("r", "r")
+        await pilot.pause()
+        assert held.me_requests == 2
+        assert app.screen.active_bindings["r"].enabled is False
+        held.release.set()
+        await settle(pilot)
+        text = flat_text(app)
+        assert "Refreshing the account" not in text
+        assert "just now (r)" in text
+        assert app.screen.active_bindings["r"].enabled is True
+
+
+@pytest.mark.parametrize("size", [(100, 30), (80, 24)])
+async def test_footers_show_whole_keys_only(build_app: Any, size: tuple[int, int]) -> None:
+    app = build_app()
+    async with app.run_test(size=size) as pilot:
+        for key in ("a", "s", "n", "j"):
+            await pilot.press(key)
+            await settle(pilot)
+            screen = app.screen
+            whole = {
+                f"{app.get_key_display(active.binding)} {active.binding.description}"
+                for active in screen.active_bindings.values()
+            } | {"^p palette"}
+            footer = footer_text(app)
+            shown = footer.split("  ")
+            assert shown[-2:] == ["? Help", "^p palette"], footer
+            assert all(part in whole for part in shown), f"{key}: {footer}"
+
+
+async def test_below_80x24_the_screen_says_it_is_too_small(build_app: Any) -> None:
+    app = build_app()
+    async with app.run_test(size=(60, 20)) as pilot:
+        text = await wait_for_text(pilot, "Terminal too small: need 80×24, have 60×20")
+        assert "credits" not in text  # no cut badge, no half table
+        await pilot.resize_terminal(80, 24)
+        text = await wait_for_text(pilot, "◆ 10,000 credits")
+        assert "Terminal too small" not in text
+        await pilot.press("j")
+        await pilot.resize_terminal(79, 30)
+        await wait_for_text(pilot, "Terminal too small: need 80×24, have 79×30")
+
+
+async def test_header_says_read_only_when_spending_is_off(build_app: Any) -> None:
+    from leadtui.config.settings import Settings
+
+    app = build_app(settings=Settings(read_only=True))
+    async with app.run_test(size=(80, 24)) as pilot:
+        text = await wait_for_text(pilot, "read-only ◆ 10,000 credits")
+        assert "Demo Co" in text

@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from textual.widgets import Input
+
+from tests.ui.pilot import settle
 
 SIZES = [pytest.param((100, 30), id="100x30"), pytest.param((80, 24), id="80x24")]
 
@@ -13,20 +14,12 @@ SIZES = [pytest.param((100, 30), id="100x30"), pytest.param((80, 24), id="80x24"
 pytestmark = pytest.mark.usefixtures("fixed_request_ids")
 
 
-async def _settle(pilot: Any) -> None:
-    await pilot.pause()
-    await pilot.app.workers.wait_for_complete()
-    for field in pilot.app.screen.query(Input):
-        field.cursor_blink = False
-    await pilot.pause()
-
-
 def _keys(*keys: str) -> Any:
     async def run_before(pilot: Any) -> None:
-        await _settle(pilot)
+        await settle(pilot)
         for key in keys:
             await pilot.press(key)
-        await _settle(pilot)
+        await settle(pilot)
 
     return run_before
 

@@ -155,6 +155,10 @@ class LeadScreen(Screen[None]):
 
     def on_screen_resume(self) -> None:
         self._check_required_scopes()
+        self.query_one(TooSmall).fit()
+
+    def on_resize(self) -> None:
+        self.query_one(TooSmall).fit()
 
     def _identity_changed(self, identity: Identity | None) -> None:
         self._check_required_scopes()

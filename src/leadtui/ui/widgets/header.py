@@ -38,6 +38,7 @@ class AppHeader(Horizontal):
     }
     AppHeader #brand { width: 1fr; padding: 0 1; text-wrap: nowrap; text-overflow: ellipsis; }
     AppHeader #tabs { width: auto; }
+    AppHeader #read-only { width: auto; padding: 0 1; background: $warning-muted; }
     AppHeader #credits { width: auto; padding: 0 1; background: $primary-muted; text-style: bold; }
     AppHeader #credits.-low { background: $warning-muted; }
     AppHeader #credits.-unknown { background: $panel; text-style: none; }
@@ -46,6 +47,8 @@ class AppHeader(Horizontal):
     def compose(self) -> ComposeResult:
         yield Static(id="brand")
         yield Static(id="tabs")
+        # Its own cell, so a long account name cannot push it off at 80 columns.
+        yield Static("read-only", id="read-only")
         yield Static(credits_text(None), id="credits", classes="-unknown")
 
     @property
@@ -56,6 +59,9 @@ class AppHeader(Horizontal):
         self.watch(self.app, "identity", self._identity_changed)
         self.watch(self.app, "credits", self._credits_changed)
         self._draw_tabs()
+        app = self.lead_app
+        read_only = app.settings.spend_policy(app.deps.profile).read_only
+        self.query_one("#read-only").display = read_only
 
     def _identity_changed(self, identity: Identity | None) -> None:
         name = identity.account.name if identity and identity.account else None
@@ -63,9 +69,6 @@ class AppHeader(Horizontal):
         brand = name or "leadtui"
         if self.lead_app.deps.demo:
             brand += " · demo"
-        app = self.lead_app
-        if app.settings.spend_policy(app.deps.profile).read_only:
-            brand += " · read-only"
         self.query_one("#brand", Static).update(brand)
 
     def _credits_changed(self, credits: int | None) -> None:

@@ -9,6 +9,7 @@ instead: keys that do not fit are left out whole, and `? Help` (which lists them
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from rich.text import Text
 from textual.binding import Binding
@@ -72,7 +73,11 @@ def footer_keys(screen: Screen[object]) -> list[FooterKey]:
 class KeyFooter(Widget):
     """Docked at the bottom; redraws (never re-composes) when the screen's bindings change."""
 
-    COMPONENT_CLASSES = {"key-footer--key", "key-footer--description", "key-footer--disabled"}
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "key-footer--key",
+        "key-footer--description",
+        "key-footer--disabled",
+    }
     DEFAULT_CSS = """
     KeyFooter {
         dock: bottom;

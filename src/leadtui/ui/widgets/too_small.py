@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from textual.events import Resize
 from textual.widgets import Static
 
 # The smallest terminal every screen is laid out for (columns, rows).
@@ -10,7 +9,7 @@ MIN_SIZE = (80, 24)
 
 
 def too_small_text(width: int, height: int) -> str | None:
-    """"Terminal too small: need 80×24, have 60×20", or None when the terminal is big enough."""
+    """ "Terminal too small: need 80×24, have 60×20", or None when the terminal is big enough."""
     need_width, need_height = MIN_SIZE
     if width >= need_width and height >= need_height:
         return None
@@ -32,11 +31,11 @@ class TooSmall(Static):
     """
 
     def on_mount(self) -> None:
-        self._fit(self.app.size.width, self.app.size.height)
-        self.watch(self.screen, "size", lambda size: self._fit(size.width, size.height))
+        self.fit()
 
-    def _fit(self, width: int, height: int) -> None:
-        text = too_small_text(width, height)
+    def fit(self) -> None:
+        """Show or hide the screen for the terminal's current size (on every resize)."""
+        text = too_small_text(self.app.size.width, self.app.size.height)
         if text is not None:
             self.update(text + "\nEnlarge the window, or press ctrl+q to quit.")
         self.screen.set_class(text is not None, "-too-small")
