@@ -8,6 +8,7 @@ from typing import Any, ClassVar
 import httpx
 import pytest
 from textual import work
+from textual._xterm_parser import XTermParser
 from textual.binding import Binding, BindingType
 from textual.command import CommandPalette
 from textual.widgets import Static
@@ -16,11 +17,13 @@ from leadtui.api.contract import Scope
 from leadtui.api.errors import LeadError
 from leadtui.api.models import SearchRequest
 from leadtui.ui.commands import LeadCommands
+from leadtui.ui.screens.account import AccountScreen
 from leadtui.ui.screens.base import LeadScreen
 from leadtui.ui.screens.help import HelpScreen
 from leadtui.ui.screens.jobs import JobsScreen
 from leadtui.ui.screens.search_builder import NewSearchScreen
 from leadtui.ui.screens.searches import SearchesScreen
+from leadtui.ui.screens.sign_in import SignInScreen
 from leadtui.ui.widgets.header import AppHeader
 from tests.ui.pilot import settle, wait_for_screen, wait_for_text
 from tests.ui.screen import flat_text, footer_text, screen_text
@@ -373,3 +376,31 @@ async def test_header_says_read_only_when_spending_is_off(build_app: Any) -> Non
     async with app.run_test(size=(80, 24)) as pilot:
         text = await wait_for_text(pilot, "read-only ◆ 10,000 credits")
         assert "Demo Co" in text
+
+
+def _burst(app: Any, typed: str) -> None:
+    """Keys as a terminal sends them in one read (a paste, tmux send-keys): parsed by Textual's
+    own parser and queued together, nothing handled in between."""
+    parser = XTermParser()
+    keys = [*parser.feed(typed), *parser.feed("")]  # the end of the read: no more bytes
+    for key in keys:
+        app.post_message(key)
+
+
+async def test_a_burst_with_a_tab_lands_in_the_field_tab_moved_to(build_app: Any) -> None:
+    app = build_app(None, base_url="")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for_screen(pilot, SignInScreen)
+        _burst(app, "http://127.0.0.1\tsk_demo_full\r")
+        await wait_for_text(pilot, "◆ 10,000 credits")
+        assert isinstance(app.screen, AccountScreen)
+
+
+async def test_a_burst_with_esc_then_a_letter_is_both_keys(build_app: Any) -> None:
+    app = build_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        await pilot.press("question_mark")
+        await wait_for_screen(pilot, HelpScreen)
+        _burst(app, "\x1bs")  # Esc closes help, s opens Searches
+        await wait_for_screen(pilot, SearchesScreen)

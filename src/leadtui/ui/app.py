@@ -13,8 +13,11 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from textual import events, work
 from textual.app import App
 from textual.binding import Binding, BindingType
+from textual.dom import DOMNode
+from textual.keys import _character_to_key
 from textual.reactive import reactive
 from textual.screen import Screen
+from textual.widget import Widget
 
 from leadtui.api.contract import Scope
 from leadtui.api.errors import ConfigurationError, LeadError, Unauthorized
@@ -361,6 +364,28 @@ class LeadApp(App[int]):
     def _opener(self, mode: str) -> Any:
         return lambda: self.action_open(mode)
 
+    # --- keys in bursts -----------------------------------------------------------------
+
+    async def on_event(self, event: events.Event) -> None:
+        if not isinstance(event, events.Key) or event.is_forwarded:
+            await super().on_event(event)
+            return
+        for key in split_meta_key(event):
+            target = self.focused or self.screen
+            await super().on_event(key)
+            if key.is_forwarded and await _until_handled(target) and self._take_queued(key):
+                # Unhandled below, the key was queued back to the app behind the rest of the
+                # burst: its bindings (Tab's focus_next, the screens' keys) run now instead.
+                await self._on_message(key)
+
+    def _take_queued(self, message: events.Key) -> bool:
+        """Take `message` out of the app's queue; False when it is not there."""
+        pending = getattr(self._message_queue, "values", None)
+        if pending is None or not any(queued is message for queued in pending):
+            return False
+        pending.remove(message)
+        return True
+
     # --- keys the scopes forbid ---------------------------------------------------------
 
     def on_key(self, event: events.Key) -> None:
@@ -394,6 +419,41 @@ class LeadApp(App[int]):
     async def on_unmount(self) -> None:
         if self.session is not None:
             await self.session.client.aclose()
+
+
+# Textual hands each key to the focused widget and goes on to the next without waiting, so in
+# a burst (a paste, tmux send-keys, a slow SSH link) the keys after a Tab or an Esc reached
+# the widget that had focus before it ("bakeryFR"). Each key is now handled before the next;
+# the bound keeps a handler that waits on the app itself from stalling it.
+KEY_HANDLING_BOUND = 0.25
+
+
+async def _until_handled(target: Screen[Any] | Widget) -> bool:
+    """Until `target`, then each node a key bubbles to, has handled what it was sent. False when
+    a node took longer than the bound (the key then goes on as Textual sends it)."""
+    node: DOMNode | None = target
+    while node is not None and not isinstance(node, App):
+        done = asyncio.Event()
+        if not node.call_later(done.set):
+            return False
+        try:
+            await asyncio.wait_for(done.wait(), KEY_HANDLING_BOUND)
+        except TimeoutError:
+            return False
+        node = node.parent
+    return True
+
+
+def split_meta_key(event: events.Key) -> list[events.Key]:
+    """Esc and a letter arriving together read as alt+letter in Textual's parser (the meta
+    prefix is an Esc); leadtui binds no alt keys, so it is the Esc the user typed, then the
+    letter ("act10+act11" lost its Esc)."""
+    character = event.character
+    if not event.key.startswith("alt+") or not character or not character.isprintable():
+        return [event]
+    escape = events.Key("escape", "\x1b")
+    key = character if character.isalnum() else _character_to_key(character)
+    return [escape, events.Key(key, character)]
 
 
 def make_app(deps: AppDeps, *, key: str | SecretStr | None = None, key_source: str = "") -> LeadApp:
