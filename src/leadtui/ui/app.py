@@ -23,12 +23,12 @@ from leadtui.api.contract import Scope
 from leadtui.api.errors import ConfigurationError, LeadError, Unauthorized
 from leadtui.api.keys import api_key_problem
 from leadtui.config.errors import ConfigError
-from leadtui.config.secrets import KeyStoreError
 from leadtui.ui.commands import LeadCommands, PaletteCommand
 from leadtui.ui.model.errors import ErrorReport, describe, missing_scope
 from leadtui.ui.screens.base import LeadScreen
 from leadtui.ui.screens.help import HelpScreen
-from leadtui.ui.services import AppDeps, Session
+from leadtui.ui.services import AppDeps, FirstFrame, Session
+from leadtui.ui.widgets.header import AppHeader
 
 if TYPE_CHECKING:
     from pydantic import SecretStr
@@ -114,21 +114,67 @@ class LeadApp(App[int]):
     # and the usage (Account's "credits used") refreshes.
     spends: reactive[int] = reactive(0, init=False)
 
-    def __init__(self, deps: AppDeps, session: Session | None = None) -> None:
+    def __init__(
+        self,
+        deps: AppDeps | None = None,
+        session: Session | None = None,
+        *,
+        first_frame: FirstFrame | None = None,
+    ) -> None:
+        """With `deps`, ready at once (tests, screenshots). With `first_frame` instead (a
+        launch), the frame paints from it first and its `load` fills the rest in a thread."""
         super().__init__()
-        self.deps = deps
+        self._deps = deps
+        self._settings = deps.settings if deps is not None else None
+        self._first_frame = first_frame
         self.session = session
         """The signed-in key; None until signed in. Replaced whole on each sign-in."""
-        self.settings: Settings = deps.settings
-        """The current settings (the theme and a profile's base URL change while running)."""
+        self.demo = deps.demo if deps is not None else bool(first_frame and first_frame.demo)
+        self.read_only = (
+            deps.settings.spend_policy(deps.profile).read_only
+            if deps is not None
+            else bool(first_frame and first_frame.read_only)
+        )
+        """Spending is switched off for this profile (the header says so)."""
         self.last_error: ErrorReport | None = None
         self._jobs: JobWatcher | None = None
         self._spend_gate: SpendGate | None = None
         self.spends_in_flight = 0
         """Spends sent and not answered yet (counted by ui/spend_flow.py): quitting asks."""
-        self.theme = THEMES.get(self.settings.theme, THEMES["dark"])
-        if self.settings.keymap:
-            self.set_keymap(self.settings.keymap)
+        theme, keymap = (
+            (deps.settings.theme, deps.settings.keymap)
+            if deps is not None
+            else (first_frame.theme, first_frame.keymap)
+            if first_frame is not None
+            else ("dark", {})
+        )
+        self._keymap: dict[str, str] = dict(keymap)
+        self.theme = THEMES.get(theme, THEMES["dark"])
+        if keymap:
+            self.set_keymap(keymap)
+
+    @property
+    def deps(self) -> AppDeps:
+        """Everything the app talks to; set from the start, or once the launch has loaded."""
+        if self._deps is None:
+            raise ConfigurationError("Still starting.")
+        return self._deps
+
+    @property
+    def settings(self) -> Settings:
+        """The current settings (the theme and a profile's base URL change while running)."""
+        if self._settings is None:
+            raise ConfigurationError("Still starting.")
+        return self._settings
+
+    @settings.setter
+    def settings(self, settings: Settings) -> None:
+        self._settings = settings
+
+    @property
+    def started(self) -> bool:
+        """True once the deps are there (at once, or after a launch's load)."""
+        return self._deps is not None
 
     @property
     def client(self) -> LeadClient:
@@ -165,7 +211,38 @@ class LeadApp(App[int]):
 
     def on_mount(self) -> None:
         # Spends journaled but never settled (a crash): offered at start and after each sign-in.
-        self.watch(self, "sign_ins", self._offer_pending_spends)
+        self.watch(self, "sign_ins", self._offer_pending_spends, init=self.started)
+        if not self.started:
+            # A launch: the frame paints first; the settings, the client and the key follow.
+            self.call_after_refresh(self.load_the_rest)
+            return
+        self._start_session()
+
+    @work(thread=True, exclusive=True, group="start", description="load settings and client")
+    def load_the_rest(self) -> None:
+        assert self._first_frame is not None
+        try:
+            deps, session = self._first_frame.load()
+        except Exception as error:  # every failure of a launch's load ends in words, no trace
+            self.call_from_thread(self._cannot_start, error)
+            return
+        self.call_from_thread(self._loaded, deps, session)
+
+    def _cannot_start(self, error: BaseException) -> None:
+        message = getattr(error, "message", None) or str(error)
+        self.exit(return_code=2, message=f"leadtui: {message}")
+
+    def _loaded(self, deps: AppDeps, session: Session | None) -> None:
+        self._deps, self._settings = deps, deps.settings
+        self.read_only = deps.settings.spend_policy(deps.profile).read_only
+        for header in self.screen.query(AppHeader):
+            header.draw_flags()
+        self.session = session
+        if session is not None:
+            self.sign_ins += 1  # the screens load; pending spends are offered
+        self._start_session()
+
+    def _start_session(self) -> None:
         # With a client, the account screen (DEFAULT_MODE) loads /me itself.
         if self.session is not None:
             return
@@ -186,6 +263,8 @@ class LeadApp(App[int]):
 
     @work(thread=True, exclusive=True, group="load-key")
     def load_saved_key(self) -> None:
+        from leadtui.config.secrets import KeyStoreError
+
         assert self.deps.load_credentials is not None
         try:
             credentials = self.deps.load_credentials()
@@ -289,7 +368,7 @@ class LeadApp(App[int]):
 
     def nav_entries(self) -> list[tuple[str, str, str]]:
         """(mode, key as shown, label) of each screen, honouring the user's keymap."""
-        keymap = self.settings.keymap
+        keymap = self._keymap
         return [
             (s.mode, keymap.get(f"screens.{s.mode}", s.mode[0]).split(",")[0], s.label)
             for s in SCREENS
@@ -299,6 +378,8 @@ class LeadApp(App[int]):
         signing_in = self._signing_in() or self.session is None
         if action in ("open", "help"):
             return not signing_in
+        if action in ("toggle_theme", "sign_out"):
+            return self.started
         return not (action == "sign_in" and signing_in)
 
     def watch_key_rejected(self) -> None:
@@ -332,6 +413,8 @@ class LeadApp(App[int]):
 
     @work(exclusive=True, group="sign-out")
     async def action_sign_out(self) -> None:
+        from leadtui.config.secrets import KeyStoreError
+
         keystore, profile = self.deps.keystore, self.deps.profile
         if keystore is not None:
             try:
@@ -380,10 +463,13 @@ class LeadApp(App[int]):
 
     def _take_queued(self, message: events.Key) -> bool:
         """Take `message` out of the app's queue; False when it is not there."""
-        pending = getattr(self._message_queue, "values", None)
+        queue: Any = self._message_queue
+        pending = getattr(queue, "values", None)
         if pending is None or not any(queued is message for queued in pending):
             return False
         pending.remove(message)
+        if not pending:
+            queue.ready_event.clear()  # as the queue's own get() leaves it when emptied
         return True
 
     # --- keys the scopes forbid ---------------------------------------------------------
@@ -456,15 +542,21 @@ def split_meta_key(event: events.Key) -> list[events.Key]:
     return [escape, events.Key(key, character)]
 
 
+def signed_in_session(deps: AppDeps, key: str | SecretStr, key_source: str) -> Session:
+    """A session with `key` at `deps.base_url`. Raises ConfigurationError for a bad base URL or
+    a key that cannot be sent (saying where it is wrong, never showing it)."""
+    secret = key if isinstance(key, str) else key.get_secret_value()
+    problem = api_key_problem(secret.strip())
+    if problem is not None:
+        raise ConfigurationError(problem)
+    return Session(deps.connect(deps.base_url, secret), key_source)
+
+
 def make_app(deps: AppDeps, *, key: str | SecretStr | None = None, key_source: str = "") -> LeadApp:
-    """Build the app, signed in with `key` at `deps.base_url` when both are given. The one
-    builder: `launch.run` and every UI test and snapshot call it. Raises ConfigurationError for
-    a bad base URL or key."""
+    """Build the app, signed in with `key` at `deps.base_url` when both are given: what every
+    UI test and snapshot uses (a launch builds it from a `FirstFrame` instead, see launch.py).
+    Raises ConfigurationError for a bad base URL or key."""
     session = None
     if key is not None and deps.base_url:
-        secret = key if isinstance(key, str) else key.get_secret_value()
-        problem = api_key_problem(secret.strip())
-        if problem is not None:
-            raise ConfigurationError(problem)
-        session = Session(deps.connect(deps.base_url, secret), key_source)
+        session = signed_in_session(deps, key, key_source)
     return LeadApp(deps, session)

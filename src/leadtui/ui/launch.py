@@ -1,7 +1,9 @@
-"""Start the TUI in a real terminal: settings and credentials in, exit code out.
+"""Start the TUI in a real terminal: the first frame first, then settings, client and key.
 
-Only cheap work happens before the first frame: the keyring (slow to import and to read) is
-read by the app in a thread after it has painted.
+Before the first frame only Textual and the frame's own modules are imported; the settings
+file is read with `tomllib` for what the frame shows (theme, keymap, read-only). The client
+(httpx), the settings model (pydantic), the keyring and the credentials are loaded in a thread
+once the frame is up (`FirstFrame.load`), then the balance fills in.
 """
 
 from __future__ import annotations
@@ -9,40 +11,73 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from typing import TYPE_CHECKING
+import tomllib
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-# httpx imports its own command line (click, pygments: ~20 ms of start-up) whenever click is
-# installed, as it is with the sandbox extra. The TUI never runs it, and with this entry httpx
-# defines its stub `main` instead. Must come before the first import of httpx (below).
-sys.modules.setdefault("httpx._main", None)  # type: ignore[arg-type]
+from leadtui.ui.app import LeadApp
+from leadtui.ui.services import AppDeps, FirstFrame, Session
 
 if TYPE_CHECKING:
     from leadtui.config.credentials import Credentials
 
-from leadtui.api.errors import LeadError  # noqa: E402
-from leadtui.config.credentials import API_KEY_ENV, BASE_URL_ENV, resolve_credentials  # noqa: E402
-from leadtui.config.errors import ConfigError  # noqa: E402
-from leadtui.config.secrets import KeyStore  # noqa: E402
-from leadtui.config.settings import (  # noqa: E402
-    ensure_state_dir,
-    load_settings,
-    resolve_profile_name,
-    save_settings,
-)
-from leadtui.ui.app import LeadApp, make_app  # noqa: E402
-from leadtui.ui.services import AppDeps  # noqa: E402
+# The settings file and profile, as `leadtui.config.settings` finds them (read there in full).
+_CONFIG_FILE_ENV = "LEADTUI_CONFIG_FILE"
+_PROFILE_ENV = "LEADTUI_PROFILE"
 
 
-def build_app(
-    ns: argparse.Namespace, demo_base_url: str | None = None, demo_key: str | None = None
-) -> LeadApp:
-    """The app for this run: the demo account, an environment key, or a saved profile."""
+def _settings_file() -> Path:
+    override = os.environ.get(_CONFIG_FILE_ENV)
+    if override:
+        return Path(override).expanduser()
+    import platformdirs
+
+    return Path(platformdirs.user_config_dir("leadtui")) / "config.toml"
+
+
+def _first_frame_values(profile: str) -> tuple[str, dict[str, str], bool]:
+    """(theme, keymap, read-only) from the settings file, or the defaults when it cannot be
+    read: the full reader, run next, says what is wrong with it."""
+    try:
+        data: dict[str, Any] = tomllib.loads(_settings_file().read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return "dark", {}, False
+    theme = data.get("theme") if data.get("theme") in ("dark", "light") else "dark"
+    raw_keymap = data.get("keymap")
+    keymap = {str(k): str(v) for k, v in raw_keymap.items()} if isinstance(raw_keymap, dict) else {}
+    profiles = data.get("profiles")
+    chosen = profiles.get(profile) if isinstance(profiles, dict) else None
+    read_only = data.get("read_only") is True or (
+        isinstance(chosen, dict) and chosen.get("read_only") is True
+    )
+    return str(theme), keymap, read_only
+
+
+def _load(
+    ns: argparse.Namespace, demo_base_url: str | None, demo_key: str | None
+) -> tuple[AppDeps, Session | None]:
+    """Settings, client and key for this run (in a thread after the first frame). Raises the
+    settings reader's and the client's errors, each with a message for the user."""
+    # httpx imports its own command line (click, pygments: ~20 ms) whenever click is installed,
+    # as it is with the sandbox extra. The TUI never runs it; with this entry httpx defines its
+    # stub `main` instead. Must come before the first import of httpx (below).
+    sys.modules.setdefault("httpx._main", None)  # type: ignore[arg-type]
+    from leadtui.config.credentials import API_KEY_ENV, BASE_URL_ENV, resolve_credentials
+    from leadtui.config.secrets import KeyStore
+    from leadtui.config.settings import (
+        ensure_state_dir,
+        load_settings,
+        resolve_profile_name,
+        save_settings,
+    )
+    from leadtui.ui.app import signed_in_session
+
     settings = load_settings()
     ensure_state_dir()  # the spend journal's home: refuse to start rather than fail a spend
     profile = resolve_profile_name(getattr(ns, "profile", None))
     if demo_base_url and demo_key:
         deps = AppDeps(settings, save_settings, profile=profile, base_url=demo_base_url, demo=True)
-        return make_app(deps, key=demo_key, key_source="demo")
+        return deps, signed_in_session(deps, demo_key, "demo")
     base_url = (
         getattr(ns, "base_url", None)
         or os.environ.get(BASE_URL_ENV)
@@ -51,10 +86,12 @@ def build_app(
     )
     keystore = KeyStore()
     if os.environ.get(API_KEY_ENV, "").strip():
-        # The environment key: no keyring involved, so it is resolved before the first frame.
+        # The environment key: no keyring involved.
         credentials = resolve_credentials(settings, profile)
         deps = AppDeps(settings, save_settings, profile=profile, base_url=base_url)
-        return make_app(deps, key=credentials.key, key_source="environment")
+        if credentials.key is None or not base_url:
+            return deps, None
+        return deps, signed_in_session(deps, credentials.key, "environment")
     load = None
     if base_url:
 
@@ -69,20 +106,29 @@ def build_app(
         keystore=keystore,
         load_credentials=load,
     )
-    return make_app(deps)
+    return deps, None
+
+
+def build_app(
+    ns: argparse.Namespace, demo_base_url: str | None = None, demo_key: str | None = None
+) -> LeadApp:
+    """The app for this run: the demo account, an environment key, or a saved profile."""
+    profile = getattr(ns, "profile", None) or os.environ.get(_PROFILE_ENV) or "default"
+    theme, keymap, read_only = _first_frame_values(profile)
+    first_frame = FirstFrame(
+        load=lambda: _load(ns, demo_base_url, demo_key),
+        theme=theme,
+        keymap=keymap,
+        demo=bool(demo_base_url and demo_key),
+        read_only=read_only,
+    )
+    return LeadApp(first_frame=first_frame)
 
 
 def run(
     ns: argparse.Namespace, demo_base_url: str | None = None, demo_key: str | None = None
 ) -> int:
     """Run the app until the user quits; returns the process exit code."""
-    try:
-        app = build_app(ns, demo_base_url, demo_key)
-    except ConfigError as error:
-        print(f"leadtui: {error}", file=sys.stderr)
-        return 2
-    except LeadError as error:
-        print(f"leadtui: {error.message}", file=sys.stderr)
-        return 2
+    app = build_app(ns, demo_base_url, demo_key)
     app.run()
     return app.return_code or 0

@@ -2,23 +2,25 @@
 
 `AppDeps` is fixed for the app's life; a `Session` is one signed-in key, replaced whole on each
 sign-in. `make_app` (ui/app.py) builds the app from them, for `launch.run` and for every test.
+`FirstFrame` is what a launch knows before the first frame (read without pydantic or httpx);
+its `load` builds the rest in a thread once the frame is up.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from leadtui.api.client import LeadClient
-from leadtui.config.settings import Settings
-
-# Types only: the keyring and the journal (sqlite3) are not needed to paint the first frame.
+# Types only: the client (httpx), the settings (pydantic), the keyring and the journal
+# (sqlite3) are not needed to paint the first frame.
 if TYPE_CHECKING:
+    from leadtui.api.client import LeadClient
     from leadtui.config.credentials import Credentials
     from leadtui.config.secrets import KeyStore
+    from leadtui.config.settings import Settings
 
 # Seconds before each automatic retry after a network failure (the last one repeats).
 RETRY_DELAYS = (2.0, 5.0, 10.0, 30.0)
@@ -26,6 +28,8 @@ RETRY_DELAYS = (2.0, 5.0, 10.0, 30.0)
 
 def connect(base_url: str, api_key: str) -> LeadClient:
     """A client for the real service (tests pass one bound to the in-process sandbox)."""
+    from leadtui.api.client import LeadClient
+
     return LeadClient(base_url, api_key)
 
 
@@ -69,3 +73,16 @@ class Session:
     @property
     def key_masked(self) -> str:
         return self.client.key_masked
+
+
+@dataclass(frozen=True)
+class FirstFrame:
+    """What the first frame shows, known before anything heavy is imported; `load` (run in a
+    thread after the frame is up) returns the app's deps and, with a key at hand, a session.
+    It raises LeadError or the settings reader's errors, with a message for the user."""
+
+    load: Callable[[], tuple[AppDeps, Session | None]]
+    theme: str = "dark"
+    keymap: dict[str, str] = field(default_factory=dict)
+    demo: bool = False
+    read_only: bool = False

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.table import Table
 from rich.text import Text
@@ -15,11 +15,13 @@ from textual.widgets import Sparkline, Static
 
 from leadtui.api.contract import SCOPE_DESCRIPTIONS, Scope
 from leadtui.api.errors import LeadError
-from leadtui.api.models import Identity, Usage
 from leadtui.ui.commands import PaletteCommand
 from leadtui.ui.model.errors import SCOPE_DISABLES
 from leadtui.ui.model.timefmt import ago
 from leadtui.ui.screens.base import LeadScreen
+
+if TYPE_CHECKING:
+    from leadtui.api.models import Identity, Usage
 
 
 class AccountScreen(LeadScreen):
@@ -66,11 +68,18 @@ class AccountScreen(LeadScreen):
         self.load()
 
     def _spent(self) -> None:
-        self.load()
+        self._reload()
 
     def _credits_changed(self, credits: int | None) -> None:
         # The balance moved without this screen asking (a spend elsewhere): the usage is stale.
-        if credits is not None and credits != self._usage_credits and not self._loading:
+        if credits is not None and credits != self._usage_credits:
+            self._usage_credits = credits
+            self._reload()
+
+    def _reload(self) -> None:
+        # One load at a time: a second would cancel the first (exclusive) before it answered.
+        if not self._loading:
+            self._loading = True
             self.load()
 
     def palette_commands(self) -> list[PaletteCommand]:
@@ -82,6 +91,7 @@ class AccountScreen(LeadScreen):
     async def load(self) -> None:
         """Fetch /me, then /usage; the frame has already painted."""
         if self.lead_app.session is None:
+            self._loading = False
             return  # the saved key is still being read; `session` changes when it is
         body = self.query_one("#account-body")
         body.loading = self.lead_app.identity is None

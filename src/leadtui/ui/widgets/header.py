@@ -59,15 +59,17 @@ class AppHeader(Horizontal):
         self.watch(self.app, "identity", self._identity_changed)
         self.watch(self.app, "credits", self._credits_changed)
         self._draw_tabs()
-        app = self.lead_app
-        read_only = app.settings.spend_policy(app.deps.profile).read_only
-        self.query_one("#read-only").display = read_only
+        self.draw_flags()
+
+    def draw_flags(self) -> None:
+        """The read-only cell; again once a launch has read the whole settings."""
+        self.query_one("#read-only").display = self.lead_app.read_only
 
     def _identity_changed(self, identity: Identity | None) -> None:
         name = identity.account.name if identity and identity.account else None
         # The account name comes first: at 80 columns there are ~17 cells for the brand.
         brand = name or "leadtui"
-        if self.lead_app.deps.demo:
+        if self.lead_app.demo:
             brand += " · demo"
         self.query_one("#brand", Static).update(brand)
 
