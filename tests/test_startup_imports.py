@@ -96,6 +96,66 @@ def test_balance_on_screen_without_sandbox_keyring_or_other_screens(tmp_path: Pa
     assert _loaded(loaded, OFF_THE_FIRST_FRAME) == []
 
 
+# The launch path again, recording what was imported when the first frame was up: the moment
+# the app starts loading the rest (settings, client, key) in its thread.
+LAUNCH_FIRST_FRAME = """
+import asyncio, dataclasses, sys
+from leadtui.cli.main import build_parser
+from leadtui.ui.launch import build_app
+
+async def main():
+    app = build_app(build_parser().parse_args([]))
+    first, seen = app._first_frame, []
+
+    def load():
+        tabs = str(app.screen.query_one("#tabs").render())
+        seen.append((" ".join(sorted(sys.modules)), "j Jobs" in tabs))
+        return first.load()
+
+    app._first_frame = dataclasses.replace(first, load=load)
+    async with app.run_test(size=(100, 30)) as pilot:
+        for _ in range(400):
+            if app.credits is not None:
+                break
+            await pilot.pause(0.025)
+        print(app.credits)
+        print(seen[0][1])
+        print(seen[0][0])
+
+asyncio.run(main())
+"""
+
+# Textual only, and the frame's own modules: nothing that talks to the server or reads a key.
+NOT_ON_THE_FIRST_FRAME = (
+    "httpx",
+    "pydantic",
+    "pydantic_settings",
+    "keyring",
+    "leadtui.sandbox",
+    "leadtui.api.client",
+    "leadtui.api.models",
+    "leadtui.config.settings",
+    "leadtui.config.secrets",
+)
+
+
+def test_first_frame_is_painted_before_httpx_pydantic_keyring_or_the_sandbox(
+    tmp_path: Path,
+) -> None:
+    with EmbeddedSandbox() as sandbox:
+        env = {k: v for k, v in os.environ.items() if not k.startswith("LEADTUI_")}
+        env |= {
+            "LEADTUI_BASE_URL": sandbox.base_url,
+            "LEADTUI_API_KEY": "sk_demo_full",
+            "XDG_CONFIG_HOME": str(tmp_path / "config"),
+            "XDG_STATE_HOME": str(tmp_path / "state"),
+        }
+        credits, header_shown, modules = _run(LAUNCH_FIRST_FRAME, env)
+    assert header_shown == "True"
+    assert _loaded(set(modules.split()), NOT_ON_THE_FIRST_FRAME) == []
+    assert credits == "10000"  # and then the rest came
+
+
 def test_importing_the_launch_path_builds_no_model_resource_or_journal() -> None:
     (line,) = _run("import sys, leadtui.cli.main, leadtui.ui.launch; print(' '.join(sys.modules))")
     heavy = (

@@ -9,6 +9,7 @@ once the frame is up (`FirstFrame.load`), then the balance fills in.
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
 import tomllib
@@ -72,6 +73,9 @@ def _load(
     )
     from leadtui.ui.app import signed_in_session
 
+    # What reading GET /me needs, imported here rather than on the UI thread after it answers.
+    importlib.import_module("leadtui.api.models")
+    importlib.import_module("leadtui.api.parsing")
     settings = load_settings()
     ensure_state_dir()  # the spend journal's home: refuse to start rather than fail a spend
     profile = resolve_profile_name(getattr(ns, "profile", None))
