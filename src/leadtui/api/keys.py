@@ -88,4 +88,3 @@ def new_idempotency_key() -> str:
 def short_key(key: str) -> str:
     """The first 8 characters of an idempotency key, for the spend confirmation."""
     return key[:8]
-

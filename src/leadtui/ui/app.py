@@ -21,10 +21,9 @@ from textual.widget import Widget
 
 from leadtui.api.contract import Scope
 from leadtui.api.errors import ConfigurationError, LeadError, Unauthorized
-from leadtui.api.keys import api_key_problem
 from leadtui.config.errors import ConfigError
 from leadtui.ui.commands import LeadCommands, PaletteCommand
-from leadtui.ui.model.errors import ErrorReport, describe, missing_scope
+from leadtui.ui.model.errors import ErrorReport, describe, key_refusal, missing_scope
 from leadtui.ui.screens.base import LeadScreen
 from leadtui.ui.screens.help import HelpScreen
 from leadtui.ui.services import AppDeps, FirstFrame, Session
@@ -546,9 +545,9 @@ def signed_in_session(deps: AppDeps, key: str | SecretStr, key_source: str) -> S
     """A session with `key` at `deps.base_url`. Raises ConfigurationError for a bad base URL or
     a key that cannot be sent (saying where it is wrong, never showing it)."""
     secret = key if isinstance(key, str) else key.get_secret_value()
-    problem = api_key_problem(secret.strip())
-    if problem is not None:
-        raise ConfigurationError(problem)
+    refusal = key_refusal(secret.strip())
+    if refusal is not None:
+        raise ConfigurationError(refusal)
     return Session(deps.connect(deps.base_url, secret), key_source)
 
 

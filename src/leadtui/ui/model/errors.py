@@ -21,6 +21,7 @@ from leadtui.api.errors import (
     TransportError,
     Unauthorized,
 )
+from leadtui.api.keys import api_key_problem
 
 # Which screens or actions stop working without each scope, in the words of the UI.
 SCOPE_DISABLES: dict[Scope, str] = {
@@ -196,4 +197,16 @@ def missing_scope(scope: Scope, doing: str) -> ErrorReport:
         f"Without {scope.value} this key cannot {doing}. "
         "Create a key with that scope on the service's account page, then sign in with it (i).",
         code=ErrorCode.INSUFFICIENT_SCOPE.value,
+    )
+
+
+def key_refusal(key: str) -> str | None:
+    """Why the typed or configured API key cannot be sent, in a sentence (never the key);
+    None when it can."""
+    problem = api_key_problem(key)
+    if problem is None:
+        return None
+    return (
+        f"The API key cannot be used: {problem}. A paste may have turned a quote or a dash "
+        "into a typographic one."
     )

@@ -17,10 +17,9 @@ from textual.widgets import Button, Input, Label, Static
 
 from leadtui.api.client import LeadClient
 from leadtui.api.errors import LeadError, Unauthorized
-from leadtui.api.keys import api_key_problem
 from leadtui.api.models import Identity
 from leadtui.config.secrets import KeyStoreError, NoKeyringAvailable
-from leadtui.ui.model.errors import describe
+from leadtui.ui.model.errors import describe, key_refusal
 from leadtui.ui.widgets.key_footer import KeyFooter
 
 if TYPE_CHECKING:
@@ -120,9 +119,9 @@ class SignInScreen(Screen[SignedIn | None]):
         if not url or not key:
             self._say("Enter the server URL and the API key.", error=True)
             return
-        problem = api_key_problem(key)
-        if problem is not None:
-            self._say(problem, error=True)
+        refusal = key_refusal(key)
+        if refusal is not None:
+            self._say(refusal, error=True)
             return
         # The field is cleared once read: the key lives on only as a SecretStr.
         field.value = ""
