@@ -136,6 +136,8 @@ class LeadApp(App[int]):
         )
         """Spending is switched off for this profile (the header says so)."""
         self.last_error: ErrorReport | None = None
+        self.start_error: str | None = None
+        """Why a launch's load failed (the app then exits with code 2)."""
         self._jobs: JobWatcher | None = None
         self._spend_gate: SpendGate | None = None
         self.spends_in_flight = 0
@@ -228,8 +230,9 @@ class LeadApp(App[int]):
         self.call_from_thread(self._loaded, deps, session)
 
     def _cannot_start(self, error: BaseException) -> None:
-        message = getattr(error, "message", None) or str(error)
-        self.exit(return_code=2, message=f"leadtui: {message}")
+        # Printed by the launch once the terminal is given back: one plain line, never wrapped.
+        self.start_error = getattr(error, "message", None) or str(error)
+        self.exit(return_code=2)
 
     def _loaded(self, deps: AppDeps, session: Session | None) -> None:
         self._deps, self._settings = deps, deps.settings

@@ -39,8 +39,12 @@ def _settings_file() -> Path:
 def _first_frame_values(profile: str) -> tuple[str, dict[str, str], bool]:
     """(theme, keymap, read-only) from the settings file, or the defaults when it cannot be
     read: the full reader, run next, says what is wrong with it."""
+    path = _settings_file()
     try:
-        data: dict[str, Any] = tomllib.loads(_settings_file().read_text(encoding="utf-8"))
+        # A FIFO or a device would block the first frame: only a regular file is read here.
+        if not path.is_file():
+            return "dark", {}, False
+        data: dict[str, Any] = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
         return "dark", {}, False
     theme = data.get("theme") if data.get("theme") in ("dark", "light") else "dark"
@@ -135,4 +139,6 @@ def run(
     """Run the app until the user quits; returns the process exit code."""
     app = build_app(ns, demo_base_url, demo_key)
     app.run()
+    if app.start_error is not None:
+        print(f"leadtui: {app.start_error}", file=sys.stderr)
     return app.return_code or 0

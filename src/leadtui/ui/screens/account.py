@@ -101,6 +101,8 @@ class AccountScreen(LeadScreen):
                 self._draw_summary()
                 # /me first: the credits badge fills in before usage arrives.
                 identity = await self.lead_app.refresh_identity()
+                # Before the badge's watchers run (they are deferred): this balance is ours.
+                self._usage_credits = identity.credits
                 usage = await self.client.usage()
         except LeadError as error:
             if self.lead_app.identity is None:
@@ -114,7 +116,6 @@ class AccountScreen(LeadScreen):
             self._loading = False
             self._draw_summary()
         self.clear_error()
-        self._usage_credits = identity.credits
         self.usage = usage
         self.refreshed_at = self.lead_app.clock()
 
@@ -132,7 +133,8 @@ class AccountScreen(LeadScreen):
 
     def _draw_summary(self) -> None:
         identity, session = self.lead_app.identity, self.lead_app.session
-        if identity is None or session is None:
+        summaries = self.query("#account-summary")  # none once the screen is being removed
+        if identity is None or session is None or not summaries:
             return
         name = identity.account.name if identity.account and identity.account.name else "—"
         mark = "✓" if identity.active else "✗"
@@ -157,7 +159,7 @@ class AccountScreen(LeadScreen):
             "Refreshed",
             Text(f"{refreshed} (r)"),
         )
-        self.query_one("#account-summary", Static).update(summary)
+        summaries.first(Static).update(summary)
 
     def _scopes_table(self, identity: Identity) -> Table:
         held = set(identity.scopes)

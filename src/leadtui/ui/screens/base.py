@@ -130,14 +130,16 @@ class LeadScreen(Screen[None]):
             yield
         finally:
             self._requests.pop(action, None)
-            if self.is_mounted:
-                self._draw_requests()
+            self._draw_requests()
 
     def is_requesting(self, action: str) -> bool:
         return action in self._requests
 
     def _draw_requests(self) -> None:
-        line = self.query_one("#requests-running", Static)
+        lines = self.query("#requests-running")  # none once the screen is being removed
+        if not lines:
+            return
+        line = lines.first(Static)
         line.update("  ".join(f"⟳ {doing}" for doing in self._requests.values()))
         line.set_class(bool(self._requests), "-on")
         self.refresh_bindings()
