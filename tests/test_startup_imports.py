@@ -42,21 +42,33 @@ OFF_THE_FIRST_FRAME = (
     "leadtui.ui.screens.sign_in",
 )
 
-# Runs the real launch path (cli parser → launch.build_app → make_app) headless until the
-# header shows the balance, then prints the leadtui-relevant modules it had imported.
+# Runs the real launch path (cli parser → launch.build_app) headless until the header shows
+# the balance. Prints the balance, whether the header was up when the app began loading the
+# rest (settings, client, key: the first frame), the modules imported by then, and the
+# modules imported once the balance was on screen.
 LAUNCH_UNTIL_CREDITS = """
-import asyncio, sys
+import asyncio, dataclasses, sys
 from leadtui.cli.main import build_parser
 from leadtui.ui.launch import build_app
 
 async def main():
     app = build_app(build_parser().parse_args([]))
+    first, seen = app._first_frame, []
+
+    def load():
+        tabs = str(app.screen.query_one("#tabs").render())
+        seen.append((" ".join(sorted(sys.modules)), "j Jobs" in tabs))
+        return first.load()
+
+    app._first_frame = dataclasses.replace(first, load=load)
     async with app.run_test(size=(100, 30)) as pilot:
         for _ in range(400):
             if app.credits is not None:
                 break
             await pilot.pause(0.025)
         print(app.credits)
+        print(seen[0][1])
+        print(seen[0][0])
         print(" ".join(sorted(sys.modules)))
 
 asyncio.run(main())
@@ -80,50 +92,26 @@ def _loaded(modules: set[str], names: tuple[str, ...]) -> list[str]:
     return sorted(n for n in names if any(m == n or m.startswith(n + ".") for m in modules))
 
 
+def _launch_env(base_url: str, home: Path) -> dict[str, str]:
+    """A launch with a key from the environment, on a machine of its own under `home`."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("LEADTUI_")}
+    return env | {
+        "LEADTUI_BASE_URL": base_url,
+        "LEADTUI_API_KEY": "sk_demo_full",
+        "XDG_CONFIG_HOME": str(home / "config"),
+        "XDG_STATE_HOME": str(home / "state"),
+    }
+
+
 def test_balance_on_screen_without_sandbox_keyring_or_other_screens(tmp_path: Path) -> None:
     with EmbeddedSandbox() as sandbox:
-        env = {k: v for k, v in os.environ.items() if not k.startswith("LEADTUI_")}
-        env |= {
-            "LEADTUI_BASE_URL": sandbox.base_url,
-            "LEADTUI_API_KEY": "sk_demo_full",
-            "XDG_CONFIG_HOME": str(tmp_path / "config"),
-            "XDG_STATE_HOME": str(tmp_path / "state"),
-        }
-        credits, modules = _run(LAUNCH_UNTIL_CREDITS, env)
+        env = _launch_env(sandbox.base_url, tmp_path)
+        credits, _, _, modules = _run(LAUNCH_UNTIL_CREDITS, env)
     assert credits == "10000"
     loaded = set(modules.split())
     assert "leadtui.ui.screens.account" in loaded  # the screen that shows the balance
     assert _loaded(loaded, OFF_THE_FIRST_FRAME) == []
 
-
-# The launch path again, recording what was imported when the first frame was up: the moment
-# the app starts loading the rest (settings, client, key) in its thread.
-LAUNCH_FIRST_FRAME = """
-import asyncio, dataclasses, sys
-from leadtui.cli.main import build_parser
-from leadtui.ui.launch import build_app
-
-async def main():
-    app = build_app(build_parser().parse_args([]))
-    first, seen = app._first_frame, []
-
-    def load():
-        tabs = str(app.screen.query_one("#tabs").render())
-        seen.append((" ".join(sorted(sys.modules)), "j Jobs" in tabs))
-        return first.load()
-
-    app._first_frame = dataclasses.replace(first, load=load)
-    async with app.run_test(size=(100, 30)) as pilot:
-        for _ in range(400):
-            if app.credits is not None:
-                break
-            await pilot.pause(0.025)
-        print(app.credits)
-        print(seen[0][1])
-        print(seen[0][0])
-
-asyncio.run(main())
-"""
 
 # Textual only, and the frame's own modules: nothing that talks to the server or reads a key.
 NOT_ON_THE_FIRST_FRAME = (
@@ -143,14 +131,8 @@ def test_first_frame_is_painted_before_httpx_pydantic_keyring_or_the_sandbox(
     tmp_path: Path,
 ) -> None:
     with EmbeddedSandbox() as sandbox:
-        env = {k: v for k, v in os.environ.items() if not k.startswith("LEADTUI_")}
-        env |= {
-            "LEADTUI_BASE_URL": sandbox.base_url,
-            "LEADTUI_API_KEY": "sk_demo_full",
-            "XDG_CONFIG_HOME": str(tmp_path / "config"),
-            "XDG_STATE_HOME": str(tmp_path / "state"),
-        }
-        credits, header_shown, modules = _run(LAUNCH_FIRST_FRAME, env)
+        env = _launch_env(sandbox.base_url, tmp_path)
+        credits, header_shown, modules, _ = _run(LAUNCH_UNTIL_CREDITS, env)
     assert header_shown == "True"
     assert _loaded(set(modules.split()), NOT_ON_THE_FIRST_FRAME) == []
     assert credits == "10000"  # and then the rest came
