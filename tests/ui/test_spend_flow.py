@@ -140,3 +140,15 @@ async def test_an_unlocked_export_is_announced_when_ready_on_any_screen(
         assert app.current_mode == "account"
         messages = [n.message for n in app._notifications]
         assert any(f"{export_id} is ready" in m for m in messages)
+
+
+async def test_account_shows_the_spend_once_the_server_settled_it(build_app: Any) -> None:
+    # The usage the Account screen read before the spend is stale after it: the spend flow
+    # signals the spend, and Account reads its figures again without a key press.
+    app = build_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_until(pilot, lambda: "0 credits used" in screen_text(app))
+        _, result = await _confirm_unlock(app, pilot, 7)
+        assert isinstance(result, SpendResult)
+        await wait_until(pilot, lambda: "7 credits used" in screen_text(app))
+        assert "9,993" in screen_text(app)

@@ -186,6 +186,7 @@ async def _after_spend(screen: Screen[Any], result: SpendResult) -> None:
         watcher.follow("export", record.exportId)
     else:
         watcher.follow("extraction", record.extractionId)
+    app.note_spend()  # usage totals and the search's counts moved: their screens reload
     try:
         await app.refresh_identity()
     except LeadError as error:
