@@ -1,6 +1,6 @@
 """Start-up stays lean: what is imported before the balance is on screen, and what is not.
 
-Start-up time is a goal (issue 4, item 7; bench/bench_startup.py measures it). These tests pin
+Start-up time is a goal (bench/bench_startup.py measures it). These tests pin
 the behaviour that keeps it, not times: the sandbox, the keyring, the screens not shown first,
 the API resources and the spend journal stay out of a launch until they are used.
 """

@@ -154,7 +154,7 @@ async def test_screen_needing_a_missing_scope_says_so(build_app: Any) -> None:
 
 
 class _UnlockProbe(LeadScreen):
-    """A screen with one scope-gated key, as issue 5's Searches screen will have."""
+    """A screen with one scope-gated key, as the Searches screen has."""
 
     MODE = "probe"
     LABEL = "Probe"

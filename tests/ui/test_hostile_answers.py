@@ -1,4 +1,4 @@
-"""Hostile server answers (issue 7, item 2): each reaches the screen as a readable error.
+"""Hostile server answers: each reaches the screen as a readable error.
 
 The sandbox always answers well-formed JSON, so a proxy's HTML page, a body cut short, the
 wrong types and a bare `null` come from an `httpx.MockTransport` in front of it: the listed
