@@ -152,3 +152,29 @@ async def test_account_shows_the_spend_once_the_server_settled_it(build_app: Any
         assert isinstance(result, SpendResult)
         await wait_until(pilot, lambda: "7 credits used" in screen_text(app))
         assert "9,993" in screen_text(app)
+
+
+async def test_a_toast_never_covers_the_dialogs_buttons(build_app: Any) -> None:
+    from textual.widgets import Button
+    from textual.widgets._toast import Toast
+
+    app = build_app()
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await wait_until(pilot, lambda: app.credits is not None)
+        search = await _search(app)
+        _start(app, unlock_request(search, 5, app.credits))
+        await wait_until(pilot, lambda: isinstance(app.screen, ConfirmSpend))
+        # An error toast (title, a wrapped text, status, code and request id) is the tallest.
+        app.notify(
+            "Could not reach the server at http://127.0.0.1: the connection was refused. "
+            "Nothing was sent.\nHTTP 503 · service_unavailable · request id req_0123456789",
+            title="Cannot reach the server",
+            severity="error",
+            timeout=30,
+        )
+        await wait_until(pilot, lambda: len(app.screen.query(Toast)) > 0)
+        await pilot.pause()
+        toast = app.screen.query_one(Toast).region
+        for button in app.screen.query(Button):
+            assert not toast.overlaps(button.region), (toast, button.region)
+        assert "Spend 5 credits (y)" in screen_text(app)
