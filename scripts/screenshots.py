@@ -124,21 +124,22 @@ OPEN_SEARCH = press("down", "down", "enter")
 
 SHOTS: Sequence[Shot] = (
     Shot("account"),
-    Shot("searches", steps=[press("s")]),
-    Shot("search-detail", steps=[press("s"), OPEN_SEARCH, press("down", "down", "right")]),
+    Shot("searches", steps=[press("2")]),
+    Shot("search-detail", steps=[press("2"), OPEN_SEARCH, press("down", "down", "right")]),
     Shot(
         "confirm-spend",
-        steps=[press("s"), OPEN_SEARCH, press_into_modal("u", "enter")],
+        steps=[press("2"), OPEN_SEARCH, press_into_modal("u", "enter")],
         modal=True,
     ),
-    Shot("new-search-invalid", steps=[press("n"), builder_with_a_mistake]),
-    Shot("jobs", steps=[jobs_in_every_state, press("j")]),
+    Shot("new-search-invalid", steps=[press("3"), builder_with_a_mistake]),
+    Shot("jobs", steps=[jobs_in_every_state, press("4")]),
     Shot("error-key-rejected", key="sk_demo_revoked"),
-    Shot("scope-missing", key="sk_demo_readonly", steps=[press("n")]),
+    Shot("scope-missing", key="sk_demo_readonly", steps=[press("3")]),
     Shot("help", steps=[press("question_mark")]),
+    Shot("describe", steps=[press("2"), press_into_modal("down", "down", "D")], modal=True),
     Shot("sign-in", key=None),
     Shot("account-80x24", size=(80, 24)),
-    Shot("jobs-80x24", steps=[jobs_in_every_state, press("j")], size=(80, 24)),
+    Shot("jobs-80x24", steps=[jobs_in_every_state, press("4")], size=(80, 24)),
 )
 
 

@@ -57,7 +57,7 @@ async def main():
 
     def load():
         tabs = str(app.screen.query_one("#tabs").render())
-        seen.append((" ".join(sorted(sys.modules)), "j Jobs" in tabs))
+        seen.append((" ".join(sorted(sys.modules)), "4 Jobs" in tabs))
         return first.load()
 
     app._first_frame = dataclasses.replace(first, load=load)

@@ -66,9 +66,9 @@ async def set_quota(sandbox_http: httpx.AsyncClient, launches: int) -> None:
 
 
 async def open_jobs(pilot: Any, table: type = ExportTable, select: str | None = None) -> JobsScreen:
-    """Press `j`, focus `table` (Tab's work) and put its cursor on the job `select`."""
+    """Press `4`, focus `table` (Tab's work) and put its cursor on the job `select`."""
     app = pilot.app
-    await pilot.press("j")
+    await pilot.press("4")
     await app.workers.wait_for_complete()
     await pilot.pause()
     screen = app.screen

@@ -22,7 +22,7 @@ ONE_EACH = SearchRequest.model_validate(
 async def open_first_search(app: Any, pilot: Any) -> None:
     """Searches, then Enter on the newest: its detail, loaded, with nothing unlocked yet."""
     await app.workers.wait_for_complete()
-    await pilot.press("s")
+    await pilot.press("2")
     await wait_until(pilot, lambda: "srch_000001" in screen_text(app))
     await pilot.press("enter")
     await wait_until(pilot, lambda: isinstance(app.screen, SearchDetailScreen))

@@ -52,16 +52,16 @@ async def test_single_keys_switch_screens_and_header_marks_current(build_app: An
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot)
         for key, screen_type in (
-            ("s", SearchesScreen),
-            ("n", NewSearchScreen),
-            ("j", JobsScreen),
+            ("2", SearchesScreen),
+            ("3", NewSearchScreen),
+            ("4", JobsScreen),
         ):
             await pilot.press(key)
             await pilot.pause()
             assert isinstance(app.screen, screen_type)
             header = app.screen.query_one(AppHeader)
             assert header.query_one("#credits", Static).render()  # badge on every screen
-        await pilot.press("a")
+        await pilot.press("1")
         await pilot.pause()
         assert app.current_mode == "account"
 
@@ -146,7 +146,7 @@ async def test_screen_needing_a_missing_scope_says_so(build_app: Any) -> None:
     app = build_app("sk_demo_readonly")
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot)
-        await pilot.press("n")
+        await pilot.press("3")
         await pilot.pause()
         panel = app.screen.query_one("#error-panel")
         assert panel.has_class("-visible")
@@ -364,7 +364,7 @@ async def test_below_80x24_the_screen_says_it_is_too_small(build_app: Any) -> No
         await pilot.resize_terminal(80, 24)
         text = await wait_for_text(pilot, "◆ 10,000 credits")
         assert "Terminal too small" not in text
-        await pilot.press("j")
+        await pilot.press("4")
         await pilot.resize_terminal(79, 30)
         await wait_for_text(pilot, "Terminal too small: need 80×24, have 79×30")
 
@@ -402,5 +402,5 @@ async def test_a_burst_with_esc_then_a_letter_is_both_keys(build_app: Any) -> No
         await settle(pilot)
         await pilot.press("question_mark")
         await wait_for_screen(pilot, HelpScreen)
-        _burst(app, "\x1bs")  # Esc closes help, s opens Searches
+        _burst(app, "\x1b2")  # Esc closes help, 2 opens Searches
         await wait_for_screen(pilot, SearchesScreen)

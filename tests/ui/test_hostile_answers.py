@@ -153,11 +153,11 @@ async def test_account_shows_the_bad_answer_and_stays_navigable(
         _assert_bad_response(app, status, request_id)
         assert "The account could not be loaded" in _flat(app)
         # Still running and navigable: another screen loads from the (healthy) sandbox.
-        await pilot.press("s")
+        await pilot.press("2")
         await _settle(pilot)
         assert isinstance(app.screen, SearchesScreen)
         assert "searches ·" in _flat(app) or "No searches yet" in _flat(app)
-        await pilot.press("a")
+        await pilot.press("1")
         await _settle(pilot)
         assert isinstance(app.screen, AccountScreen)
         assert "Traceback" not in _flat(app)
@@ -169,7 +169,7 @@ async def test_searches_list_shows_the_bad_answer(hostile_app: Any, kind: str) -
     app, hostile = hostile_app(kind, frozenset({"/searches"}))
     async with app.run_test(size=(80, 24)) as pilot:
         await _settle(pilot)
-        await pilot.press("s")
+        await pilot.press("2")
         await _settle(pilot)
         assert isinstance(app.screen, SearchesScreen)
         assert hostile.served == ["/searches"]
@@ -177,10 +177,10 @@ async def test_searches_list_shows_the_bad_answer(hostile_app: Any, kind: str) -
         _assert_bad_response(app, 502 if kind == "html-502" else 200, request_id)
         # Nothing half-read is drawn as if it were a search.
         assert app.screen.query_one("#searches-table").row_count == 0
-        await pilot.press("j")
+        await pilot.press("4")
         await _settle(pilot)
         assert isinstance(app.screen, JobsScreen)
-        await pilot.press("s")
+        await pilot.press("2")
         await _settle(pilot)
         assert isinstance(app.screen, SearchesScreen)
         assert "Traceback" not in _flat(app)
@@ -201,7 +201,7 @@ async def test_jobs_dashboard_marks_itself_stale_then_recovers(hostile_app: Any,
             )
         )
         export = await app.client.exports.create(search.searchId, 20)
-        await pilot.press("j")
+        await pilot.press("4")
         await _settle(pilot)
         assert isinstance(app.screen, JobsScreen)
         assert {"/exports", "/extractions"} & set(hostile.served)
@@ -222,7 +222,7 @@ async def test_jobs_dashboard_marks_itself_stale_then_recovers(hostile_app: Any,
         assert "stale" not in text
         assert "● live" in text
         assert app.screen.query_one("#error-panel").report is None  # the panel is gone
-        await pilot.press("a")
+        await pilot.press("1")
         await _settle(pilot)
         assert isinstance(app.screen, AccountScreen)
         assert "10,000" in _flat(app)

@@ -66,7 +66,7 @@ async def test_errors_back_off_and_mark_stale(build_app: Any, sandbox_clock: Any
 
     app = build_app(transport=httpx.MockTransport(refuse))
     async with app.run_test(size=(100, 30)) as pilot:
-        await pilot.press("j")
+        await pilot.press("4")
         await pilot.pause()
         watcher = app.jobs
         watcher.toggle_pause()  # only the ticks this test runs
@@ -82,7 +82,7 @@ async def test_errors_back_off_and_mark_stale(build_app: Any, sandbox_clock: Any
 async def test_401_stops_polling_with_the_frames_message(build_app: Any) -> None:
     app = build_app("sk_demo_revoked")
     async with app.run_test(size=(100, 30)) as pilot:
-        await pilot.press("j")
+        await pilot.press("4")
         await app.workers.wait_for_complete()
         await pilot.pause()
         watcher = app.jobs
@@ -100,7 +100,7 @@ async def test_r_refreshes_now_and_p_pauses(
     sandbox_clock.advance(60)
     app = build_app()
     async with app.run_test(size=(100, 30)) as pilot:
-        await pilot.press("j")
+        await pilot.press("4")
         await app.workers.wait_for_complete()
         await pilot.press("p")
         await pilot.pause()
@@ -134,11 +134,11 @@ async def test_hidden_dashboard_polls_only_followed_moving_jobs_and_announces_th
     app = build_app(settings=settings)
     written: list[str] = []
     async with app.run_test(size=(100, 30)) as pilot:
-        await pilot.press("j")
+        await pilot.press("4")
         await app.workers.wait_for_complete()
         watcher = app.jobs
         watcher.notifier.write = written.append
-        await pilot.press("a")  # the dashboard is hidden; the export still moves
+        await pilot.press("1")  # the dashboard is hidden; the export still moves
         await pilot.pause()
         assert not watcher.visible
         assert watcher.next_tick_at is not None
@@ -153,7 +153,7 @@ async def test_hidden_dashboard_polls_only_followed_moving_jobs_and_announces_th
         toasts = [(n.title, n.message) for n in app._notifications]  # shown on any screen
         assert (
             "✓ Export is ready",
-            f"{export.exportId} is ready — Jobs (j) to download",
+            f"{export.exportId} is ready — Jobs (4) to download",
         ) in toasts
         assert "\a" in written
         assert any(w.startswith("\x1b]9;✓ Export is ready") for w in written)
@@ -169,7 +169,7 @@ async def test_a_job_the_server_lost_is_dropped_and_polling_goes_on(
     (moving,) = await jobs_seed.exports(client, 1)  # followed: still queued
     app = build_app()
     async with app.run_test(size=(100, 30)) as pilot:
-        await pilot.press("j")
+        await pilot.press("4")
         await app.workers.wait_for_complete()
         await wait_until(pilot, lambda: moving.exportId in screen_text(app))
         watcher = app.jobs

@@ -64,7 +64,7 @@ def _open_jobs() -> Any:
     async def run_before(pilot: Any) -> None:
         await pilot.pause()
         await pilot.app.workers.wait_for_complete()
-        await pilot.press("j")
+        await pilot.press("4")
         await pilot.pause()
         await pilot.app.workers.wait_for_complete()
         await pilot.pause()

@@ -13,7 +13,7 @@ from tests.ui.screen import screen_text, wait_until
 
 async def _open_results(app: Any, pilot: Any, table_type: type, job_id: str) -> None:
     await app.workers.wait_for_complete()
-    await pilot.press("j")
+    await pilot.press("4")
     await wait_until(pilot, lambda: isinstance(app.screen, JobsScreen))
     await app.workers.wait_for_complete()
     await pilot.pause()

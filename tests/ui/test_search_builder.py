@@ -14,7 +14,7 @@ from tests.ui.screen import screen_text, wait_until
 
 async def _open(app: Any, pilot: Any) -> NewSearchScreen:
     await app.workers.wait_for_complete()
-    await pilot.press("n")
+    await pilot.press("3")
     await pilot.pause()
     assert isinstance(app.screen, NewSearchScreen)
     return app.screen
@@ -73,9 +73,9 @@ async def test_valid_form_creates_counts_and_opens_the_search(build_app: Any) ->
         assert "✓ valid" in screen_text(app)
         # The form survives leaving the screen and coming back.
         screen.query_one("#builder-outline").focus()
-        await pilot.press("a")
+        await pilot.press("1")
         await pilot.pause()
-        await pilot.press("n")
+        await pilot.press("3")
         await pilot.pause()
         assert app.screen is screen
         assert "3. " not in screen_text(app)

@@ -40,7 +40,7 @@ class LostCreates(httpx.AsyncBaseTransport):
 
 async def _fill_and_create(app: Any, pilot: Any) -> NewSearchScreen:
     await app.workers.wait_for_complete()
-    await pilot.press("n")
+    await pilot.press("3")
     await wait_until(pilot, lambda: isinstance(app.screen, NewSearchScreen))
     screen = app.screen
     assert isinstance(screen, NewSearchScreen)

@@ -52,7 +52,7 @@ async def _searches(pilot: Any, unlock: int = 0) -> None:
 def _builder(fill: str) -> Any:
     async def run_before(pilot: Any) -> None:
         await _settle(pilot)
-        await pilot.press("n")
+        await pilot.press("3")
         await _settle(pilot)
         screen = pilot.app.screen
         if fill:
@@ -84,7 +84,7 @@ def test_searches_list(snap_compare: Any, build_app: Any, size: tuple[int, int])
     async def run_before(pilot: Any) -> None:
         await _settle(pilot)
         await _searches(pilot)
-        await pilot.press("s")
+        await pilot.press("2")
         await _settle(pilot)
 
     assert snap_compare(build_app(), terminal_size=size, run_before=run_before)
@@ -95,7 +95,7 @@ def test_leads_table(snap_compare: Any, build_app: Any, size: tuple[int, int]) -
     async def run_before(pilot: Any) -> None:
         await _settle(pilot)
         await _searches(pilot, unlock=60)
-        await pilot.press("s")
+        await pilot.press("2")
         await _settle(pilot)
         await pilot.press("enter")
         await _settle(pilot)
@@ -110,7 +110,7 @@ def test_confirm_spend(snap_compare: Any, build_app: Any, size: tuple[int, int])
     async def run_before(pilot: Any) -> None:
         await _settle(pilot)
         await _searches(pilot)
-        await pilot.press("s")
+        await pilot.press("2")
         await _settle(pilot)
         await pilot.press("enter")
         await _settle(pilot)

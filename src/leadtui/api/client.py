@@ -13,6 +13,7 @@ from pydantic import SecretStr
 
 from leadtui import __version__
 from leadtui.api.errors import ConfigurationError
+from leadtui.api.exchange import ExchangeObserver
 from leadtui.api.keys import api_key_problem, mask_key
 from leadtui.api.transport import RetryPolicy, Sleep, Transport
 from leadtui.api.urls import validate_base_url
@@ -57,6 +58,7 @@ class LeadClient:
         max_retries: int = 3,
         transport: httpx.AsyncBaseTransport | None = None,
         sleep: Sleep | None = None,
+        on_exchange: ExchangeObserver | None = None,
     ) -> None:
         url = base_url if base_url is not None else os.environ.get(BASE_URL_ENV)
         if not url:
@@ -88,6 +90,7 @@ class LeadClient:
             user_agent=USER_AGENT,
             transport=transport,
             sleep=sleep,
+            on_exchange=on_exchange,
         )
 
     @cached_property
@@ -115,6 +118,16 @@ class LeadClient:
     def base_url(self) -> str:
         """The normalised `{base_url}`, without `/api/v1`."""
         return self._base_url
+
+    @property
+    def on_exchange(self) -> ExchangeObserver | None:
+        """Told of every attempt at a request, retries and failures included (an `Exchange`:
+        method, path, status, duration, request id, idempotency key; never the API key)."""
+        return self._transport.on_exchange
+
+    @on_exchange.setter
+    def on_exchange(self, observer: ExchangeObserver | None) -> None:
+        self._transport.on_exchange = observer
 
     @property
     def key_masked(self) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -44,6 +45,7 @@ from leadtui.api.errors import (
     error_from_response,
     parse_retry_after,
 )
+from leadtui.api.exchange import Exchange, ExchangeObserver, failure_outcome
 from leadtui.api.keys import unprintable_position
 
 log = logging.getLogger("leadtui.api")
@@ -100,7 +102,10 @@ class Transport:
         sleep: Sleep | None = None,
         deadline: float | None = None,
         max_json_bytes: int = MAX_JSON_BYTES,
+        on_exchange: ExchangeObserver | None = None,
     ) -> None:
+        self.on_exchange = on_exchange
+        """Told of every attempt, failed or not (see `Exchange`)."""
         self._api_key = api_key
         self._policy = policy
         self._deadline = deadline if deadline is not None else DEADLINE_PER_TIMEOUT * timeout
@@ -117,6 +122,8 @@ class Transport:
             transport=transport,
             follow_redirects=False,
         )
+        # Exchanges name paths as the spec does, without the base URL's path and prefix.
+        self._prefix = self._http.base_url.path.rstrip("/")
 
     def __repr__(self) -> str:
         return f"Transport(base_url={str(self._http.base_url)!r})"
@@ -231,7 +238,9 @@ class Transport:
         retry_number = 0
         earlier: list[LeadError] = []
         while True:
+            started = time.perf_counter()
             failure, response = await self._attempt(request, idempotency_key, stream=stream)
+            self._report(request, idempotency_key, retry_number, started, failure, response)
             if response is not None:
                 try:
                     yield response
@@ -255,6 +264,38 @@ class Transport:
                 self._policy.max_retries,
             )
             await self._sleep(delay)
+
+    def _report(
+        self,
+        request: httpx.Request,
+        idempotency_key: str | None,
+        retry_number: int,
+        started: float,
+        failure: LeadError | None,
+        response: httpx.Response | None,
+    ) -> None:
+        if self.on_exchange is None:
+            return
+        status: int | None
+        if response is not None:
+            status, request_id, outcome = response.status_code, _request_id(response), "ok"
+        else:
+            assert failure is not None
+            status, request_id, outcome = failure_outcome(failure)
+        exchange = Exchange(
+            method=request.method,
+            path=request.url.path.removeprefix(self._prefix),
+            status=status,
+            seconds=time.perf_counter() - started,
+            request_id=request_id,
+            idempotency_key=idempotency_key,
+            outcome=outcome,
+            attempt=retry_number + 1,
+        )
+        try:
+            self.on_exchange(exchange)
+        except Exception:  # a record keeper's fault never fails the request it records
+            log.debug("the exchange observer failed", exc_info=True)
 
     async def _attempt(
         self, request: httpx.Request, idempotency_key: str | None, *, stream: bool

@@ -3,18 +3,23 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import importlib
 import os
 import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from textual import events, work
 from textual.app import App
 from textual.binding import Binding, BindingType
+from textual.content import Content
 from textual.dom import DOMNode
 from textual.keys import _character_to_key
+from textual.markup import MarkupError
+from textual.notifications import SeverityLevel
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widget import Widget
@@ -24,6 +29,7 @@ from leadtui.api.errors import ConfigurationError, LeadError, Unauthorized
 from leadtui.config.errors import ConfigError
 from leadtui.ui.commands import LeadCommands, PaletteCommand
 from leadtui.ui.model.errors import ErrorReport, describe, key_refusal, missing_scope
+from leadtui.ui.model.history import History
 from leadtui.ui.screens.base import LeadScreen
 from leadtui.ui.screens.help import HelpScreen
 from leadtui.ui.services import AppDeps, FirstFrame, Session
@@ -91,14 +97,18 @@ class LeadApp(App[int]):
     DEFAULT_MODE: ClassVar[str] = SCREENS[0].mode
     COMMANDS: ClassVar[set[Any]] = {LeadCommands}
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("a", "open('account')", "Account", id="screens.account", show=False),
-        Binding("s", "open('searches')", "Searches", id="screens.searches", show=False),
-        Binding("n", "open('new_search')", "New search", id="screens.new_search", show=False),
-        Binding("j", "open('jobs')", "Jobs", id="screens.jobs", show=False),
+        # Numbers, as lazygit's panels: letters belong to tables (j/k, g/G) and screens.
+        *(
+            Binding(str(n), f"open('{s.mode}')", s.label, id=f"screens.{s.mode}", show=False)
+            for n, s in enumerate(SCREENS, start=1)
+        ),
         Binding("i", "sign_in", "Sign in", id="app.sign_in", show=False),
+        Binding("H", "history", "History", id="app.history", key_display="H", show=False),
         Binding("question_mark,f1", "help", "Help", id="app.help", key_display="?"),
         Binding("ctrl+t", "toggle_theme", "Theme", id="app.toggle_theme", show=False),
         Binding("ctrl+q", "quit", "Quit", id="app.quit", priority=True),
+        # On a main screen; a screen pushed over one binds q (and Esc) to go back instead.
+        Binding("q", "ask_quit", "Quit (asks)", id="app.ask_quit", show=False),
     ]
 
     # The signed-in account; None until GET /me answered. Watched by the header and screens.
@@ -126,8 +136,10 @@ class LeadApp(App[int]):
         self._deps = deps
         self._settings = deps.settings if deps is not None else None
         self._first_frame = first_frame
+        self.history = History(self._history_clock)
+        """This run's requests and notifications (the History screen)."""
+        self._session: Session | None = None
         self.session = session
-        """The signed-in key; None until signed in. Replaced whole on each sign-in."""
         self.demo = deps.demo if deps is not None else bool(first_frame and first_frame.demo)
         self.read_only = (
             deps.settings.spend_policy(deps.profile).read_only
@@ -176,6 +188,38 @@ class LeadApp(App[int]):
     def started(self) -> bool:
         """True once the deps are there (at once, or after a launch's load)."""
         return self._deps is not None
+
+    def _history_clock(self) -> float:
+        # Notifications may come before the launch has loaded the deps (and their clock).
+        return self.deps.clock() if self.started else time.time()
+
+    @property
+    def session(self) -> Session | None:
+        """The signed-in key; None until signed in. Replaced whole on each sign-in."""
+        return self._session
+
+    @session.setter
+    def session(self, session: Session | None) -> None:
+        if session is not None:
+            session.client.on_exchange = self.history.add_exchange
+        self._session = session
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None:
+        """A toast, also kept in the history (as the words shown, markup removed)."""
+        words = message
+        if markup:
+            with contextlib.suppress(MarkupError):
+                words = Content.from_markup(message).plain
+        self.history.add_notice(title, words, severity)
+        super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
 
     @property
     def client(self) -> LeadClient:
@@ -372,13 +416,13 @@ class LeadApp(App[int]):
         """(mode, key as shown, label) of each screen, honouring the user's keymap."""
         keymap = self._keymap
         return [
-            (s.mode, keymap.get(f"screens.{s.mode}", s.mode[0]).split(",")[0], s.label)
-            for s in SCREENS
+            (s.mode, keymap.get(f"screens.{s.mode}", str(n)).split(",")[0], s.label)
+            for n, s in enumerate(SCREENS, start=1)
         ]
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         signing_in = self._signing_in() or self.session is None
-        if action in ("open", "help"):
+        if action in ("open", "help", "history"):
             return not signing_in
         if action in ("toggle_theme", "sign_out"):
             return self.started
@@ -395,8 +439,33 @@ class LeadApp(App[int]):
             return
         self.exit()
 
+    async def action_ask_quit(self) -> None:
+        """q: quit once the user says so (ctrl+q quits at once)."""
+        if self.spends_in_flight:
+            await self.action_quit()
+            return
+        self.run_worker(self._confirm_quit(), group="confirm-quit", exclusive=True)
+
+    async def _confirm_quit(self) -> None:
+        from leadtui.ui.dialogs.confirm import ConfirmText
+
+        dialog = ConfirmText(
+            "Quit leadtui?",
+            "Jobs go on on the server; they are here when you come back. ctrl+q quits "
+            "without asking.",
+            "Quit",
+        )
+        if await self.push_screen_wait(dialog):
+            self.exit()
+
     def action_open(self, mode: str) -> None:
         self.switch_mode(mode)
+
+    def action_history(self) -> None:
+        from leadtui.ui.screens.history import HistoryScreen
+
+        if not isinstance(self.screen, HistoryScreen):
+            self.push_screen(HistoryScreen())
 
     def action_help(self) -> None:
         screen = self.screen
@@ -436,6 +505,11 @@ class LeadApp(App[int]):
         commands += [
             PaletteCommand("app: keys and help", "The current screen's keys", self.action_help),
             PaletteCommand(
+                "app: history  H",
+                "This session's requests and notifications, for a support ticket",
+                self.action_history,
+            ),
+            PaletteCommand(
                 "app: toggle theme", "Dark or light (remembered)", self.action_toggle_theme
             ),
             PaletteCommand("app: quit", "Leave leadtui", self.exit),
@@ -455,7 +529,7 @@ class LeadApp(App[int]):
         if not isinstance(event, events.Key) or event.is_forwarded:
             await super().on_event(event)
             return
-        for key in split_meta_key(event):
+        for key in split_meta_key(event, in_text_field=_is_text_field(self.focused)):
             target = self.focused or self.screen
             await super().on_event(key)
             if key.is_forwarded and await _until_handled(target) and self._take_queued(key):
@@ -532,16 +606,35 @@ async def _until_handled(target: Screen[Any] | Widget) -> bool:
     return True
 
 
-def split_meta_key(event: events.Key) -> list[events.Key]:
+# Textual reads Esc and a digit arriving together as the character macOS types with
+# option+digit (Esc 2 → "™"). Outside a text field it is the Esc, then the number (a screen).
+ESC_DIGITS: Final = {
+    "º": "0", "¡": "1", "™": "2", "£": "3", "¢": "4", "∞": "5", "§": "6", "¶": "7", "•": "8",
+    "ª": "9",
+}  # fmt: skip
+
+
+def split_meta_key(event: events.Key, *, in_text_field: bool = False) -> list[events.Key]:
     """Esc and a letter arriving together read as alt+letter in Textual's parser (the meta
     prefix is an Esc); leadtui binds no alt keys, so it is the Esc the user typed, then the
-    letter ("act10+act11" lost its Esc)."""
+    letter ("act10+act11" lost its Esc). Esc and a digit likewise, outside a text field,
+    where "£" may be typed."""
     character = event.character
+    escape = events.Key("escape", "\x1b")
+    digit = None if in_text_field else ESC_DIGITS.get(character or "")
+    if digit is not None:
+        return [escape, events.Key(digit, digit)]
     if not event.key.startswith("alt+") or not character or not character.isprintable():
         return [event]
-    escape = events.Key("escape", "\x1b")
     key = character if character.isalnum() else _character_to_key(character)
     return [escape, events.Key(key, character)]
+
+
+def _is_text_field(widget: Widget | None) -> bool:
+    # By name: importing the widgets to ask would cost start-up time.
+    return widget is not None and any(
+        cls.__name__ in ("Input", "TextArea") for cls in type(widget).__mro__
+    )
 
 
 def signed_in_session(deps: AppDeps, key: str | SecretStr, key_source: str) -> Session:

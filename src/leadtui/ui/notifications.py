@@ -29,13 +29,13 @@ _WORDS: Final[dict[str, tuple[str, SeverityLevel]]] = {
 # (kind, state) -> (what to do on the dashboard, what to do elsewhere): only keys that work
 # where the user is. Elsewhere `j` opens the dashboard.
 _NEXT: Final[dict[tuple[str, str], tuple[str, str]]] = {
-    ("export", "ready"): ("select it under Exports: d downloads it", "Jobs (j) to download"),
+    ("export", "ready"): ("select it under Exports: d downloads it", "Jobs (4) to download"),
     ("export", "failed"): (
         "select it under Exports: t retries it at no cost",
-        "Jobs (j) to retry it at no cost",
+        "Jobs (4) to retry it at no cost",
     ),
-    ("extraction", "completed"): ("select it: v shows its results", "Jobs (j) to see them"),
-    ("extraction", "stopped"): ("select it: v shows what it found", "Jobs (j) to see them"),
+    ("extraction", "completed"): ("select it: v shows its results", "Jobs (4) to see them"),
+    ("extraction", "stopped"): ("select it: v shows what it found", "Jobs (4) to see them"),
 }
 
 
@@ -46,7 +46,7 @@ def describe_change(change: JobChange, *, on_dashboard: bool) -> tuple[str, str,
     verb, severity = _WORDS.get(change.after, (change.after, "information"))
     mark = {"failed": "✗", "stopped": "■"}.get(change.after, "✓")
     text = f"{change.job_id} {verb}" + (f": {change.reason}" if change.reason else "")
-    here, elsewhere = _NEXT.get((change.kind, change.after), ("", "Jobs (j) for details"))
+    here, elsewhere = _NEXT.get((change.kind, change.after), ("", "Jobs (4) for details"))
     step = here if on_dashboard else elsewhere
     if step:
         text += f"; {step}" if on_dashboard else f" — {step}"

@@ -11,7 +11,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.reactive import reactive
-from textual.widgets import Sparkline, Static
+from textual.widgets import Static
 
 from leadtui.api.contract import SCOPE_DESCRIPTIONS, Scope
 from leadtui.api.errors import LeadError
@@ -19,6 +19,7 @@ from leadtui.ui.commands import PaletteCommand
 from leadtui.ui.model.errors import SCOPE_DISABLES
 from leadtui.ui.model.timefmt import ago
 from leadtui.ui.screens.base import LeadScreen
+from leadtui.ui.widgets.usage_chart import UsageChart
 
 if TYPE_CHECKING:
     from leadtui.api.models import Identity, Usage
@@ -46,7 +47,7 @@ class AccountScreen(LeadScreen):
         with VerticalScroll(id="account-body"):
             yield Static("Loading the account…", id="account-summary")
             yield Static("", id="usage-totals")
-            yield Sparkline([], id="usage-chart")
+            yield UsageChart(id="usage-days")
             yield Static("", id="scopes")
 
     def on_mount(self) -> None:
@@ -56,7 +57,7 @@ class AccountScreen(LeadScreen):
         # A spend changes the balance and the usage: what this screen shows follows it.
         self.watch(self.app, "spends", self._spent, init=False)
         self.watch(self.app, "credits", self._credits_changed, init=False)
-        self.query_one("#usage-chart").display = False  # until there is usage to draw
+        self.query_one(UsageChart).display = False  # until there is usage to draw
         self.set_interval(1.0, self._draw_refreshed)
         self.load()
 
@@ -194,11 +195,13 @@ class AccountScreen(LeadScreen):
         totals = usage.totals
         self.query_one("#usage-totals", Static).update(
             f"[b]Last {usage.window_days} days[/b]  {totals.requests:,} requests · "
-            f"{totals.credits_used:,} credits used  [dim](chart: requests per day)[/]"
+            f"{totals.credits_used:,} credits used"
         )
-        chart = self.query_one("#usage-chart", Sparkline)
-        chart.data = [d.requests for d in usage.daily]
+        chart = self.query_one(UsageChart)
+        chart.show_usage(usage)
         chart.display = True
+        if self.focused is None or self.focused.id == "account-body":
+            chart.focus()  # its keys (←/→ a day, c credits or requests) work at once
 
     def watch_refreshed_at(self) -> None:
         self._draw_summary()

@@ -12,33 +12,53 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
-# Generic movement keys every scrollable widget has: they would bury the screen's own keys.
-_GENERIC_ACTIONS = ("scroll_", "focus_next", "focus_previous", "copy_text", "page_")
+from leadtui.ui.model.key_names import keys_name
+
+# Textual's own scrolling keys every scrollable widget has: they would bury the screen's own.
+_GENERIC_ACTIONS = ("scroll_", "copy_text", "page_")
 
 # Sections in the order they are listed; a binding's section comes from its id's prefix.
-SECTIONS = ("This screen", "Go to", "Everywhere", "In the focused field")
+SECTIONS = ("This screen", "In the table", "Go to", "Everywhere", "In the focused field")
+
+# Textual's focus keys, in our words (Tab moves between a screen's tables and fields).
+_FOCUS_WORDS = {
+    "focus_next": "Next table or field",
+    "focus_previous": "Previous table or field",
+}
 
 
 def _section(binding: Binding) -> str:
     if binding.id is None:
-        return "In the focused field"
+        action = binding.action.rsplit(".", 1)[-1]
+        return "In the table" if action in _FOCUS_WORDS else "In the focused field"
     prefix = binding.id.split(".", 1)[0]
-    return {"screens": "Go to", "app": "Everywhere"}.get(prefix, "This screen")
+    return {"screens": "Go to", "app": "Everywhere", "table": "In the table"}.get(
+        prefix, "This screen"
+    )
 
 
 def key_rows(screen: Screen[object]) -> dict[str, list[tuple[str, str, bool]]]:
-    """(key, description, enabled) of every binding active on `screen`, by section."""
-    sections: dict[str, list[tuple[str, str, bool]]] = {name: [] for name in SECTIONS}
-    seen: set[str] = set()
-    for active in screen.active_bindings.values():
+    """(keys, description, enabled) of every binding active on `screen`, by section; an
+    action bound to several keys is one row ("↓ j")."""
+    found: dict[tuple[str, str], tuple[Binding, list[str], bool]] = {}
+    for key, active in screen.active_bindings.items():
         binding = active.binding
-        if not binding.description or binding.system or binding.action in seen:
+        action = binding.action.rsplit(".", 1)[-1]
+        if not binding.description or binding.system:
             continue
-        if binding.action.rsplit(".", 1)[-1].startswith(_GENERIC_ACTIONS):
+        if binding.id is None and action.startswith(_GENERIC_ACTIONS):
             continue
-        seen.add(binding.action)
-        row = (screen.app.get_key_display(binding), binding.description, active.enabled)
-        sections[_section(binding)].append(row)
+        slot = (binding.action, binding.description)
+        if slot in found:
+            found[slot][1].append(key)
+        else:
+            found[slot] = (binding, [key], active.enabled)
+    sections: dict[str, list[tuple[str, str, bool]]] = {name: [] for name in SECTIONS}
+    for binding, keys, enabled in found.values():
+        action = binding.action.rsplit(".", 1)[-1]
+        description = _FOCUS_WORDS.get(action, binding.description)
+        shown = binding.key_display if binding.key_display and len(keys) == 1 else keys_name(keys)
+        sections[_section(binding)].append((shown, description, enabled))
     return {name: rows for name, rows in sections.items() if rows}
 
 

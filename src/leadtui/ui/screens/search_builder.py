@@ -379,7 +379,7 @@ class NewSearchScreen(LeadScreen):
                 ErrorReport(
                     "Outcome still unknown",
                     f"Could not look for the search ({base.text}). ctrl+s looks again before "
-                    "creating anything; Searches (s) lists what the server has.",
+                    "creating anything; Searches (2) lists what the server has.",
                     code=base.code,
                     request_id=base.request_id,
                     status=base.status,

@@ -43,7 +43,8 @@ class SearchDetailScreen(LeadScreen):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("u", "unlock", "Unlock more", id="search.unlock"),
         Binding("r", "refresh", "Refresh", id="search.refresh"),
-        Binding("escape,backspace", "back", "Back", id="search.back"),
+        Binding("escape,backspace,q", "back", "Back", id="search.back"),
+        Binding("E", "exports", "Its exports", id="search.exports", key_display="E"),
     ]
 
     def __init__(self, search: Search) -> None:
@@ -73,6 +74,11 @@ class SearchDetailScreen(LeadScreen):
             ),
             PaletteCommand("search: refresh", "Counts and leads again", self.action_refresh),
         ]
+
+    def action_exports(self) -> None:
+        from leadtui.ui.jumps import show_exports_of
+
+        self.app.run_worker(show_exports_of(self.lead_app, self.search.searchId), group="jump")
 
     # --- data ---------------------------------------------------------------------------
 

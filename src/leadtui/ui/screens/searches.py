@@ -8,14 +8,14 @@ from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.coordinate import Coordinate
-from textual.widgets import DataTable, Input, Static
+from textual.widgets import DataTable, Static
 
 from leadtui.api.contract import Scope
 from leadtui.api.errors import LeadError
 from leadtui.api.models import Search
 from leadtui.ui.commands import PaletteCommand
 from leadtui.ui.screens.base import LeadScreen
+from leadtui.ui.widgets.view_table import Cell, ViewTable
 
 if TYPE_CHECKING:
     from leadtui.ui.app import LeadApp
@@ -36,6 +36,34 @@ def count_text(value: int | None) -> str:
     return "—" if value is None else f"{value:,}"
 
 
+COLUMNS = ("Search", "Results", "Unlocked", "Created", "What")
+
+
+def _cells(search: Search) -> tuple[Cell, ...]:
+    return (
+        search.searchId,
+        Text(count_text(search.result_count), justify="right"),
+        Text(count_text(search.unlocked_count), justify="right"),
+        (search.created_at or "")[:16].replace("T", " "),
+        search_summary(search),
+    )
+
+
+def _values(search: Search) -> tuple[object, ...]:
+    return (
+        search.searchId,
+        search.result_count,
+        search.unlocked_count,
+        search.created_at,
+        search_summary(search),
+    )
+
+
+def search_record(search: Search) -> dict[str, object]:
+    """The search as the server sent it, the fields the spec does not fix included."""
+    return search.model_dump(mode="json")
+
+
 class SearchesScreen(LeadScreen):
     MODE = "searches"
     LABEL = "Searches"
@@ -43,9 +71,7 @@ class SearchesScreen(LeadScreen):
     AUTO_FOCUS = "#searches-table"
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("slash", "filter", "Filter", id="searches.filter", key_display="/"),
         Binding("r", "refresh", "Refresh", id="searches.refresh"),
-        Binding("escape", "clear_filter", "Clear filter", id="searches.clear_filter", show=False),
     ]
 
     def __init__(self) -> None:
@@ -56,20 +82,24 @@ class SearchesScreen(LeadScreen):
         self._filter_budget = 0
 
     def compose_body(self) -> ComposeResult:
-        yield Input(
-            placeholder="/ filter by id or words (the loaded searches)", id="searches-filter"
+        yield ViewTable(
+            "Searches",
+            COLUMNS,
+            _cells,
+            row_id=lambda search: search.searchId,
+            values=_values,
+            record=search_record,
+            id="searches-table",
         )
-        yield DataTable(id="searches-table", cursor_type="row", zebra_stripes=True)
         yield Static("", id="searches-status")
 
+    @property
+    def table(self) -> ViewTable[Search]:
+        table: ViewTable[Search] = self.query_one("#searches-table", ViewTable)
+        return table
+
     def on_mount(self) -> None:
-        table = self.query_one("#searches-table", DataTable)
-        table.add_column("Search", key="id")
-        table.add_column("Results", key="results")
-        table.add_column("Unlocked", key="unlocked")
-        table.add_column("Created", key="created")
-        table.add_column("What", key="summary")
-        table.focus()
+        self.table.focus()
         self.watch(self.app, "sign_ins", self._signed_in, init=False)
         self.reload()
 
@@ -93,7 +123,7 @@ class SearchesScreen(LeadScreen):
     async def load_more(self) -> None:
         if self.lead_app.session is None or self.exhausted:
             return
-        table = self.query_one("#searches-table", DataTable)
+        table = self.table
         table.loading = not self.searches
         try:
             page = await self.client.searches.list(self.next_cursor, PAGE_SIZE)
@@ -126,61 +156,29 @@ class SearchesScreen(LeadScreen):
 
     # --- drawing and filtering ----------------------------------------------------------
 
-    @property
-    def filter_text(self) -> str:
-        return self.query_one("#searches-filter", Input).value.strip().lower()
-
-    def matching(self) -> list[Search]:
-        words = self.filter_text.split()
-        if not words:
-            return self.searches
-        return [
-            s
-            for s in self.searches
-            if all(w in f"{s.searchId} {search_summary(s)}".lower() for w in words)
-        ]
-
     def _draw(self) -> None:
-        table = self.query_one("#searches-table", DataTable)
-        selected = None
-        if table.row_count and table.cursor_row < table.row_count:
-            selected = table.coordinate_to_cell_key(Coordinate(table.cursor_row, 0)).row_key.value
-        table.clear()
-        rows = self.matching()
-        for search in rows:
-            table.add_row(
-                search.searchId,
-                Text(count_text(search.result_count), justify="right"),
-                Text(count_text(search.unlocked_count), justify="right"),
-                (search.created_at or "")[:16].replace("T", " "),
-                search_summary(search),
-                key=search.searchId,
-            )
-        if selected is not None and selected in table.rows:
-            table.move_cursor(row=table.get_row_index(selected))
+        table = self.table
+        table.set_rows(self.searches, complete=self.exhausted)
         more = "more on the server: scroll down" if not self.exhausted else "all loaded"
-        if self.filter_text:
-            status = f"{len(rows)} of {len(self.searches)} loaded match · {more}"
+        if table.view.query:
+            status = f"the filter looks at the {len(self.searches):,} loaded · {more}"
         elif not self.searches and self.exhausted:
-            status = "No searches yet: press n to build one."
+            status = "No searches yet: press 3 to build one."
         else:
             count = len(self.searches)
             searches = f"{count:,} search" + ("" if count == 1 else "es")
             status = f"{searches} · {more} · Enter opens one"
         self.query_one("#searches-status", Static).update(status)
         # A narrow filter shows few rows, so scrolling cannot reach "load more": look ahead.
-        if self.filter_text and len(rows) < 20 and not self.exhausted and self._filter_budget:
+        few = table.view.shown_count < 20
+        if table.view.query and few and not self.exhausted and self._filter_budget:
             self._filter_budget -= 1
             self.load_more()
 
-    @on(Input.Changed, "#searches-filter")
+    @on(ViewTable.Filtered, "#searches-table")
     def _filter_changed(self) -> None:
         self._filter_budget = FILTER_PAGES
         self._draw()
-
-    @on(Input.Submitted, "#searches-filter")
-    def _filter_done(self) -> None:
-        self.query_one("#searches-table").focus()
 
     @on(DataTable.RowHighlighted, "#searches-table")
     def _highlighted(self, event: DataTable.RowHighlighted) -> None:
@@ -196,14 +194,6 @@ class SearchesScreen(LeadScreen):
 
     def open_search(self, search: Search) -> None:
         self.app.run_worker(show_search(self.lead_app, search), group="open-search")
-
-    def action_filter(self) -> None:
-        self.query_one("#searches-filter", Input).focus()
-
-    def action_clear_filter(self) -> None:
-        box = self.query_one("#searches-filter", Input)
-        box.value = ""
-        self.query_one("#searches-table").focus()
 
     def action_refresh(self) -> None:
         self.reload()

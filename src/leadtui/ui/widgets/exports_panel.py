@@ -42,6 +42,7 @@ class ExportsPanel(JobPanel[Export]):
         Binding("d", "download", "ZIP", id="jobs.download"),
         Binding("o", "custom_download", "Columns", id="jobs.custom_download"),
         Binding("t", "retry", "Retry", id="jobs.retry"),
+        Binding("S", "open_search", "Its search", id="jobs.open_search", key_display="S"),
     ]
 
     def __init__(self) -> None:
@@ -54,8 +55,11 @@ class ExportsPanel(JobPanel[Export]):
     def note(self, export: Export | None) -> str:
         if export is not None and export.status == ExportStatus.FAILED:
             return failed_note(export)
+        if export is not None and export.status == ExportStatus.READY:
+            # Where a download goes, before it starts.
+            return f"d saves {export.exportId}.zip to {self.download_line.folder()}"
         count = self.table.row_count
-        return f"{count:,} shown" if count else "none yet: unlock results on Searches (s)"
+        return f"{count:,} shown" if count else "none yet: unlock results on Searches (2)"
 
     def applies(self, action: str, export: Export | None) -> bool:
         wanted = _NEEDS.get(action)
@@ -78,6 +82,13 @@ class ExportsPanel(JobPanel[Export]):
             )
             return
         self.app.push_screen(JobResultsScreen("export", export.exportId))
+
+    def action_open_search(self) -> None:
+        from leadtui.ui.jumps import show_search_of
+
+        export = self.table.selected
+        if export is not None and export.searchId:
+            self.app.run_worker(show_search_of(self.lead_app, export.searchId), group="jump")
 
     @work(group="jobs-retry")
     async def action_retry(self) -> None:

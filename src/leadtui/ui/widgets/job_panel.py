@@ -55,6 +55,7 @@ class JobPanel(Vertical, Generic[JobT]):
     def __init__(self, table: JobTable[JobT], title: str, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.table: JobTable[JobT] = table
+        self.title_text = title
         self.border_title = title
         # action -> what it is doing now ("retrying exp_000004"): shown, its key greyed.
         self.busy: dict[str, str] = {}
@@ -140,6 +141,13 @@ class JobPanel(Vertical, Generic[JobT]):
 
     @on(DataTable.RowHighlighted)
     def _row_highlighted(self) -> None:
+        self.draw_subtitle()
+        self.refresh_bindings()
+
+    @on(JobTable.ViewChanged)
+    def _view_changed(self) -> None:
+        caption = self.table.caption()
+        self.border_title = f"{self.title_text} · {caption}" if caption else self.title_text
         self.draw_subtitle()
         self.refresh_bindings()
 

@@ -7,19 +7,22 @@ nothing and ctrl+t repaints it. What each table shows of a job is its `JobColumn
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Final, Generic, TypeVar
+from typing import Any, ClassVar, Final, Generic, TypeVar
 
 from rich.text import Text
 from textual import events
+from textual.binding import Binding, BindingType
+from textual.message import Message
 from textual.theme import Theme
-from textual.widgets import DataTable
 
 from leadtui.api.contract import ExportStatus, ExtractionStatus
 from leadtui.api.models import Export, Extraction
+from leadtui.ui.model.table_view import TableView
 from leadtui.ui.model.timefmt import ago, date_time
+from leadtui.ui.widgets.row_table import RowTable
 
 JobT = TypeVar("JobT", Export, Extraction)
 
@@ -36,6 +39,13 @@ _LOOK: Final[dict[str, tuple[str, str]]] = {
     "draft": ("✎", "foreground"),
 }
 _WITH_PROGRESS: Final = frozenset({"processing", "running", "paused"})
+
+# The quick filters by state, in the order `f` steps through them (then back to all jobs).
+STATE_FILTERS: Final[tuple[tuple[str, frozenset[str]], ...]] = (
+    ("moving", frozenset({"queued", "processing", "running", "paused"})),
+    ("failed", frozenset({"failed", "stopped"})),
+    ("ready", frozenset({"ready", "completed"})),
+)
 
 
 def status_width(statuses: Iterable[str]) -> int:
@@ -116,16 +126,41 @@ class JobColumns(ABC, Generic[JobT]):
         return [column.label for column in self.COLUMNS]
 
 
-class JobTable(DataTable[str | Text], Generic[JobT]):
-    """A DataTable of jobs that merges records by id and keeps selection and scroll."""
+class JobTable(RowTable[JobT]):
+    """A DataTable of jobs that merges records by id and keeps selection and scroll.
+
+    The table keys every table has (movement, `/` filter, `s` sort by the picked column, `D`
+    describe, `I` copy id), and `f` for the quick filters by state.
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("f", "state_filter", "Moving/failed/ready", id="jobs.state_filter", show=False),
+    ]
+
+    class ViewChanged(Message):
+        """The filter, the state filter or the sort changed: the panel's title says it."""
+
+        def __init__(self, table: JobTable[Any]) -> None:
+            super().__init__()
+            self.table = table
+
+        @property
+        def control(self) -> JobTable[Any]:
+            return self.table
 
     def __init__(self, columns: JobColumns[JobT], *, id: str | None = None) -> None:
-        super().__init__(id=id, cursor_type="row", zebra_stripes=True)
+        view: TableView[Any] = TableView(
+            [column.label for column in columns.COLUMNS], self._plain_cells, columns.raw
+        )
+        super().__init__(view, id=id)
         self.shape: JobColumns[JobT] = columns
         self._status_width = status_width(columns.STATUSES)
         self.jobs: dict[str, JobT] = {}
+        self.given: list[JobT] = []
+        """Every job last merged, shown or not."""
         self._flex_width = MIN_FLEX_WIDTH
         self._now = 0.0
+        self._state = -1  # index in STATE_FILTERS; -1: every state
         for column in columns.COLUMNS:
             self.add_column(column.label, key=column.key)
 
@@ -146,18 +181,29 @@ class JobTable(DataTable[str | Text], Generic[JobT]):
         return self.jobs.get(key) if key is not None else None
 
     def merge(self, jobs: Iterable[JobT], now: float) -> None:
-        """Show exactly `jobs`: rows update in place, new ones are added (newest first), rows
-        of jobs no longer given are removed; the selected job stays selected."""
-        selected = self.selected
+        """Show `jobs` that pass the filters: rows update in place, new ones are added (newest
+        first, or in the sort's order), rows of jobs no longer shown are removed; the
+        selected job stays selected."""
+        self.given = list(jobs)
         self._now = now
-        given = {self.shape.job_id(job): job for job in jobs}
+        self.view.set_rows(self.given)
+        self._show_view()
+        if self.view.summary():
+            self.title_changed()  # "N of M shown" counts what came
+
+    def _show_view(self) -> None:
+        selected = self.selected
+        given = {self.shape.job_id(job): job for job in self.view.shown}
         for key in [k for k in self.jobs if k not in given]:
             del self.jobs[key]
             self.remove_row(key)
         added = [key for key in given if key not in self.rows]
         self.jobs.update(given)
         self._redraw(given.values())
-        if added:
+        if self.view.sort_column is not None:
+            place = {key: n for n, key in enumerate(given)}
+            self.sort("id", key=lambda cell: place.get(str(cell), 0))
+        elif added:
             order = {k: (job.created_at or "", k) for k, job in self.jobs.items()}
             self.sort("id", key=lambda cell: order.get(str(cell), ("", "")), reverse=True)
         if selected is not None and self.shape.job_id(selected) in self.rows:
@@ -224,6 +270,56 @@ class JobTable(DataTable[str | Text], Generic[JobT]):
         if width != self._flex_width:
             self._flex_width = width
             self._redraw(self.jobs.values())
+
+    # --- filter, sort, describe, copy ----------------------------------------------------
+
+    def _plain_cells(self, job: JobT) -> list[str]:
+        """What the filter searches: the words shown, the status as a word with its mark."""
+        cells = []
+        for column, cell in zip(self.shape.COLUMNS, self.shape.cells(job), strict=True):
+            if isinstance(cell, Status):
+                cells.append(cell.words())
+            elif column.key == "updated":
+                cells.append(self._updated(job))
+            else:
+                cells.append(cell)
+        return cells
+
+    def caption(self) -> str:
+        """The filter being typed, "N of M shown · …" and the sort, for the panel's title."""
+        parts = [self.typed_filter.prompt, self.view.summary()]
+        if self.view.sort_column is not None:
+            parts.append(f"sorted by {self.view.heading(self.view.sort_column)}")
+        return " · ".join(part for part in parts if part)
+
+    # --- RowTable ------------------------------------------------------------------------
+
+    @property
+    def focused_row(self) -> JobT | None:
+        return self.selected
+
+    def apply(self, change: Callable[[], object]) -> None:
+        change()
+        self._show_view()
+        self.relabel()
+        self.title_changed()
+
+    def title_changed(self) -> None:
+        self.post_message(self.ViewChanged(self))
+
+    def id_to_copy(self, job: JobT) -> str | None:
+        return self.shape.job_id(job)
+
+    def describe(self, job: JobT) -> tuple[dict[str, Any], str] | None:
+        return job.model_dump(mode="json"), self.shape.job_id(job)
+
+    def action_state_filter(self) -> None:
+        self._state = self._state + 1 if self._state + 1 < len(STATE_FILTERS) else -1
+        if self._state < 0:
+            self.apply(lambda: self.view.restrict(None))
+        else:
+            name, states = STATE_FILTERS[self._state]
+            self.apply(lambda: self.view.restrict((name, lambda job: job.status in states)))
 
     def visible_jobs(self) -> list[JobT]:
         """The jobs in the order shown."""

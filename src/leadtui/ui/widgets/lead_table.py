@@ -9,6 +9,7 @@ page-down does not grow with the number of leads.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 from rich.segment import Segment
@@ -21,7 +22,10 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from leadtui.api.errors import LeadError
+from leadtui.ui.clipboard import copy_and_tell
 from leadtui.ui.model.lead_rows import FetchPage, LeadRows, cell_text
+from leadtui.ui.model.shown_leads import ShownLeads
+from leadtui.ui.widgets.table_keys import MOVEMENT_BINDINGS, VIEW_BINDINGS, TypedFilter
 
 GAP = 2  # spaces between columns
 PREFETCH_ROWS = 20  # fetch the next page when the screen bottom is this close to it
@@ -31,14 +35,10 @@ class LeadTable(ScrollView, can_focus=True):
     """Leads of one search, page by page. Call `load(fetch, total)` to (re)start."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("up", "cursor(-1)", "Up", show=False),
-        Binding("down", "cursor(1)", "Down", show=False),
-        Binding("pageup", "page(-1)", "Page up", show=False),
-        Binding("pagedown", "page(1)", "Page down", show=False),
-        Binding("home", "edge(0)", "First", show=False),
-        Binding("end", "edge(1)", "Last", show=False),
-        Binding("left", "column(-1)", "Column left", show=False),
-        Binding("right", "column(1)", "Column right", show=False),
+        *MOVEMENT_BINDINGS,
+        Binding("left", "column(-1)", "Column left", id="table.column_left", show=False),
+        Binding("right", "column(1)", "Column right", id="table.column_right", show=False),
+        *VIEW_BINDINGS,
         Binding("enter", "open_row", "Row details", id="leads.open_row"),
         Binding("y", "copy_cell", "Copy cell", id="leads.copy_cell"),
         Binding("Y", "copy_row", "Copy row", id="leads.copy_row", key_display="Y"),
@@ -52,7 +52,8 @@ class LeadTable(ScrollView, can_focus=True):
     }
 
     DEFAULT_CSS = """
-    LeadTable { height: 1fr; }
+    LeadTable { height: 1fr; border: round $primary-muted; }
+    LeadTable:focus { border: round $primary; }
     LeadTable > .lead-table--header { text-style: bold; background: $panel; }
     LeadTable > .lead-table--cursor { background: $primary 30%; }
     LeadTable:focus > .lead-table--cursor { background: $primary 60%; }
@@ -94,6 +95,8 @@ class LeadTable(ScrollView, can_focus=True):
         self.page_size = page_size
         self.max_pages = max_pages
         self.rows = LeadRows(page_size, 0)
+        self.shown = ShownLeads(self.rows)
+        self.typed_filter = TypedFilter(self._filter_typed)
         self.cursor_row = 0
         self.cursor_col = 0
         self._fetch: FetchPage | None = None
@@ -108,6 +111,8 @@ class LeadTable(ScrollView, can_focus=True):
         self._generation += 1
         self._fetch = fetch
         self.rows = LeadRows(self.page_size, total, self.max_pages)
+        self.shown = ShownLeads(self.rows)
+        self.typed_filter.stop()
         self.cursor_row = self.cursor_col = 0
         self.scroll_to(0, 0, animate=False)
         self._resize()
@@ -128,10 +133,14 @@ class LeadTable(ScrollView, can_focus=True):
 
     def _resize(self) -> None:
         width = sum(w + GAP for w in self.rows.widths)
-        self.virtual_size = Size(width, self.rows.row_count + 1)  # +1: the header line
+        self.virtual_size = Size(width, self.shown.row_count + 1)  # +1: the header line
+        self._draw_title()
+        self._draw_cell_line()
         self.refresh()
 
     def _want(self, page: int) -> None:
+        if self.shown.active:
+            return  # filtered or sorted: the loaded rows are what is shown
         self._wanted = page
         if self._fetch is not None and self.rows.next_to_fetch(page) is not None:
             self._fetch_pages()
@@ -163,9 +172,10 @@ class LeadTable(ScrollView, can_focus=True):
         width = self.scrollable_content_region.width
         if y == 0:
             style = self.get_component_rich_style("lead-table--header")
-            return self._strip(self.rows.columns, style, None, scroll_x, width)
+            headings = [self.shown.heading(i, w) for i, w in enumerate(self.rows.widths)]
+            return self._strip(headings, style, None, scroll_x, width)
         index = scroll_y + y - 1
-        rows = self.rows
+        rows = self.shown
         if index >= rows.row_count:
             return Strip.blank(width, self.rich_style)
         values = rows.row(index)
@@ -174,7 +184,7 @@ class LeadTable(ScrollView, can_focus=True):
         if cursor:
             base = base + self.get_component_rich_style("lead-table--cursor")
         if values is None:
-            self.call_later(self._want, rows.page_of(index))
+            self.call_later(self._want, self.rows.page_of(index))
             loading = self.get_component_rich_style("lead-table--loading")
             text = f" loading row {index + 1:,}…"
             return Strip([Segment(text.ljust(width), base + loading)]).crop(0, width)
@@ -187,12 +197,17 @@ class LeadTable(ScrollView, can_focus=True):
     ) -> Strip:
         segments = []
         cell_style = style + self.get_component_rich_style("lead-table--cell")
+        x = 0
         for i, w in enumerate(self.rows.widths):
             text = cells[i] if i < len(cells) else ""
             if len(text) > w:
                 text = text[: w - 1] + "…"
+            if x + w > scroll_x + width and x < scroll_x + width:
+                # Cut by the view's right edge: a mark, not the start of a word.
+                text = "…"
             segments.append(Segment(text.ljust(w), cell_style if i == cursor_col else style))
             segments.append(Segment(" " * GAP, style))
+            x += w + GAP
         strip = Strip(segments).crop(scroll_x, scroll_x + width)
         return strip.extend_cell_length(width, style)
 
@@ -209,7 +224,7 @@ class LeadTable(ScrollView, can_focus=True):
         return max(1, self.scrollable_content_region.height - 1)
 
     def move_to(self, row: int) -> None:
-        count = self.rows.row_count
+        count = self.shown.row_count
         self.cursor_row = max(0, min(row, count - 1)) if count else 0
         top = self.scroll_offset.y
         if self.cursor_row < top:
@@ -218,32 +233,71 @@ class LeadTable(ScrollView, can_focus=True):
             self.scroll_to(y=self.cursor_row - self.page_height + 1, animate=False)
         # Fetch ahead so scrolling down rarely shows "loading".
         self._want(self.rows.page_of(min(self.cursor_row + PREFETCH_ROWS, max(0, count - 1))))
-        if self.rows.row(self.cursor_row) is None:
+        if self.shown.row(self.cursor_row) is None:
             self._want(self.rows.page_of(self.cursor_row))
+        self._draw_cell_line()
         self.refresh()
         self.post_message(self.CursorMoved(self, self.cursor_row))
 
-    def action_cursor(self, delta: int) -> None:
-        self.move_to(self.cursor_row + delta)
+    def action_cursor_down(self) -> None:
+        self.move_to(self.cursor_row + 1)
 
-    def action_page(self, direction: int) -> None:
-        self.move_to(self.cursor_row + direction * self.page_height)
+    def action_cursor_up(self) -> None:
+        self.move_to(self.cursor_row - 1)
 
-    def action_edge(self, end: int) -> None:
-        self.move_to(self.rows.row_count - 1 if end else 0)
+    def action_page_down(self) -> None:
+        self.move_to(self.cursor_row + self.page_height)
+
+    def action_page_up(self) -> None:
+        self.move_to(self.cursor_row - self.page_height)
+
+    def action_half_page(self, direction: int) -> None:
+        self.move_to(self.cursor_row + direction * max(1, self.page_height // 2))
+
+    def action_first(self) -> None:
+        self.move_to(0)
+
+    def action_last(self) -> None:
+        self.move_to(self.shown.row_count - 1)
+
+    def _column_starts(self) -> list[int]:
+        starts, x = [], 0
+        for width in self.rows.widths:
+            starts.append(x)
+            x += width + GAP
+        return starts
 
     def action_column(self, delta: int) -> None:
+        """Move the cell cursor a column; the view scrolls a whole column at a time, so no
+        value is cut at its left edge."""
         if not self.rows.columns:
             return
         self.cursor_col = max(0, min(self.cursor_col + delta, len(self.rows.columns) - 1))
-        left = sum(w + GAP for w in self.rows.widths[: self.cursor_col])
+        starts = self._column_starts()
+        left = starts[self.cursor_col]
         right = left + self.rows.widths[self.cursor_col]
         view = self.scrollable_content_region.width
         if left < self.scroll_offset.x:
             self.scroll_to(x=left, animate=False)
         elif right > self.scroll_offset.x + view:
-            self.scroll_to(x=right - view + GAP, animate=False)
+            # The first column start that shows the whole focused column.
+            start = next((x for x in starts if right - x <= view), left)
+            self.scroll_to(x=min(start, left), animate=False)
+        self._draw_cell_line()
         self.refresh()
+
+    def _draw_cell_line(self) -> None:
+        """Under the table, the focused cell's whole value when the table shows less of it."""
+        record = self.current_record()
+        if record is None or not self.rows.columns:
+            self.border_subtitle = None
+            return
+        name = self.rows.columns[self.cursor_col]
+        text = cell_text(record.get(name))
+        left = self._column_starts()[self.cursor_col]
+        width = self.rows.widths[self.cursor_col]
+        hidden = left + width > self.scroll_offset.x + self.scrollable_content_region.width
+        self.border_subtitle = f"{name}: {text}" if len(text) > width or hidden else None
 
     def on_click(self, event: events.Click) -> None:
         if event.y >= 1:
@@ -253,12 +307,67 @@ class LeadTable(ScrollView, can_focus=True):
         super().watch_scroll_y(old, new)
         # Scrolled by the mouse wheel or the scrollbar: load what comes into view.
         bottom = int(new) + self.page_height
-        self._want(self.rows.page_of(min(bottom, max(0, self.rows.row_count - 1))))
+        self._want(self.rows.page_of(min(bottom, max(0, self.shown.row_count - 1))))
+
+    # --- filter, sort, describe ---------------------------------------------------------
+
+    def _draw_title(self) -> None:
+        parts = [part for part in (self.typed_filter.prompt, self.shown.summary()) if part]
+        self.border_title = " · ".join(parts) if parts else None
+
+    def _viewed(self, change: Callable[[], object]) -> None:
+        """Change what is shown, then start from its first row."""
+        change()
+        self.cursor_row = 0
+        self.scroll_to(y=0, animate=False)
+        self._resize()
+        self.post_message(self.Loaded(self))
+
+    def _filter_typed(self, query: str) -> None:
+        self._viewed(lambda: self.shown.filter(query))
+
+    def action_filter(self) -> None:
+        self.typed_filter.start()
+        self._draw_title()
+
+    def action_clear_filter(self) -> None:
+        self.typed_filter.stop()
+        self._viewed(self.shown.clear_filter)
+
+    def action_sort(self) -> None:
+        if self.rows.columns:
+            self._viewed(lambda: self.shown.sort_by(self.cursor_col))
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "clear_filter":
+            # No filter: Esc goes on to the screen (back one level).
+            view = self.shown.view
+            return self.typed_filter.typing or (view is not None and bool(view.query))
+        if action in ("describe", "copy_id"):
+            return self.current_record() is not None
+        return True
+
+    async def _on_key(self, event: events.Key) -> None:
+        if self.typed_filter.handle(event):
+            self._draw_title()
+
+    def action_describe(self) -> None:
+        from leadtui.ui.dialogs.describe import Describe
+
+        record = self.current_record()
+        if record is not None:
+            self.app.push_screen(Describe(record, str(record.get("leadId") or "Lead")))
+
+    def action_copy_id(self) -> None:
+        record = self.current_record()
+        lead_id = record.get("leadId") if record else None
+        if lead_id:
+            copy_and_tell(self.app, str(lead_id), str(lead_id))
 
     # --- row actions --------------------------------------------------------------------
 
     def current_record(self) -> dict[str, Any] | None:
-        return self.rows.record(self.cursor_row)
+        return self.shown.record(self.cursor_row)
 
     def action_open_row(self) -> None:
         record = self.current_record()

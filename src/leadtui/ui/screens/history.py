@@ -1,0 +1,100 @@
+"""History: this session's requests and notifications, newest first, filterable, copyable.
+
+What a user pastes into a support ticket: time, method and path, status, how long it took,
+the request id and the idempotency key's short form. Never the API key: entries hold none.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import ClassVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.widgets import DataTable
+
+from leadtui.ui.clipboard import copy_and_tell
+from leadtui.ui.model.history import COLUMNS, HistoryEntry
+from leadtui.ui.screens.base import LeadScreen
+from leadtui.ui.widgets.view_table import ViewTable
+
+
+def _entry_id(entry: HistoryEntry) -> str:
+    return f"#{entry.number}"
+
+
+class HistoryScreen(LeadScreen):
+    """Pushed over the current screen (`H` or the palette); Esc goes back."""
+
+    LABEL = "History"
+    AUTO_FOCUS = "#history-table"
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,q", "back", "Back", id="history.back"),
+        Binding("y", "copy_line", "Copy line", id="history.copy_line"),
+        Binding("Y", "copy_shown", "Copy all shown", id="history.copy_shown", key_display="Y"),
+    ]
+
+    DEFAULT_CSS = """
+    HistoryScreen #history-table { height: 1fr; }
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._stop_listening: Callable[[], None] | None = None
+
+    def compose_body(self) -> ComposeResult:
+        yield ViewTable(
+            "History",
+            COLUMNS,
+            HistoryEntry.cells,
+            row_id=_entry_id,
+            record=HistoryEntry.record,
+            copy_id=lambda entry: entry.request_id,
+            id="history-table",
+        )
+
+    def on_mount(self) -> None:
+        table = self._table
+        table.border_subtitle = "newest first · / filter · y copy line · Enter describes"
+        self._stop_listening = self.lead_app.history.listen(self._changed)
+        self._fill()
+
+    def on_unmount(self) -> None:
+        if self._stop_listening is not None:
+            self._stop_listening()
+
+    @property
+    def _table(self) -> ViewTable[HistoryEntry]:
+        table: ViewTable[HistoryEntry] = self.query_one("#history-table", ViewTable)
+        return table
+
+    def _changed(self) -> None:
+        # Told from inside a request's bookkeeping: redraw after it, not during it.
+        self.call_later(self._fill)
+
+    def _fill(self) -> None:
+        table = self._table
+        at_top = table.cursor_row == 0
+        table.set_rows(self.lead_app.history.entries())
+        if at_top:
+            table.move_cursor(row=0, animate=False)  # the newest line stays in view
+
+    def action_back(self) -> None:
+        self.dismiss()
+
+    def action_copy_line(self) -> None:
+        entry = self._table.focused_row
+        if entry is not None:
+            copy_and_tell(self.app, entry.line(), "the line")
+
+    def action_copy_shown(self) -> None:
+        shown = self._table.view.shown
+        if shown:
+            lines = "\n".join(entry.line() for entry in shown)
+            copy_and_tell(self.app, lines, f"{len(shown):,} lines")
+
+    @on(DataTable.RowSelected, "#history-table")
+    def _describe(self) -> None:
+        self._table.action_describe()

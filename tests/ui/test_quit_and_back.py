@@ -1,0 +1,28 @@
+"""q goes back one level on a screen pushed over another, and asks before quitting a main one."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.ui.screen import screen_text, wait_until
+
+
+async def test_q_asks_before_quitting_a_main_screen_and_goes_back_elsewhere(
+    build_app: Any,
+) -> None:
+    app = build_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.press("H")
+        await wait_until(pilot, lambda: len(app.screen_stack) == 2)
+        await pilot.press("q")  # a pushed screen: back one level
+        await wait_until(pilot, lambda: len(app.screen_stack) == 1)
+        await pilot.press("q")
+        await wait_until(pilot, lambda: "Quit leadtui?" in screen_text(app))
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: "Quit leadtui?" not in screen_text(app))
+        assert app.is_running
+        await pilot.press("q")
+        await wait_until(pilot, lambda: "Quit leadtui?" in screen_text(app))
+        await pilot.press("y")
+    assert app.return_code == 0
