@@ -26,3 +26,15 @@ async def test_q_asks_before_quitting_a_main_screen_and_goes_back_elsewhere(
         await wait_until(pilot, lambda: "Quit leadtui?" in screen_text(app))
         await pilot.press("y")
     assert app.return_code == 0
+
+
+def test_esc_and_a_digit_in_one_read_are_both_keys_outside_a_text_field() -> None:
+    from textual import events
+
+    from leadtui.ui.app import split_meta_key
+
+    # Textual reads Esc 3 arriving together as "£" (macOS option+3).
+    read = events.Key("pound_sign", "£")
+    assert [key.key for key in split_meta_key(read)] == ["escape", "3"]
+    # In a text field "£" may be typed: it stays.
+    assert [key.key for key in split_meta_key(read, in_text_field=True)] == ["pound_sign"]
