@@ -17,6 +17,7 @@ from leadtui.ui.screens.job_results import JobResultsScreen
 from leadtui.ui.screens.jobs import JobsScreen
 from leadtui.ui.widgets.job_tables import ExtractionTable
 from tests.ui import jobs_seed
+from tests.ui.pilot import settle, wait_for_screen
 from tests.ui.screen import screen_text, wait_until
 
 API = "/api/v1"
@@ -25,14 +26,6 @@ API = "/api/v1"
 @pytest.fixture
 def jobs_app(build_app: Any, tmp_path: Any) -> Any:
     return build_app(settings=Settings(download_dir=tmp_path / "downloads"))
-
-
-async def _wait_for(pilot: Any, screen_type: type) -> Any:
-    for _ in range(100):
-        if isinstance(pilot.app.screen, screen_type):
-            return pilot.app.screen
-        await pilot.pause(0.02)
-    raise AssertionError(f"{screen_type.__name__} never opened")
 
 
 def _fill(form: ExtractionForm, **fields: str) -> None:
@@ -45,19 +38,13 @@ def _fill(form: ExtractionForm, **fields: str) -> None:
             widget.text = value
 
 
-async def _settle(pilot: Any) -> None:
-    await pilot.pause()
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
-
-
 async def test_draft_form_checks_urls_and_serp_config_then_saves_and_edits(
     jobs_app: Any, sandbox_http: httpx.AsyncClient
 ) -> None:
     async with jobs_app.run_test(size=(100, 30)) as pilot:
         screen = await jobs_seed.open_jobs(pilot, ExtractionTable)
         await pilot.press("e")
-        form = await _wait_for(pilot, ExtractionForm)
+        form = await wait_for_screen(pilot, ExtractionForm)
         _fill(form, categories="bakery, florist", countries="FR", urls="not a url")
         await pilot.press("ctrl+s")
         await pilot.pause()
@@ -69,7 +56,7 @@ async def test_draft_form_checks_urls_and_serp_config_then_saves_and_edits(
         assert "must be a JSON object" in str(form.query_one("#x-errors", Static).render())
         _fill(form, serp_config='{"depth": 2}')
         await pilot.press("ctrl+s")
-        await _settle(pilot)
+        await settle(pilot)
         table = screen.query_one(ExtractionTable)
         draft = table.selected
         assert draft is not None
@@ -79,11 +66,11 @@ async def test_draft_form_checks_urls_and_serp_config_then_saves_and_edits(
         assert screen.active_bindings["l"].enabled
         assert not screen.active_bindings["x"].enabled  # a draft cannot be stopped
         await pilot.press("m")
-        form = await _wait_for(pilot, ExtractionForm)
+        form = await wait_for_screen(pilot, ExtractionForm)
         assert form.query_one("#x-categories", Input).value == "bakery, florist"
         _fill(form, categories="bakery", localisations="Lyon")
         await pilot.press("ctrl+s")
-        await _settle(pilot)
+        await settle(pilot)
         edited = table.selected
         assert edited is not None
         assert edited.extra("categories") == ["bakery"]
@@ -103,10 +90,10 @@ async def test_launch_goes_through_confirm_spend_with_an_idempotency_key(
         screen = await jobs_seed.open_jobs(pilot, ExtractionTable, draft.extractionId)
         before = len(await jobs_seed.requests_log(sandbox_http))
         await pilot.press("l")
-        await _wait_for(pilot, ConfirmSpend)
+        await wait_for_screen(pilot, ConfirmSpend)
         assert len(await jobs_seed.requests_log(sandbox_http)) == before  # nothing sent yet
         await pilot.press("y")
-        await _settle(pilot)
+        await settle(pilot)
         launched = screen.query_one(ExtractionTable).selected
         assert launched is not None
         assert launched.status in ("queued", "running")
@@ -128,7 +115,7 @@ async def test_create_and_launch_in_one_step_shows_launches_not_credits(
         await pilot.app.refresh_identity()  # launches left, as GET /me says
         await jobs_seed.open_jobs(pilot, ExtractionTable)
         await pilot.press("e")
-        form = await _wait_for(pilot, ExtractionForm)
+        form = await wait_for_screen(pilot, ExtractionForm)
         _fill(form, categories="bakery", countries="FR", urls="not a url")
         await pilot.press("ctrl+l")
         await pilot.pause()
@@ -141,7 +128,7 @@ async def test_create_and_launch_in_one_step_shows_launches_not_credits(
         assert "5 launches left → 4 after" in text
         assert "credits" not in text.split("Confirm")[1]
         await pilot.press("y")
-        await _settle(pilot)
+        await settle(pilot)
         await wait_until(pilot, lambda: "│ ext_000001  bakery · FR " in screen_text(pilot.app))
     posts = [
         r
@@ -162,7 +149,7 @@ async def test_pause_resume_and_stop_with_confirmation(
         table = screen.query_one(ExtractionTable)
 
         async def status() -> str:
-            await _settle(pilot)
+            await settle(pilot)
             job = table.selected
             assert job is not None
             return job.status or ""
@@ -173,12 +160,12 @@ async def test_pause_resume_and_stop_with_confirmation(
         await pilot.press("z")
         assert await status() == "running"
         await pilot.press("x")
-        dialog = await _wait_for(pilot, ConfirmJobAction)
+        dialog = await wait_for_screen(pilot, ConfirmJobAction)
         assert "cannot be resumed" in str(dialog.query_one(".job-dialog-text", Static).render())
         await pilot.press("escape")  # cancelled: still running
         assert await status() == "running"
         await pilot.press("x")
-        await _wait_for(pilot, ConfirmJobAction)
+        await wait_for_screen(pilot, ConfirmJobAction)
         await pilot.press("y")
         assert await status() == "stopped"
         assert not screen.active_bindings["z"].enabled
@@ -193,17 +180,17 @@ async def test_results_grow_while_running_and_stay_once_archived(
     async with jobs_app.run_test(size=(100, 30)) as pilot:
         await jobs_seed.open_jobs(pilot, ExtractionTable, extraction.extractionId)
         await pilot.press("v")
-        results = await _wait_for(pilot, JobResultsScreen)
-        await _settle(pilot)
+        results = await wait_for_screen(pilot, JobResultsScreen)
+        await settle(pilot)
         early = results.table.rows.row_count
         assert early > 0
         assert "live" in str(results.query_one("#results-status", Static).render())
         sandbox_clock.advance(2)  # completed: every result found, then archived
         watcher = pilot.app.jobs
         await watcher.tick()
-        await _settle(pilot)
+        await settle(pilot)
         await pilot.press("end")  # every row read, in place
-        await _settle(pilot)
+        await settle(pilot)
         rows = results.table.rows
         final = rows.row_count
         assert final > early
@@ -216,11 +203,11 @@ async def test_esc_with_unsaved_changes_asks_before_discarding(jobs_app: Any) ->
     async with jobs_app.run_test(size=(100, 30)) as pilot:
         await jobs_seed.open_jobs(pilot, ExtractionTable)
         await pilot.press("e")
-        await _wait_for(pilot, ExtractionForm)
+        await wait_for_screen(pilot, ExtractionForm)
         await pilot.press("escape")  # nothing typed: closes at once
         await wait_until(pilot, lambda: isinstance(pilot.app.screen, JobsScreen))
         await pilot.press("e")
-        await _wait_for(pilot, ExtractionForm)
+        await wait_for_screen(pilot, ExtractionForm)
         await pilot.press(*"bakery")
         await pilot.press("escape")
         await wait_until(pilot, lambda: "Discard changes?" in screen_text(pilot.app))
@@ -239,7 +226,7 @@ async def test_typing_after_end_in_the_draft_editor_appends(jobs_app: Any, clien
     async with jobs_app.run_test(size=(100, 30)) as pilot:
         await jobs_seed.open_jobs(pilot, ExtractionTable, draft.extractionId)
         await pilot.press("m")
-        form = await _wait_for(pilot, ExtractionForm)
+        form = await wait_for_screen(pilot, ExtractionForm)
         await pilot.pause()
         await pilot.press("end", "comma", "space", *"florist")
         await wait_until(pilot, lambda: "bakery, florist" in screen_text(pilot.app))
@@ -260,9 +247,9 @@ async def test_an_incomplete_draft_says_what_is_missing_before_any_confirmation(
         assert not isinstance(pilot.app.screen, ConfirmSpend)
         assert len(await jobs_seed.requests_log(sandbox_http)) == before  # nothing sent
         await pilot.press("m")  # fixed in the form (empty lists are allowed), then launched
-        await _wait_for(pilot, ExtractionForm)
+        await wait_for_screen(pilot, ExtractionForm)
         await pilot.press("ctrl+s")
-        await _settle(pilot)
+        await settle(pilot)
         await pilot.press("l")
         await wait_until(pilot, lambda: "Launch (y)" in screen_text(pilot.app))
         assert "Draft incomplete" not in screen_text(pilot.app)

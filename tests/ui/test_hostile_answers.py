@@ -112,9 +112,6 @@ def hostile_app(
 _flat = flat_text
 
 
-_settle = settle
-
-
 def _assert_bad_response(app: LeadApp, status: int, request_id: str | None) -> None:
     panel = app.screen.query_one("#error-panel")
     assert panel.display, "the error panel is showing"
@@ -147,18 +144,18 @@ async def test_account_shows_the_bad_answer_and_stays_navigable(
 ) -> None:
     app, hostile = hostile_app(kind, ACCOUNT_PATHS)
     async with app.run_test(size=(100, 30)) as pilot:
-        await _settle(pilot)
+        await settle(pilot)
         assert isinstance(app.screen, AccountScreen)
         assert "/me" in hostile.served
         _assert_bad_response(app, status, request_id)
         assert "The account could not be loaded" in _flat(app)
         # Still running and navigable: another screen loads from the (healthy) sandbox.
         await pilot.press("2")
-        await _settle(pilot)
+        await settle(pilot)
         assert isinstance(app.screen, SearchesScreen)
         assert "searches ·" in _flat(app) or "No searches yet" in _flat(app)
         await pilot.press("1")
-        await _settle(pilot)
+        await settle(pilot)
         assert isinstance(app.screen, AccountScreen)
         assert "Traceback" not in _flat(app)
         assert app.is_running
@@ -168,9 +165,9 @@ async def test_account_shows_the_bad_answer_and_stays_navigable(
 async def test_searches_list_shows_the_bad_answer(hostile_app: Any, kind: str) -> None:
     app, hostile = hostile_app(kind, frozenset({"/searches"}))
     async with app.run_test(size=(80, 24)) as pilot:
-        await _settle(pilot)
+        await settle(pilot)
         await pilot.press("2")
-        await _settle(pilot)
+        await settle(pilot)
         assert isinstance(app.screen, SearchesScreen)
         assert hostile.served == ["/searches"]
         request_id = PROXY_REQUEST_ID if kind in ("html-502", "wrong-types") else None
@@ -178,10 +175,10 @@ async def test_searches_list_shows_the_bad_answer(hostile_app: Any, kind: str) -
         # Nothing half-read is drawn as if it were a search.
         assert app.screen.query_one("#searches-table").row_count == 0
         await pilot.press("4")
-        await _settle(pilot)
+        await settle(pilot)
         assert isinstance(app.screen, JobsScreen)
         await pilot.press("2")
-        await _settle(pilot)
+        await settle(pilot)
         assert isinstance(app.screen, SearchesScreen)
         assert "Traceback" not in _flat(app)
 
@@ -190,7 +187,7 @@ async def test_searches_list_shows_the_bad_answer(hostile_app: Any, kind: str) -
 async def test_jobs_dashboard_marks_itself_stale_then_recovers(hostile_app: Any, kind: str) -> None:
     app, hostile = hostile_app(kind, frozenset({"/exports", "/extractions"}))
     async with app.run_test(size=(100, 30)) as pilot:
-        await _settle(pilot)
+        await settle(pilot)
         search = await app.client.searches.create(
             SearchRequest.model_validate(
                 {
@@ -202,7 +199,7 @@ async def test_jobs_dashboard_marks_itself_stale_then_recovers(hostile_app: Any,
         )
         export = await app.client.exports.create(search.searchId, 20)
         await pilot.press("4")
-        await _settle(pilot)
+        await settle(pilot)
         assert isinstance(app.screen, JobsScreen)
         assert {"/exports", "/extractions"} & set(hostile.served)
         text = _flat(app)
@@ -216,14 +213,14 @@ async def test_jobs_dashboard_marks_itself_stale_then_recovers(hostile_app: Any,
         # The server mends; r reads again and the stale mark goes.
         hostile.healthy = True
         await pilot.press("r")
-        await _settle(pilot)
+        await settle(pilot)
         text = _flat(app)
         assert export.exportId in text
         assert "stale" not in text
         assert "● live" in text
         assert app.screen.query_one("#error-panel").report is None  # the panel is gone
         await pilot.press("1")
-        await _settle(pilot)
+        await settle(pilot)
         assert isinstance(app.screen, AccountScreen)
         assert "10,000" in _flat(app)
 
@@ -233,7 +230,7 @@ async def test_html_502_counts_down_and_recovers_by_itself(
 ) -> None:
     app, hostile = hostile_app("html-502", ACCOUNT_PATHS)
     async with app.run_test(size=(100, 30)) as pilot:
-        await _settle(pilot)
+        await settle(pilot)
         panel = app.screen.query_one("#error-panel")
         assert panel.border_title == "Unexpected answer"
         text = _flat(app)
@@ -273,9 +270,9 @@ async def test_a_huge_retry_after_is_told_in_words_and_not_counted_down(
         text = await wait_for_text(pilot, f"The server asks to wait {shown}")
         assert "not retrying by itself" in text
         assert "Retrying in" not in text
-        await _settle(pilot)
+        await settle(pilot)
         served = len(hostile.served)
         await advance(pilot, sandbox_clock, 7 * 86400)
-        await _settle(pilot)
+        await settle(pilot)
         assert len(hostile.served) == served  # nothing retried by itself
         assert app.is_running

@@ -20,6 +20,7 @@ from leadtui.ui.screens.job_results import JobResultsScreen
 from leadtui.ui.screens.jobs import JobsScreen
 from leadtui.ui.widgets.job_tables import ExportTable
 from tests.ui import jobs_seed
+from tests.ui.pilot import wait_for_screen
 from tests.ui.screen import screen_text
 
 API = "/api/v1"
@@ -33,15 +34,6 @@ def downloads(tmp_path: Path) -> Path:
 @pytest.fixture
 def jobs_app(build_app: Any, downloads: Path) -> Any:
     return build_app(settings=Settings(download_dir=downloads))
-
-
-async def _wait_for(pilot: Any, screen_type: type) -> Any:
-    """Let a worker push its modal (it waits for the answer, so never wait_for_complete)."""
-    for _ in range(50):
-        if isinstance(pilot.app.screen, screen_type):
-            return pilot.app.screen
-        await pilot.pause(0.02)
-    raise AssertionError(f"{screen_type.__name__} never opened")
 
 
 def _names(folder: Path) -> list[str]:
@@ -88,7 +80,7 @@ async def test_failed_export_is_retried_without_a_debit(
         assert _enabled(screen, "t")
         before = len(await jobs_seed.requests_log(sandbox_http))
         await pilot.press("t")
-        dialog = await _wait_for(pilot, ConfirmJobAction)
+        dialog = await wait_for_screen(pilot, ConfirmJobAction)
         text = str(dialog.query_one(".job-dialog-text", Static).render())
         assert "Retrying a failed export uses no credits." in text
         await pilot.press("y")
@@ -162,7 +154,7 @@ async def test_custom_download_with_picked_columns_and_format(
     async with jobs_app.run_test(size=(100, 30)) as pilot:
         await jobs_seed.open_jobs(pilot, select=export.exportId)
         await pilot.press("o")
-        dialog = await _wait_for(pilot, CustomDownload)
+        dialog = await wait_for_screen(pilot, CustomDownload)
         columns = dialog.query_one("#custom-columns", SelectionList)
         assert "website" in columns._values  # the authorized columns, from the export's leads
         columns.deselect_all()

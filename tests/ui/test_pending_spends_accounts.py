@@ -10,6 +10,7 @@ from leadtui.spend.account import SpendAccount
 from leadtui.spend.journal import SpendJournal, SpendOperation, new_claim_owner
 from leadtui.ui.dialogs.pending_spends import PendingSpends
 from tests.ui.conftest import SANDBOX_URL
+from tests.ui.pilot import settle
 from tests.ui.screen import screen_text, wait_until
 
 DEMO = SpendAccount("…full", "acct_demo", "Demo Co")
@@ -34,12 +35,6 @@ def toasts(app: Any) -> list[tuple[str, str]]:
     return [(n.title, n.message) for n in app._notifications]
 
 
-async def settle(app: Any, pilot: Any) -> None:
-    for _ in range(2):
-        await app.workers.wait_for_complete()
-        await pilot.pause()
-
-
 async def test_each_spend_shows_its_account_and_only_this_accounts_are_offered(
     build_app: Any,
 ) -> None:
@@ -58,7 +53,7 @@ async def test_another_accounts_key_is_offered_none_of_its_spends(build_app: Any
     left_pending("ik-demo", "srch_demo", DEMO)
     app = build_app("sk_demo_low")
     async with app.run_test(size=(120, 30)) as pilot:
-        await settle(app, pilot)
+        await settle(pilot)
         assert not isinstance(app.screen, PendingSpends)
     assert [i.idempotency_key for i in SpendJournal().pending()] == ["ik-demo"]
 
@@ -77,7 +72,7 @@ async def test_a_spend_settled_or_claimed_elsewhere_says_so_under_its_own_title(
         other.claim("ik-busy", new_claim_owner())
 
         await pilot.press("r")
-        await settle(app, pilot)
+        await settle(pilot)
         assert toasts(app)[-1] == (
             "Spend already settled",
             "Intent ik-gone is already discarded; it is not sent again.",
@@ -85,7 +80,7 @@ async def test_a_spend_settled_or_claimed_elsewhere_says_so_under_its_own_title(
         assert "srch_1" not in screen_text(app)  # settled: it left the list
 
         await pilot.press("d")
-        await settle(app, pilot)
+        await settle(pilot)
         title, message = toasts(app)[-1]
         assert title == "Spend being sent elsewhere"
         assert message.startswith("Intent ik-busy is being sent by another window or process")
@@ -109,7 +104,7 @@ async def test_a_row_this_version_cannot_read_does_not_stop_the_app(build_app: A
         await wait_until(pilot, lambda: "srch_good" in screen_text(app))
         assert isinstance(app.screen, PendingSpends)
         assert "srch_new" not in screen_text(app)
-        await settle(app, pilot)
+        await settle(pilot)
         assert (
             "Spend journal",
             "The spend journal holds 1 spend(s) this version cannot read, left untouched and "

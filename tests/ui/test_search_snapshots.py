@@ -6,10 +6,10 @@ import uuid
 from typing import Any
 
 import pytest
-from textual.widgets import Input
 
 from leadtui.api.models import SearchRequest
 from leadtui.ui.model.search_draft import ItemDraft
+from tests.ui.pilot import settle
 
 SIZES = [pytest.param((100, 30), id="100x30"), pytest.param((80, 24), id="80x24")]
 
@@ -31,15 +31,6 @@ def _request(activity: str, city: str) -> SearchRequest:
     )
 
 
-async def _settle(pilot: Any) -> None:
-    for _ in range(2):
-        await pilot.pause()
-        await pilot.app.workers.wait_for_complete()
-    for field in pilot.app.screen.query(Input):
-        field.cursor_blink = False
-    await pilot.pause()
-
-
 async def _searches(pilot: Any, unlock: int = 0) -> None:
     client = pilot.app.client
     for activity, city in (("Plumber", "Paris"), ("Electrician", "Lyon"), ("Baker", "Nice")):
@@ -51,9 +42,9 @@ async def _searches(pilot: Any, unlock: int = 0) -> None:
 
 def _builder(fill: str) -> Any:
     async def run_before(pilot: Any) -> None:
-        await _settle(pilot)
+        await settle(pilot)
         await pilot.press("3")
-        await _settle(pilot)
+        await settle(pilot)
         screen = pilot.app.screen
         if fill:
             for section, name in (
@@ -67,7 +58,7 @@ def _builder(fill: str) -> Any:
                 screen.draft.localisations.clear()
             screen.selected = "activities.0"
             screen._draw()
-        await _settle(pilot)
+        await settle(pilot)
 
     return run_before
 
@@ -82,10 +73,10 @@ def test_builder(snap_compare: Any, build_app: Any, size: tuple[int, int], fill:
 @pytest.mark.parametrize("size", SIZES)
 def test_searches_list(snap_compare: Any, build_app: Any, size: tuple[int, int]) -> None:
     async def run_before(pilot: Any) -> None:
-        await _settle(pilot)
+        await settle(pilot)
         await _searches(pilot)
         await pilot.press("2")
-        await _settle(pilot)
+        await settle(pilot)
 
     assert snap_compare(build_app(), terminal_size=size, run_before=run_before)
 
@@ -93,14 +84,14 @@ def test_searches_list(snap_compare: Any, build_app: Any, size: tuple[int, int])
 @pytest.mark.parametrize("size", SIZES)
 def test_leads_table(snap_compare: Any, build_app: Any, size: tuple[int, int]) -> None:
     async def run_before(pilot: Any) -> None:
-        await _settle(pilot)
+        await settle(pilot)
         await _searches(pilot, unlock=60)
         await pilot.press("2")
-        await _settle(pilot)
+        await settle(pilot)
         await pilot.press("enter")
-        await _settle(pilot)
+        await settle(pilot)
         await pilot.press("down", "down", "right")
-        await _settle(pilot)
+        await settle(pilot)
 
     assert snap_compare(build_app(), terminal_size=size, run_before=run_before)
 
@@ -108,12 +99,12 @@ def test_leads_table(snap_compare: Any, build_app: Any, size: tuple[int, int]) -
 @pytest.mark.parametrize("size", SIZES)
 def test_confirm_spend(snap_compare: Any, build_app: Any, size: tuple[int, int]) -> None:
     async def run_before(pilot: Any) -> None:
-        await _settle(pilot)
+        await settle(pilot)
         await _searches(pilot)
         await pilot.press("2")
-        await _settle(pilot)
+        await settle(pilot)
         await pilot.press("enter")
-        await _settle(pilot)
+        await settle(pilot)
         # The unlock worker waits on its dialogs: pause, never wait for workers, from here.
         await pilot.press("u")
         await pilot.pause()

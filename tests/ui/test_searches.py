@@ -11,6 +11,7 @@ from leadtui.ui.dialogs.unlock_count import UnlockCount
 from leadtui.ui.screens.search_detail import SearchDetailScreen
 from leadtui.ui.screens.searches import SearchesScreen
 from leadtui.ui.widgets.lead_table import LeadTable
+from tests.ui.pilot import settle
 from tests.ui.screen import screen_text, wait_until
 from tests.ui.search_walk import confirm_suggested_unlock
 
@@ -25,27 +26,20 @@ def _request(activity: str = "Plumber", city: str = "Paris") -> SearchRequest:
     )
 
 
-async def _settle(app: Any, pilot: Any) -> None:
-    await app.workers.wait_for_complete()
-    await pilot.pause()
-    await app.workers.wait_for_complete()
-    await pilot.pause()
-
-
 async def test_list_loads_more_as_you_scroll_and_filters(build_app: Any, client: Any) -> None:
     for i in range(30):
         await client.searches.create(_request(f"Trade {i:02d}", "Lyon" if i == 3 else "Paris"))
     app = build_app()
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.press("2")
-        await _settle(app, pilot)
+        await settle(pilot)
         screen = app.screen
         assert isinstance(screen, SearchesScreen)
         assert len(screen.searches) == 25  # one page, not everything
         assert "more on the server" in screen_text(app)
         for _ in range(22):
             await pilot.press("down")
-        await _settle(app, pilot)
+        await settle(pilot)
         assert len(screen.searches) == 30
         assert "all loaded" in screen_text(app)
         await pilot.press("slash", *"lyon")
@@ -60,9 +54,9 @@ async def test_unlock_from_detail_updates_counts_badge_and_table(
     app = build_app()
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.press("2")
-        await _settle(app, pilot)
+        await settle(pilot)
         await pilot.press("enter")
-        await _settle(app, pilot)
+        await settle(pilot)
         assert isinstance(app.screen, SearchDetailScreen)
         assert "Unlocked 0" in screen_text(app)
         assert "No results unlocked yet" in screen_text(app)
@@ -78,7 +72,7 @@ async def test_unlock_from_detail_updates_counts_badge_and_table(
         assert "120 credits" in screen_text(app)
         await pilot.press("y")
         await wait_until(pilot, lambda: app.credits == 10_000 - 120)
-        await _settle(app, pilot)
+        await settle(pilot)
         assert isinstance(app.screen, SearchDetailScreen)
         assert "Unlocked 120" in screen_text(app)
         table = app.screen.query_one(LeadTable)
@@ -87,7 +81,7 @@ async def test_unlock_from_detail_updates_counts_badge_and_table(
         assert "company" in table.rows.columns
         assert f"{search.searchId}-000001" in screen_text(app)
         await pilot.press("end")
-        await _settle(app, pilot)
+        await settle(pilot)
         assert table.cursor_row == 119
         assert f"{search.searchId}-000120" in screen_text(app)
         await pilot.press("enter")
@@ -108,9 +102,9 @@ async def test_insufficient_credits_shows_balance_and_shortfall(
     app = build_app("sk_demo_low")
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.press("2")
-        await _settle(app, pilot)
+        await settle(pilot)
         await pilot.press("down", "enter")
-        await _settle(app, pilot)
+        await settle(pilot)
         await pilot.press("u")
         await wait_until(pilot, lambda: isinstance(app.screen, UnlockCount))
         await pilot.press("enter")  # the 5 the balance pays for
@@ -133,7 +127,7 @@ async def test_row_n_of_m_follows_the_cursor_and_enter_opens_that_row(
     app = build_app()
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.press("2")
-        await _settle(app, pilot)
+        await settle(pilot)
         await pilot.press("enter")
         await wait_until(pilot, lambda: "row 1 of 60" in screen_text(app))
         await pilot.press("down", "down", "down")
@@ -182,7 +176,7 @@ async def test_returning_to_the_list_keeps_its_rows_and_refreshes_counts(
     app = build_app()
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.press("2")
-        await _settle(app, pilot)
+        await settle(pilot)
         await pilot.press("enter")
         await wait_until(pilot, lambda: isinstance(app.screen, SearchDetailScreen))
         await confirm_suggested_unlock(app, pilot)

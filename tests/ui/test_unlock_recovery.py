@@ -14,6 +14,7 @@ from leadtui.spend.journal import SpendJournal
 from leadtui.ui.dialogs.pending_spends import PendingSpends
 from leadtui.ui.spend_flow import confirm_and_spend, unlock_request
 from tests.ui.conftest import SANDBOX_URL
+from tests.ui.pilot import settle
 from tests.ui.screen import screen_text
 
 ONE_EACH = SearchRequest.model_validate(
@@ -35,12 +36,6 @@ def _journaled_by_an_earlier_run(request: SpendRequest) -> None:
     gate.journal_intent(request, SANDBOX_URL, SpendAccount("…full", "acct_demo", "Demo Co"))
 
 
-async def _settle(app: Any, pilot: Any) -> None:
-    for _ in range(2):
-        await app.workers.wait_for_complete()
-        await pilot.pause()
-
-
 async def test_crash_between_journal_and_answer_resends_same_key_debits_once(
     build_app: Any, client: Any, sandbox_http: Any
 ) -> None:
@@ -54,13 +49,13 @@ async def test_crash_between_journal_and_answer_resends_same_key_debits_once(
 
     app = build_app()  # the next start
     async with app.run_test(size=(100, 30)) as pilot:
-        await _settle(app, pilot)
+        await settle(pilot)
         assert isinstance(app.screen, PendingSpends)
         text = screen_text(app)
         assert f"Unlock 7 results of {search.searchId}" in text
         assert request.short_key in text
         await pilot.press("r")
-        await _settle(app, pilot)
+        await settle(pilot)
         assert not isinstance(app.screen, PendingSpends)
         assert app.credits == 10_000 - 7  # debited once, not twice
     sent = await _unlocks(sandbox_http)
@@ -77,10 +72,10 @@ async def test_discarded_intent_is_not_offered_again(build_app: Any, client: Any
     _journaled_by_an_earlier_run(request)
     app = build_app()
     async with app.run_test(size=(100, 30)) as pilot:
-        await _settle(app, pilot)
+        await settle(pilot)
         assert isinstance(app.screen, PendingSpends)
         await pilot.press("d")
-        await _settle(app, pilot)
+        await settle(pilot)
         assert not isinstance(app.screen, PendingSpends)
     assert SpendJournal().pending() == []
     assert (await client.me()).credits == 10_000
@@ -98,19 +93,19 @@ async def test_injected_fault_leaves_intent_pending_and_resend_debits_once(
     state = sandbox_app.state.sandbox
     app = build_app()
     async with app.run_test(size=(100, 30)) as pilot:
-        await _settle(app, pilot)
+        await settle(pilot)
         request = unlock_request(search, 4, app.credits)
         state.config.fault_rate, state.fault_rng = 1.0, random.Random(seed)
         worker = app.run_worker(confirm_and_spend(app.screen, request))
         await pilot.pause()
         await pilot.press("y")
         await worker.wait()
-        await _settle(app, pilot)
+        await settle(pilot)
         state.config.fault_rate = 0.0
         assert worker.result is None
         assert isinstance(app.screen, PendingSpends)  # outcome unknown: offered at once
         await pilot.press("r")
-        await _settle(app, pilot)
+        await settle(pilot)
         assert app.credits == 10_000 - 4
     keys = {r["idempotency_key"] for r in await _unlocks(sandbox_http)}
     assert keys == {request.idempotency_key}
