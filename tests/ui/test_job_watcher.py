@@ -10,7 +10,8 @@ from leadtui.api.client import LeadClient
 from leadtui.config.settings import MAX_SETTLED_REQUESTS_PER_MINUTE, Polling, Settings
 from leadtui.ui.model.job_board import JobPoller
 from tests.ui import jobs_seed
-from tests.ui.screen import screen_text, wait_until
+from tests.ui.pilot import settle, wait_until
+from tests.ui.screen import screen_text
 
 API = "/api/v1"
 
@@ -119,8 +120,8 @@ async def test_r_refreshes_now_and_p_pauses(
         assert app.jobs.next_tick_at is None
         before = len(await jobs_seed.requests_log(sandbox_http))
         await pilot.press("p", "r")
-        await pilot.pause(0.1)
-        await app.workers.wait_for_complete()
+        await wait_until(pilot, lambda: not app.jobs.paused)
+        await settle(pilot)
         log = await jobs_seed.requests_log(sandbox_http)
         assert {r["path"] for r in log[before:]} >= {f"{API}/exports", f"{API}/extractions"}
         assert "● live · updated just now" in screen_text(app)
