@@ -10,24 +10,22 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, Final
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import events, work
 from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.content import Content
-from textual.dom import DOMNode
-from textual.keys import _character_to_key
 from textual.markup import MarkupError
 from textual.notifications import SeverityLevel
 from textual.reactive import reactive
 from textual.screen import Screen
-from textual.widget import Widget
 
 from leadtui.api.contract import Scope
 from leadtui.api.errors import ConfigurationError, LeadError, Unauthorized
 from leadtui.config.errors import ConfigError
 from leadtui.ui.commands import LeadCommands, PaletteCommand
+from leadtui.ui.key_bursts import is_text_field, split_meta_key, until_handled
 from leadtui.ui.model.errors import ErrorReport, describe, key_refusal, missing_scope
 from leadtui.ui.model.history import History
 from leadtui.ui.screens.base import LeadScreen
@@ -529,10 +527,10 @@ class LeadApp(App[int]):
         if not isinstance(event, events.Key) or event.is_forwarded:
             await super().on_event(event)
             return
-        for key in split_meta_key(event, in_text_field=_is_text_field(self.focused)):
+        for key in split_meta_key(event, in_text_field=is_text_field(self.focused)):
             target = self.focused or self.screen
             await super().on_event(key)
-            if key.is_forwarded and await _until_handled(target) and self._take_queued(key):
+            if key.is_forwarded and await until_handled(target) and self._take_queued(key):
                 # Unhandled below, the key was queued back to the app behind the rest of the
                 # burst: its bindings (Tab's focus_next, the screens' keys) run now instead.
                 await self._on_message(key)
@@ -581,60 +579,6 @@ class LeadApp(App[int]):
     async def on_unmount(self) -> None:
         if self.session is not None:
             await self.session.client.aclose()
-
-
-# Textual hands each key to the focused widget and goes on to the next without waiting, so in
-# a burst (a paste, tmux send-keys, a slow SSH link) the keys after a Tab or an Esc reached
-# the widget that had focus before it ("bakeryFR"). Each key is now handled before the next;
-# the bound keeps a handler that waits on the app itself from stalling it.
-KEY_HANDLING_BOUND = 0.25
-
-
-async def _until_handled(target: Screen[Any] | Widget) -> bool:
-    """Until `target`, then each node a key bubbles to, has handled what it was sent. False when
-    a node took longer than the bound (the key then goes on as Textual sends it)."""
-    node: DOMNode | None = target
-    while node is not None and not isinstance(node, App):
-        done = asyncio.Event()
-        if not node.call_later(done.set):
-            return False
-        try:
-            await asyncio.wait_for(done.wait(), KEY_HANDLING_BOUND)
-        except TimeoutError:
-            return False
-        node = node.parent
-    return True
-
-
-# Textual reads Esc and a digit arriving together as the character macOS types with
-# option+digit (Esc 2 → "™"). Outside a text field it is the Esc, then the number (a screen).
-ESC_DIGITS: Final = {
-    "º": "0", "¡": "1", "™": "2", "£": "3", "¢": "4", "∞": "5", "§": "6", "¶": "7", "•": "8",
-    "ª": "9",
-}  # fmt: skip
-
-
-def split_meta_key(event: events.Key, *, in_text_field: bool = False) -> list[events.Key]:
-    """Esc and a letter arriving together read as alt+letter in Textual's parser (the meta
-    prefix is an Esc); leadtui binds no alt keys, so it is the Esc the user typed, then the
-    letter ("act10+act11" lost its Esc). Esc and a digit likewise, outside a text field,
-    where "£" may be typed."""
-    character = event.character
-    escape = events.Key("escape", "\x1b")
-    digit = None if in_text_field else ESC_DIGITS.get(character or "")
-    if digit is not None:
-        return [escape, events.Key(digit, digit)]
-    if not event.key.startswith("alt+") or not character or not character.isprintable():
-        return [event]
-    key = character if character.isalnum() else _character_to_key(character)
-    return [escape, events.Key(key, character)]
-
-
-def _is_text_field(widget: Widget | None) -> bool:
-    # By name: importing the widgets to ask would cost start-up time.
-    return widget is not None and any(
-        cls.__name__ in ("Input", "TextArea") for cls in type(widget).__mro__
-    )
 
 
 def signed_in_session(deps: AppDeps, key: str | SecretStr, key_source: str) -> Session:

@@ -1,0 +1,69 @@
+"""Keys sent in bursts (a paste, tmux send-keys, a slow SSH link) land where they are typed.
+
+Works around two behaviours of Textual's input handling; `LeadApp.on_event` uses these.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any, Final
+
+from textual import events
+from textual.app import App
+from textual.dom import DOMNode
+from textual.keys import _character_to_key
+from textual.screen import Screen
+from textual.widget import Widget
+
+# Textual hands each key to the focused widget and goes on to the next without waiting, so in
+# a burst (a paste, tmux send-keys, a slow SSH link) the keys after a Tab or an Esc reached
+# the widget that had focus before it ("bakeryFR"). Each key is now handled before the next;
+# the bound keeps a handler that waits on the app itself from stalling it.
+KEY_HANDLING_BOUND = 0.25
+
+
+async def until_handled(target: Screen[Any] | Widget) -> bool:
+    """Until `target`, then each node a key bubbles to, has handled what it was sent. False when
+    a node took longer than the bound (the key then goes on as Textual sends it)."""
+    node: DOMNode | None = target
+    while node is not None and not isinstance(node, App):
+        done = asyncio.Event()
+        if not node.call_later(done.set):
+            return False
+        try:
+            await asyncio.wait_for(done.wait(), KEY_HANDLING_BOUND)
+        except TimeoutError:
+            return False
+        node = node.parent
+    return True
+
+
+# Textual reads Esc and a digit arriving together as the character macOS types with
+# option+digit (Esc 2 → "™"). Outside a text field it is the Esc, then the number (a screen).
+ESC_DIGITS: Final = {
+    "º": "0", "¡": "1", "™": "2", "£": "3", "¢": "4", "∞": "5", "§": "6", "¶": "7", "•": "8",
+    "ª": "9",
+}  # fmt: skip
+
+
+def split_meta_key(event: events.Key, *, in_text_field: bool = False) -> list[events.Key]:
+    """Esc and a letter arriving together read as alt+letter in Textual's parser (the meta
+    prefix is an Esc); leadtui binds no alt keys, so it is the Esc the user typed, then the
+    letter ("act10+act11" lost its Esc). Esc and a digit likewise, outside a text field,
+    where "£" may be typed."""
+    character = event.character
+    escape = events.Key("escape", "\x1b")
+    digit = None if in_text_field else ESC_DIGITS.get(character or "")
+    if digit is not None:
+        return [escape, events.Key(digit, digit)]
+    if not event.key.startswith("alt+") or not character or not character.isprintable():
+        return [event]
+    key = character if character.isalnum() else _character_to_key(character)
+    return [escape, events.Key(key, character)]
+
+
+def is_text_field(widget: Widget | None) -> bool:
+    # By name: importing the widgets to ask would cost start-up time.
+    return widget is not None and any(
+        cls.__name__ in ("Input", "TextArea") for cls in type(widget).__mro__
+    )
