@@ -10,6 +10,7 @@ goes (`title_changed`), and what a row's id and record are.
 
 from __future__ import annotations
 
+from abc import abstractmethod
 from collections.abc import Callable
 from typing import Any, ClassVar, Generic, TypeVar
 
@@ -42,25 +43,27 @@ class RowTable(DataTable[Cell], Generic[Row]):
         self.picked_column = 0
 
     # --- what a subclass provides --------------------------------------------------------
+    # Abstract: mypy refuses a subclass that leaves one out wherever it is instantiated (the
+    # widget metaclass is Textual's, so Python itself does not check them).
 
     @property
-    def focused_row(self) -> Row | None:
-        raise NotImplementedError
+    @abstractmethod
+    def focused_row(self) -> Row | None: ...
 
+    @abstractmethod
     def apply(self, change: Callable[[], object]) -> None:
         """Change the view, then show its rows (the cursor staying on its row)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def title_changed(self) -> None:
         """The filter being typed, the filter or the sort changed: redraw the title."""
-        raise NotImplementedError
 
-    def id_to_copy(self, row: Row) -> str | None:
-        raise NotImplementedError
+    @abstractmethod
+    def id_to_copy(self, row: Row) -> str | None: ...
 
+    @abstractmethod
     def describe(self, row: Row) -> tuple[dict[str, Any], str] | None:
         """(the record as JSON, the dialog's title), or None when there is nothing to show."""
-        raise NotImplementedError
 
     # --- shared --------------------------------------------------------------------------
 
