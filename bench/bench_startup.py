@@ -2,7 +2,7 @@
 
 All run in tmux (a real terminal emulator) side by side in one run, alternating, and the
 time is taken from `tmux new-session` until `capture-pane` shows the marker: the header's
-"j Jobs" for leadtui's first frame (painted before httpx, pydantic or the keyring are
+"4 Jobs" for leadtui's first frame (painted before httpx, pydantic or the keyring are
 imported), "10,000 credits" for the balance (so the /me round trip is included), "ready" for
 the bare app. For scale, a third
 program is timed too: the floor, a bare Textual app that imports httpx and pydantic, asks
@@ -125,7 +125,7 @@ def main() -> int:
                 bare.append(time_to_marker([python, str(bare_file)], "ready", env))
                 floor.append(time_to_marker([python, str(floor_file)], "10,000 credits", app_env))
                 # The header's tabs are on the first frame, before any request.
-                frame.append(time_to_marker([leadtui], "j Jobs", app_env))
+                frame.append(time_to_marker([leadtui], "4 Jobs", app_env))
                 app.append(time_to_marker([leadtui], "10,000 credits", app_env))
         finally:
             tmux("kill-server")
