@@ -21,6 +21,8 @@ import sys
 import tempfile
 import time
 
+from installed import compile_leadtui
+
 FLOOR = """
 import json, os, httpx
 from pydantic import BaseModel
@@ -50,6 +52,8 @@ def main() -> int:
     args = parser.parse_args()
 
     from leadtui.sandbox.embedded import EmbeddedSandbox
+
+    compile_leadtui()
 
     python = sys.executable
     with tempfile.TemporaryDirectory() as home, EmbeddedSandbox() as sandbox:

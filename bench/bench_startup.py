@@ -27,6 +27,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from installed import compile_leadtui
+
 BARE_APP = """
 from textual.app import App
 from textual.widgets import Static
@@ -99,6 +101,8 @@ def main() -> int:
         return 2
 
     from leadtui.sandbox.embedded import EmbeddedSandbox
+
+    compile_leadtui()
 
     python = sys.executable
     leadtui = str(Path(python).with_name("leadtui"))
