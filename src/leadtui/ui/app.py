@@ -22,16 +22,16 @@ from textual.reactive import reactive
 from textual.screen import Screen
 
 from leadtui.api.contract import Scope
-from leadtui.api.errors import ConfigurationError, LeadError, Unauthorized
+from leadtui.api.errors import ConfigurationError, Unauthorized
 from leadtui.config.errors import ConfigError
 from leadtui.ui.commands import LeadCommands, PaletteCommand
 from leadtui.ui.key_bursts import is_text_field, split_meta_key, until_handled
-from leadtui.ui.model.errors import ErrorReport, describe, key_refusal, missing_scope
+from leadtui.ui.model.errors import ErrorReport, describe, missing_scope
 from leadtui.ui.model.history import History
 from leadtui.ui.screens.base import LeadScreen
 from leadtui.ui.screens.help import HelpScreen
 from leadtui.ui.services import AppDeps, FirstFrame, Session
-from leadtui.ui.widgets.header import AppHeader
+from leadtui.ui.sessions import SessionKeeper, signed_in_session
 
 if TYPE_CHECKING:
     from pydantic import SecretStr
@@ -41,7 +41,6 @@ if TYPE_CHECKING:
     from leadtui.config.settings import Settings
     from leadtui.spend.gate import SpendGate
     from leadtui.ui.job_watcher import JobWatcher
-    from leadtui.ui.screens.sign_in import SignedIn, SignInScreen
 
 THEMES = {"dark": "textual-dark", "light": "textual-light"}
 
@@ -75,12 +74,6 @@ SCREENS: tuple[ScreenEntry, ...] = (
     ScreenEntry("new_search", "New search", "search_builder", "NewSearchScreen"),
     ScreenEntry("jobs", "Jobs", "jobs", "JobsScreen"),
 )
-
-
-def _sign_in_screen() -> type[SignInScreen]:
-    from leadtui.ui.screens.sign_in import SignInScreen
-
-    return SignInScreen
 
 
 class LeadApp(App[int]):
@@ -133,7 +126,8 @@ class LeadApp(App[int]):
         super().__init__()
         self._deps = deps
         self._settings = deps.settings if deps is not None else None
-        self._first_frame = first_frame
+        self.sessions = SessionKeeper(self, first_frame)
+        """Sign-in, the saved key, sign-out: how `session` is come by and replaced."""
         self.history = History(self._history_clock)
         """This run's requests and notifications (the History screen)."""
         self._session: Session | None = None
@@ -255,45 +249,12 @@ class LeadApp(App[int]):
     def on_mount(self) -> None:
         # Spends journaled but never settled (a crash): offered at start and after each sign-in.
         self.watch(self, "sign_ins", self._offer_pending_spends, init=self.started)
-        if not self.started:
-            # A launch: the frame paints first; the settings, the client and the key follow.
-            self.call_after_refresh(self.load_the_rest)
-            return
-        self._start_session()
+        self.sessions.start()
 
-    @work(thread=True, exclusive=True, group="start", description="load settings and client")
-    def load_the_rest(self) -> None:
-        assert self._first_frame is not None
-        try:
-            deps, session = self._first_frame.load()
-        except Exception as error:  # every failure of a launch's load ends in words, no trace
-            self.call_from_thread(self._cannot_start, error)
-            return
-        self.call_from_thread(self._loaded, deps, session)
-
-    def _cannot_start(self, error: BaseException) -> None:
-        # Printed by the launch once the terminal is given back: one plain line, never wrapped.
-        self.start_error = getattr(error, "message", None) or str(error)
-        self.exit(return_code=2)
-
-    def _loaded(self, deps: AppDeps, session: Session | None) -> None:
+    def use_deps(self, deps: AppDeps) -> None:
+        """Take the deps a launch loaded after the first frame."""
         self._deps, self._settings = deps, deps.settings
         self.read_only = deps.settings.spend_policy(deps.profile).read_only
-        for header in self.screen.query(AppHeader):
-            header.draw_flags()
-        self.session = session
-        if session is not None:
-            self.sign_ins += 1  # the screens load; pending spends are offered
-        self._start_session()
-
-    def _start_session(self) -> None:
-        # With a client, the account screen (DEFAULT_MODE) loads /me itself.
-        if self.session is not None:
-            return
-        if self.deps.load_credentials is not None:
-            self.load_saved_key()  # paint first; the keyring is read in a thread
-        else:
-            self.push_screen(_sign_in_screen()(), self._signed_in)
 
     def _offer_pending_spends(self) -> None:
         # After the next frame, and imported only then: the spend gate, its journal (sqlite3)
@@ -304,52 +265,6 @@ class LeadApp(App[int]):
         from leadtui.ui.spend_flow import offer_pending_spends
 
         offer_pending_spends(self)
-
-    @work(thread=True, exclusive=True, group="load-key")
-    def load_saved_key(self) -> None:
-        from leadtui.config.secrets import KeyStoreError
-
-        assert self.deps.load_credentials is not None
-        try:
-            credentials = self.deps.load_credentials()
-        except KeyStoreError as error:
-            self.call_from_thread(self.action_sign_in, str(error))
-            return
-        self.call_from_thread(self._credentials_loaded, credentials)
-
-    def _credentials_loaded(self, credentials: Any) -> None:
-        if credentials.needs_sign_in:
-            self.action_sign_in("")
-            return
-        try:
-            client = self.deps.connect(credentials.base_url, credentials.key.get_secret_value())
-        except LeadError as error:
-            self.action_sign_in(describe(error).text)
-            return
-        self._use_client(client, credentials.key_source or "")
-
-    def _use_client(self, client: LeadClient, source: str) -> None:
-        old, self.session = self.session, Session(client, source)
-        self.key_rejected = False
-        self.sign_ins += 1
-        if old is not None and old.client is not client:
-            self.run_worker(old.client.aclose(), group="close-client")
-
-    def _signed_in(self, result: SignedIn | None) -> None:
-        if result is None:
-            if self.session is None:
-                self.exit(return_code=1, message="Not signed in.")
-            return
-        self._use_client(result.client, result.stored)
-        self.identity = result.identity
-        self.credits = result.identity.credits
-        if result.stored == "keyring":
-            self.save_profile(result.client.base_url)
-
-    @work(thread=True, group="save-settings")
-    def save_profile(self, base_url: str) -> None:
-        self.settings = self.settings.with_profile(self.deps.profile, base_url=base_url)
-        self.save_settings_now()
 
     def save_settings_now(self) -> None:
         """Persist `settings` (blocking: from a thread). A save that fails is told; the app
@@ -365,14 +280,12 @@ class LeadApp(App[int]):
                 markup=False,
             )
 
-    def _signing_in(self) -> bool:
-        # Not imported yet means not on screen: no import just to ask.
-        module = sys.modules.get("leadtui.ui.screens.sign_in")
-        return module is not None and isinstance(self.screen, module.SignInScreen)
-
     def action_sign_in(self, reason: str = "") -> None:
-        if not self._signing_in():
-            self.push_screen(_sign_in_screen()(reason), self._signed_in)
+        self.sessions.sign_in(reason)
+
+    @work(exclusive=True, group="sign-out")
+    async def action_sign_out(self) -> None:
+        await self.sessions.sign_out()
 
     # --- the account, for every screen --------------------------------------------------
 
@@ -419,7 +332,7 @@ class LeadApp(App[int]):
         ]
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        signing_in = self._signing_in() or self.session is None
+        signing_in = self.sessions.signing_in() or self.session is None
         if action in ("open", "help", "history"):
             return not signing_in
         if action in ("toggle_theme", "sign_out"):
@@ -479,20 +392,6 @@ class LeadApp(App[int]):
             asyncio.to_thread(self.save_settings_now),
             group="save-settings",
         )
-
-    @work(exclusive=True, group="sign-out")
-    async def action_sign_out(self) -> None:
-        from leadtui.config.secrets import KeyStoreError
-
-        keystore, profile = self.deps.keystore, self.deps.profile
-        if keystore is not None:
-            try:
-                await asyncio.to_thread(keystore.delete, profile)
-            except KeyStoreError as error:
-                self.notify(str(error), title="Sign out", severity="warning")
-        self.identity = None
-        self.credits = None
-        self.push_screen(_sign_in_screen()("Signed out."), self._signed_in)
 
     def palette_commands(self, screen: Screen[Any]) -> list[PaletteCommand]:
         """The palette: screens, app and account actions, then the screen's own commands."""
@@ -579,16 +478,6 @@ class LeadApp(App[int]):
     async def on_unmount(self) -> None:
         if self.session is not None:
             await self.session.client.aclose()
-
-
-def signed_in_session(deps: AppDeps, key: str | SecretStr, key_source: str) -> Session:
-    """A session with `key` at `deps.base_url`. Raises ConfigurationError for a bad base URL or
-    a key that cannot be sent (saying where it is wrong, never showing it)."""
-    secret = key if isinstance(key, str) else key.get_secret_value()
-    refusal = key_refusal(secret.strip())
-    if refusal is not None:
-        raise ConfigurationError(refusal)
-    return Session(deps.connect(deps.base_url, secret), key_source)
 
 
 def make_app(deps: AppDeps, *, key: str | SecretStr | None = None, key_source: str = "") -> LeadApp:

@@ -75,7 +75,7 @@ def _load(
         resolve_profile_name,
         save_settings,
     )
-    from leadtui.ui.app import signed_in_session
+    from leadtui.ui.sessions import signed_in_session
 
     # What reading GET /me needs, imported here rather than on the UI thread after it answers.
     importlib.import_module("leadtui.api.models")
