@@ -53,14 +53,14 @@ from leadtui.ui.launch import build_app
 
 async def main():
     app = build_app(build_parser().parse_args([]))
-    first, seen = app._first_frame, []
+    first, seen = app.sessions.first_frame, []
 
     def load():
         tabs = str(app.screen.query_one("#tabs").render())
         seen.append((" ".join(sorted(sys.modules)), "4 Jobs" in tabs))
         return first.load()
 
-    app._first_frame = dataclasses.replace(first, load=load)
+    app.sessions.first_frame = dataclasses.replace(first, load=load)
     async with app.run_test(size=(100, 30)) as pilot:
         for _ in range(400):
             if app.credits is not None:

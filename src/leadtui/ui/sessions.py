@@ -46,7 +46,8 @@ class SessionKeeper:
 
     def __init__(self, app: LeadApp, first_frame: FirstFrame | None) -> None:
         self._app = app
-        self._first_frame = first_frame
+        self.first_frame = first_frame
+        """What a launch knew before the first frame; its `load` runs once the frame is up."""
 
     def start(self) -> None:
         app = self._app
@@ -66,10 +67,10 @@ class SessionKeeper:
         )
 
     def _load(self) -> None:
-        assert self._first_frame is not None
+        assert self.first_frame is not None
         app = self._app
         try:
-            deps, session = self._first_frame.load()
+            deps, session = self.first_frame.load()
         except Exception as error:  # every failure of a launch's load ends in words, no trace
             app.call_from_thread(self._cannot_start, error)
             return
