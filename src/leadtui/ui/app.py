@@ -9,7 +9,6 @@ import os
 import sys
 import time
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import events, work
@@ -32,6 +31,7 @@ from leadtui.ui.screens.base import LeadScreen
 from leadtui.ui.screens.help import HelpScreen
 from leadtui.ui.services import AppDeps, FirstFrame, Session
 from leadtui.ui.sessions import SessionKeeper, signed_in_session
+from leadtui.ui.stylesheets import stylesheet
 
 if TYPE_CHECKING:
     from pydantic import SecretStr
@@ -79,7 +79,7 @@ SCREENS: tuple[ScreenEntry, ...] = (
 class LeadApp(App[int]):
     """The app frame: modes per screen, header badge, help, palette, sign-in, errors."""
 
-    CSS_PATH = Path(__file__).with_name("leadtui.tcss")
+    CSS_PATH = stylesheet("frame")
     TITLE = "leadtui"
     MODES: ClassVar[dict[str, Any]] = {screen.mode: screen for screen in SCREENS}
     # Start in the account mode itself: switching to it from Textual's blank default mode

@@ -18,6 +18,7 @@ from leadtui.spend.journal import SpendOperation
 from leadtui.spend.quote import Quote, Unit, plural
 from leadtui.spend.request import SpendRequest
 from leadtui.ui.dialogs.confirm import CONFIRM_KEY, ConfirmDialog
+from leadtui.ui.stylesheets import stylesheet
 
 SENDING = "Sending… (same key on every retry)"
 
@@ -80,6 +81,8 @@ class ConfirmSpend(ConfirmDialog):
     From `y` on (or at once with `ask=False`: within the user's budget) the dialog shows that
     the spend is sending; the caller calls `finished()` when the server has answered.
     """
+
+    CSS_PATH = stylesheet("spending")
 
     def __init__(self, request: SpendRequest, *, ask: bool = True) -> None:
         quote = request.quote

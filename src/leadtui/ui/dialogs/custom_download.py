@@ -16,6 +16,8 @@ from textual.strip import Strip
 from textual.widgets import Button, RadioButton, RadioSet, SelectionList, Static
 from textual.widgets.selection_list import SelectionType
 
+from leadtui.ui.stylesheets import stylesheet
+
 # The mark inside a ticked box and an empty one: told apart without colour (NO_COLOR).
 TICKED, UNTICKED = "✓", " "
 
@@ -53,6 +55,8 @@ class CustomDownloadChoice:
 
 class CustomDownload(ModalScreen[CustomDownloadChoice | None]):
     """Columns (all ticked to start with) and csv/json; None when cancelled."""
+
+    CSS_PATH = stylesheet("jobs")
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", "Cancel", id="custom_download.cancel"),

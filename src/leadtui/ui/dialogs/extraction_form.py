@@ -22,6 +22,7 @@ from textual.widgets import Button, Input, Label, Static, TextArea
 
 from leadtui.api.models import Extraction, ExtractionDraft, ExtractionRequest
 from leadtui.ui.dialogs.confirm_job_action import ConfirmJobAction
+from leadtui.ui.stylesheets import stylesheet
 
 LIST_FIELDS = ("categories", "countries", "localisations", "enrichment_sources")
 EXAMPLES = {
@@ -72,6 +73,8 @@ def launch_problems(request: Mapping[str, Any]) -> list[str]:
 
 class ExtractionForm(ModalScreen[ExtractionFormResult | None]):
     """New extraction (save a draft, or create and launch) or edit an existing draft."""
+
+    CSS_PATH = stylesheet("jobs")
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", "Cancel", id="extraction_form.cancel"),

@@ -14,9 +14,12 @@ from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
 from leadtui.ui.model.lead_rows import cell_text
+from leadtui.ui.stylesheets import stylesheet
 
 
 class LeadDetail(ModalScreen[None]):
+    CSS_PATH = stylesheet("searches")
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,enter,q", "dismiss", "Close", id="lead_detail.close", key_display="Esc"),
         Binding("Y", "copy_row", "Copy as JSON", id="lead_detail.copy", key_display="Y"),

@@ -18,6 +18,7 @@ from leadtui.spend.journal import SpendIntent, SpendOperation
 from leadtui.spend.quote import plural
 from leadtui.ui.dialogs.confirm_spend import SENDING
 from leadtui.ui.spend_flow import resend_intent
+from leadtui.ui.stylesheets import stylesheet
 
 if TYPE_CHECKING:
     from leadtui.ui.app import LeadApp
@@ -40,6 +41,8 @@ def describe_intent(intent: SpendIntent) -> str:
 
 class PendingSpends(ModalScreen[None]):
     """Lists pending intents; `r` resends the highlighted one, `d` discards it."""
+
+    CSS_PATH = stylesheet("spending")
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("r", "resend", "Resend (same key)", id="pending_spends.resend"),

@@ -14,12 +14,15 @@ from textual.widgets import Footer, Input, Static
 
 from leadtui.api.models import ADDITIONAL_RESULTS_MIN, Search
 from leadtui.spend.quote import Quote, affordable_results, plural, still_locked
+from leadtui.ui.stylesheets import stylesheet
 
 SUGGESTED = 100
 
 
 class UnlockCount(ModalScreen[int | None]):
     """The count to unlock, or None. ConfirmSpend comes next."""
+
+    CSS_PATH = stylesheet("searches")
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", "Cancel", id="unlock_count.cancel", key_display="Esc"),

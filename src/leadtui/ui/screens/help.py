@@ -13,6 +13,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
 from leadtui.ui.model.key_names import keys_name
+from leadtui.ui.stylesheets import stylesheet
 
 # Textual's own scrolling keys every scrollable widget has: they would bury the screen's own.
 _GENERIC_ACTIONS = ("scroll_", "copy_text", "page_")
@@ -64,6 +65,8 @@ def key_rows(screen: Screen[object]) -> dict[str, list[tuple[str, str, bool]]]:
 
 class HelpScreen(ModalScreen[None]):
     """Lists the keys of `screen`; greyed keys say they are unavailable right now."""
+
+    CSS_PATH = stylesheet("help")
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,question_mark,f1,q", "dismiss", "Close", id="help.close"),

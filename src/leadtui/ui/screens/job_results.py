@@ -18,6 +18,7 @@ from leadtui.spend.quote import plural
 from leadtui.ui.dialogs.lead_detail import LeadDetail
 from leadtui.ui.model.job_board import JobBoard
 from leadtui.ui.screens.base import LeadScreen
+from leadtui.ui.stylesheets import stylesheet
 from leadtui.ui.widgets.lead_table import LeadTable
 
 PAGE_SIZE: Final = PAGE_LIMIT_MAX
@@ -25,6 +26,8 @@ PAGE_SIZE: Final = PAGE_LIMIT_MAX
 
 class JobResultsScreen(LeadScreen):
     """Pushed from the jobs screen; Esc goes back."""
+
+    CSS_PATH = stylesheet("jobs")
 
     LABEL = "Results"
     AUTO_FOCUS = "#results-table"

@@ -22,12 +22,15 @@ from leadtui.ui.model.errors import ErrorReport
 from leadtui.ui.model.job_board import JobBoard
 from leadtui.ui.model.timefmt import ago
 from leadtui.ui.screens.base import LeadScreen
+from leadtui.ui.stylesheets import stylesheet
 from leadtui.ui.widgets.download_line import DownloadLine
 from leadtui.ui.widgets.exports_panel import ExportsPanel
 from leadtui.ui.widgets.extractions_panel import ExtractionsPanel
 
 
 class JobsScreen(LeadScreen):
+    CSS_PATH = stylesheet("jobs")
+
     MODE = "jobs"
     LABEL = "Jobs"
     REQUIRED_SCOPES = ((Scope.EXPORTS_READ, "follow your export jobs"),)

@@ -33,6 +33,7 @@ from leadtui.ui.model.search_draft import (
 )
 from leadtui.ui.screens.base import LeadScreen
 from leadtui.ui.screens.searches import PAGE_SIZE, show_search
+from leadtui.ui.stylesheets import stylesheet
 from leadtui.ui.widgets.search_item_editor import SearchItemEditor
 
 # Characters of an item's line in the outline (its width less border and scrollbar).
@@ -63,6 +64,8 @@ def same_request_search(
 
 
 class NewSearchScreen(LeadScreen):
+    CSS_PATH = stylesheet("search_builder")
+
     MODE = "new_search"
     LABEL = "New search"
     REQUIRED_SCOPES = ((Scope.SEARCHES_WRITE, "create searches"),)

@@ -22,6 +22,7 @@ from leadtui.ui.model.errors import ErrorReport
 from leadtui.ui.screens.base import LeadScreen
 from leadtui.ui.screens.searches import count_text, search_summary
 from leadtui.ui.spend_flow import confirm_and_spend, spending_switched_off, unlock_request
+from leadtui.ui.stylesheets import stylesheet
 from leadtui.ui.widgets.lead_table import LeadTable
 
 READ_ONLY = ErrorReport(
@@ -31,6 +32,8 @@ READ_ONLY = ErrorReport(
 
 
 class SearchDetailScreen(LeadScreen):
+    CSS_PATH = stylesheet("searches")
+
     MODE = "searches"  # pushed on the Searches stack; the header marks Searches
     LABEL = "Search"
     REQUIRED_SCOPES = ((Scope.SEARCHES_READ, "read this search and its unlocked results"),)

@@ -15,6 +15,7 @@ from leadtui.api.errors import LeadError
 from leadtui.api.models import Search
 from leadtui.ui.commands import PaletteCommand
 from leadtui.ui.screens.base import LeadScreen
+from leadtui.ui.stylesheets import stylesheet
 from leadtui.ui.widgets.view_table import Cell, ViewTable
 
 if TYPE_CHECKING:
@@ -65,6 +66,8 @@ def search_record(search: Search) -> dict[str, object]:
 
 
 class SearchesScreen(LeadScreen):
+    CSS_PATH = stylesheet("searches")
+
     MODE = "searches"
     LABEL = "Searches"
     REQUIRED_SCOPES = ((Scope.SEARCHES_READ, "list your searches"),)

@@ -20,6 +20,7 @@ from leadtui.api.errors import LeadError, Unauthorized
 from leadtui.api.models import Identity
 from leadtui.config.secrets import KeyStoreError, NoKeyringAvailable
 from leadtui.ui.model.errors import describe, key_refusal
+from leadtui.ui.stylesheets import stylesheet
 from leadtui.ui.widgets.key_footer import KeyFooter
 
 if TYPE_CHECKING:
@@ -62,6 +63,8 @@ class SignedIn:
 
 class SignInScreen(Screen[SignedIn | None]):
     """Typed by its result: `SignedIn`, or None when the user gives up (escape)."""
+
+    CSS_PATH = stylesheet("sign_in")
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", "Cancel", id="sign_in.cancel"),
