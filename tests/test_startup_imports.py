@@ -138,6 +138,55 @@ def test_first_frame_is_painted_before_httpx_pydantic_keyring_or_the_sandbox(
     assert credits == "10000"  # and then the rest came
 
 
+# The usage chart is drawn when GET /usage answers: the Account screen's first frame (a line
+# saying the usage is loading) does not import it. Runs the launch until the chart is on
+# screen; prints whether it is, the modules of the first frame, and the modules by then.
+LAUNCH_UNTIL_USAGE_CHART = """
+import asyncio, dataclasses, sys
+from leadtui.cli.main import build_parser
+from leadtui.ui.launch import build_app
+
+async def main():
+    app = build_app(build_parser().parse_args([]))
+    first, seen = app.sessions.first_frame, []
+
+    def load():
+        seen.append(" ".join(sorted(sys.modules)))
+        return first.load()
+
+    def chart_shown():
+        rows = app.screen._compositor.render_strips()
+        return any("(←/→ day" in row.text for row in rows)
+
+    app.sessions.first_frame = dataclasses.replace(first, load=load)
+    async with app.run_test(size=(100, 30)) as pilot:
+        for _ in range(400):
+            if chart_shown():
+                break
+            await pilot.pause(0.025)
+        print(chart_shown())
+        print(seen[0])
+        print(" ".join(sorted(sys.modules)))
+
+asyncio.run(main())
+"""
+
+USAGE_CHART_MODULES = ("leadtui.ui.widgets.usage_chart", "leadtui.ui.model.usage_chart")
+
+
+def test_usage_chart_is_imported_when_usage_arrives_not_for_the_first_frame(
+    tmp_path: Path,
+) -> None:
+    with EmbeddedSandbox() as sandbox:
+        env = _launch_env(sandbox.base_url, tmp_path)
+        shown, first_frame, later = _run(LAUNCH_UNTIL_USAGE_CHART, env)
+    first = set(first_frame.split())
+    assert "leadtui.ui.screens.account" in first  # the screen the chart is drawn on
+    assert _loaded(first, USAGE_CHART_MODULES) == []
+    assert shown == "True"
+    assert _loaded(set(later.split()), USAGE_CHART_MODULES) == sorted(USAGE_CHART_MODULES)
+
+
 def test_importing_the_launch_path_builds_no_model_resource_or_journal() -> None:
     (line,) = _run("import sys, leadtui.cli.main, leadtui.ui.launch; print(' '.join(sys.modules))")
     heavy = (

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from leadtui.ui.model.usage_chart import Day, chart_lines
-from tests.ui.screen import screen_text, wait_until
+from tests.ui.jobs_seed import Held
+from tests.ui.pilot import wait_for_text
+from tests.ui.screen import flat_text, footer_text, screen_text, wait_until
 
 DAYS = [Day(f"2026-01-{n:02d}", requests=n, credits=2 * n) for n in range(1, 31)]
 
@@ -34,3 +37,47 @@ async def test_the_account_chart_switches_metric_and_day(build_app: Any) -> None
         await pilot.press("left")
         day_before = next(line for line in screen_text(app).splitlines() if "(←/→ day" in line)
         assert day_before.split(":")[0] != today.split(":")[0]
+
+
+async def test_the_chart_appears_when_usage_arrives_with_dates_scale_and_the_day(
+    build_app: Any, sandbox_app: Any
+) -> None:
+    held = Held(sandbox_app, hold="/api/v1/usage", reads=True)
+    app = build_app(transport=held)
+    async with app.run_test(size=(80, 24)) as pilot:
+        # The balance and the summary are up while GET /usage is still on its way (the line is
+        # on the first frame already): a line says so, no chart.
+        shown = ("◆ 10,000 credits", "Account Demo Co", "Loading usage…")
+        await wait_until(pilot, lambda: all(part in flat_text(app) for part in shown))
+        assert "┤" not in screen_text(app)
+        assert "Credits/requests" not in footer_text(app)
+        held.release.set()
+        await wait_for_text(pilot, "(←/→ day · c credits per day)")
+        text = screen_text(app)
+        assert "Loading usage…" not in text
+        assert "Last 30 days  2 requests · 0 credits used" in text
+        lines = text.splitlines()
+        scale = [line.strip() for line in lines if "┤" in line]
+        assert [line.split("┤")[0].strip() for line in scale] == ["2", "", "0"]
+        dates = next(line for line in lines if "▲" in line)
+        assert re.findall(r"\d\d-\d\d", dates) == ["12-03", "12-10", "12-17", "12-24"]
+        assert dates.rstrip().endswith("▲")  # today, the last day, is selected
+        assert any(line.strip().startswith("2026-01-01: 2 requests · 0 credits") for line in lines)
+        # The chart has the focus: its keys are in the footer and in the help at once.
+        assert footer_text(app).startswith("c Credits/requests")
+        await pilot.press("question_mark")
+        await wait_for_text(pilot, "Keys — Account")
+        help_text = screen_text(app)
+        for key, does in (("←", "Day before"), ("→", "Day after"), ("c", "Credits/requests")):
+            assert re.search(rf"│\s+{key}\s+{does}\s+│", help_text), (key, does)
+
+
+async def test_quitting_while_the_usage_loads_ends_cleanly(
+    build_app: Any, sandbox_app: Any
+) -> None:
+    held = Held(sandbox_app, hold="/api/v1/usage", reads=True)
+    app = build_app(transport=held)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for_text(pilot, "Loading usage…")
+        await pilot.press("ctrl+q")  # the load is cancelled while GET /usage is held
+    assert app.return_code == 0

@@ -1,4 +1,8 @@
-"""Account: credits, subscription, the key and its scopes, 30-day usage. `r` refreshes."""
+"""Account: credits, subscription, the key and its scopes, 30-day usage. `r` refreshes.
+
+The usage chart's modules are imported when GET /usage first answers, not with this screen:
+the Account screen is the first one drawn, and until then a line says the usage is loading.
+"""
 
 from __future__ import annotations
 
@@ -19,10 +23,12 @@ from leadtui.ui.commands import PaletteCommand
 from leadtui.ui.model.errors import SCOPE_DISABLES
 from leadtui.ui.model.timefmt import ago
 from leadtui.ui.screens.base import LeadScreen
-from leadtui.ui.widgets.usage_chart import UsageChart
 
 if TYPE_CHECKING:
     from leadtui.api.models import Identity, Usage
+    from leadtui.ui.widgets.usage_chart import UsageChart
+
+LOADING_USAGE = "Loading usage…"
 
 
 class AccountScreen(LeadScreen):
@@ -42,12 +48,14 @@ class AccountScreen(LeadScreen):
         # The balance when the usage shown was read, and whether a load is running.
         self._usage_credits: int | None = None
         self._loading = False
+        # Mounted under the totals when the first usage arrives (see watch_usage).
+        self._chart: UsageChart | None = None
 
     def compose_body(self) -> ComposeResult:
         with VerticalScroll(id="account-body"):
             yield Static("Loading the account…", id="account-summary")
-            yield Static("", id="usage-totals")
-            yield UsageChart(id="usage-days")
+            # The placeholder the chart replaces: the totals line, until GET /usage answers.
+            yield Static(LOADING_USAGE, id="usage-totals")
             yield Static("", id="scopes")
 
     def on_mount(self) -> None:
@@ -57,7 +65,6 @@ class AccountScreen(LeadScreen):
         # A spend changes the balance and the usage: what this screen shows follows it.
         self.watch(self.app, "spends", self._spent, init=False)
         self.watch(self.app, "credits", self._credits_changed, init=False)
-        self.query_one(UsageChart).display = False  # until there is usage to draw
         self.set_interval(1.0, self._draw_refreshed)
         self.load()
 
@@ -104,17 +111,22 @@ class AccountScreen(LeadScreen):
                 identity = await self.lead_app.refresh_identity()
                 # Before the badge's watchers run (they are deferred): this balance is ours.
                 self._usage_credits = identity.credits
+                # The summary and the scopes are drawn: "Loading usage…" says what still comes.
+                body.loading = False
                 usage = await self.client.usage()
         except LeadError as error:
             if self.lead_app.identity is None:
                 self.query_one("#account-summary", Static).update(
                     "The account could not be loaded: see the message above."
                 )
+            if self.usage is None:
+                self.query_one("#usage-totals", Static).update("")  # not loading any more
             self.show_error(error, retry=self.load)
             return
         finally:
-            body.loading = False
             self._loading = False
+            if body.is_attached:  # not when the app quits while a request is on its way
+                body.loading = False
             self._draw_summary()
         self.clear_error()
         self.usage = usage
@@ -189,7 +201,7 @@ class AccountScreen(LeadScreen):
             )
         return table
 
-    def watch_usage(self, usage: Usage | None) -> None:
+    async def watch_usage(self, usage: Usage | None) -> None:
         if usage is None:
             return
         totals = usage.totals
@@ -197,11 +209,18 @@ class AccountScreen(LeadScreen):
             f"[b]Last {usage.window_days} days[/b]  {totals.requests:,} requests · "
             f"{totals.credits_used:,} credits used"
         )
-        chart = self.query_one(UsageChart)
+        chart = self._chart
+        if chart is None:
+            # Imported here, once: the first frame and the balance do not wait for the chart.
+            from leadtui.ui.widgets.usage_chart import UsageChart
+
+            chart = self._chart = UsageChart(id="usage-days")
+            await self.query_one("#account-body").mount(chart, after="#usage-totals")
         chart.show_usage(usage)
-        chart.display = True
         if self.focused is None or self.focused.id == "account-body":
-            chart.focus()  # its keys (←/→ a day, c credits or requests) work at once
+            # Its keys (←/→ a day, c credits or requests) work at once. It sits near the top
+            # of the body, so focusing it must not scroll the account summary away.
+            chart.focus(scroll_visible=False)
 
     def watch_refreshed_at(self) -> None:
         self._draw_summary()

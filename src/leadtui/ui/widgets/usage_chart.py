@@ -41,7 +41,9 @@ class UsageChart(Static, can_focus=True):
         self._draw()
 
     def _draw(self) -> None:
-        width = self.size.width or 80
+        width = self.size.width
+        if not width:
+            return  # not laid out yet: the first resize draws it at its width
         self.update("\n".join(chart_lines(self.days, self.metric, self.selected, width)))
 
     def action_day(self, step: int) -> None:
