@@ -23,7 +23,7 @@ from leadtui.cli.exit_codes import Exit
 from leadtui.cli.failures import NOT_SIGNED_IN, CliFailure
 from leadtui.cli.output import Output
 from leadtui.config.credentials import API_KEY_ENV, BASE_URL_ENV, resolve_credentials
-from leadtui.config.settings import Settings, load_settings, resolve_profile_name
+from leadtui.config.settings_model import SettingsModel, read_settings, resolve_profile_name
 
 if TYPE_CHECKING:
     from leadtui.config.secrets import KeyStore
@@ -65,13 +65,14 @@ class Context:
     ns: argparse.Namespace
     deps: CliDeps
     out: Output
-    _settings: Settings | None = None
+    _settings: SettingsModel | None = None
     _client: LeadClient | None = None
 
     @property
-    def settings(self) -> Settings:
+    def settings(self) -> SettingsModel:
+        """As `load_settings()` finds them; the commands only read them (login saves its own)."""
         if self._settings is None:
-            self._settings = load_settings()
+            self._settings = read_settings()
         return self._settings
 
     @property
