@@ -46,6 +46,7 @@ class CliDeps:
     """The world outside the command line; the defaults are the real one."""
 
     transport: httpx.AsyncBaseTransport | None = None
+    """None: the network, through httpx's sync client in threads (see `network.py`)."""
     sleep: Sleep = asyncio.sleep
     clock: Callable[[], float] = time.monotonic
     stdin: TextIO = field(default_factory=lambda: sys.stdin)
@@ -92,8 +93,13 @@ class Context:
                     Exit.AUTH,
                     hint=f"Run `leadtui login`, or set {API_KEY_ENV} and {BASE_URL_ENV}.",
                 )
+            from leadtui.cli.network import ThreadedTransport
+
             self._client = LeadClient(
-                base_url, creds.key, transport=self.deps.transport, sleep=self.deps.sleep
+                base_url,
+                creds.key,
+                transport=self.deps.transport or ThreadedTransport(),
+                sleep=self.deps.sleep,
             )
         return self._client
 
