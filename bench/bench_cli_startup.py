@@ -6,6 +6,9 @@ third program is timed: the floor, a script that imports httpx and pydantic, ask
 prints the JSON (what any Python client must pay for the same answer). The sandbox runs in
 this process, so its imports are not counted; the key comes from LEADTUI_API_KEY.
 
+The CPU time (user + sys) of each program is printed too: on a busy machine it varies far
+less than the wall time.
+
     .venv/bin/python bench/bench_cli_startup.py [--runs 15]
 
 Goal: ratio ≤ 2.
@@ -15,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -37,13 +41,20 @@ print(json.dumps(r.json()["data"]))
 """
 
 
-def seconds(command: list[str], env: dict[str, str]) -> float:
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def seconds(command: list[str], env: dict[str, str]) -> tuple[float, float]:
+    """(wall, CPU) seconds of one run of `command`, spawn to exit."""
+    cpu = _children_cpu()
     start = time.perf_counter()
     done = subprocess.run(command, env=env, capture_output=True, check=False)
     elapsed = time.perf_counter() - start
     if done.returncode != 0:
         raise RuntimeError(f"{command} failed: {done.stderr.decode()[-500:]}")
-    return elapsed
+    return elapsed, _children_cpu() - cpu
 
 
 def main() -> int:
@@ -71,14 +82,23 @@ def main() -> int:
         for command in commands.values():  # warm-up: cold .pyc and disk caches
             seconds(command, env)
         times: dict[str, list[float]] = {name: [] for name in commands}
+        cpu: dict[str, list[float]] = {name: [] for name in commands}
         for _ in range(args.runs):
             for name, command in commands.items():
-                times[name].append(seconds(command, env))
+                wall, used = seconds(command, env)
+                times[name].append(wall)
+                cpu[name].append(used)
     ms = {name: statistics.median(values) * 1000 for name, values in times.items()}
+    cpu_ms = {name: statistics.median(values) * 1000 for name, values in cpu.items()}
     print(f'python -c "import httpx":          {ms["httpx"]:6.0f} ms (median of {args.runs})')
     floor_ratio = ms["floor"] / ms["httpx"]
     print(f"floor: + pydantic, GET /me, print: {ms['floor']:6.0f} ms ({floor_ratio:.2f}x)")
     print(f"leadtui account --json:            {ms['leadtui']:6.0f} ms")
+    print(
+        f"cpu (user + sys): httpx {cpu_ms['httpx']:.0f} ms, floor {cpu_ms['floor']:.0f} ms "
+        f"({cpu_ms['floor'] / cpu_ms['httpx']:.2f}x), leadtui {cpu_ms['leadtui']:.0f} ms "
+        f"({cpu_ms['leadtui'] / cpu_ms['httpx']:.2f}x)"
+    )
     print(f"ratio: {ms['leadtui'] / ms['httpx']:.2f}x (goal ≤ 2x)")
     return 0
 

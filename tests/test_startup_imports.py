@@ -201,6 +201,65 @@ def test_importing_the_launch_path_builds_no_model_resource_or_journal() -> None
     assert _loaded(set(line.split()), heavy) == []
 
 
+# What `leadtui account --json` must not import with the key in LEADTUI_API_KEY (and the
+# server in LEADTUI_BASE_URL): the keyring, pydantic-settings (the settings are only read),
+# anyio's asyncio backend (the command line sends through httpx's sync client), httpx's own
+# command line, Textual, the spend journal, the code of the other commands.
+OFF_THE_ACCOUNT_COMMAND = (
+    "keyring",
+    "pydantic_settings",
+    "dotenv",
+    "leadtui.config.settings",
+    "tomlkit",
+    "tomllib",  # there is no settings file to read
+    "anyio._backends._asyncio",
+    "click",
+    "rich",
+    "pygments",
+    "textual",
+    "leadtui.ui",
+    "leadtui.sandbox",
+    "leadtui.spend",
+    "sqlite3",
+    "leadtui.api.searches",
+    "leadtui.api.exports",
+    "leadtui.api.extractions",
+    "leadtui.api.downloads",
+    "leadtui.cli.pages",
+    "leadtui.cli.listing",
+    "leadtui.cli.spending",
+)
+
+COMMAND_THEN_MODULES = """
+import sys
+from leadtui.cli.main import main
+code = main(sys.argv[1:])
+print(" ".join(sorted(sys.modules)))
+sys.exit(code)
+"""
+
+
+def test_account_json_with_an_environment_key_imports_no_keyring_or_settings_loader(
+    tmp_path: Path,
+) -> None:
+    with EmbeddedSandbox() as sandbox:
+        env = _launch_env(sandbox.base_url, tmp_path)
+        done = subprocess.run(
+            [sys.executable, "-c", COMMAND_THEN_MODULES, "account", "--json"],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            env=env,
+            check=False,
+        )
+    assert done.returncode == 0, done.stderr[-2000:]
+    document, modules = done.stdout.splitlines()
+    assert '"credits": 10000' in document
+    loaded = set(modules.split())
+    assert "leadtui.config.settings_model" in loaded  # the settings were read, and checked
+    assert _loaded(loaded, OFF_THE_ACCOUNT_COMMAND) == []
+
+
 def test_version_is_read_without_package_metadata_and_matches_it() -> None:
     (imported, version) = _run(
         "import sys, leadtui\n"

@@ -4,12 +4,15 @@ command, and every `leadtui sandbox` option with its default."""
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
+import json
 from pathlib import Path
 
 import pytest
 
 from leadtui.cli.exit_codes import Exit
-from leadtui.cli.main import build_parser
+from leadtui.cli.main import UsageError, build_parser, main
 
 
 def help_of(*argv: str, capsys: pytest.CaptureFixture[str]) -> str:
@@ -87,3 +90,34 @@ def test_the_readme_lists_the_same_exit_codes() -> None:
     cells = [line.split("|")[1].strip() for line in section.splitlines() if line.startswith("|")]
     listed = {int(cell) for cell in cells if cell.isdigit()}
     assert listed == {code.value for code in Exit if code is not Exit.INTERRUPTED}
+
+
+# --- The parser main() builds holds only the commands its argv names ----------------------
+
+
+def _help_text(parser: argparse.ArgumentParser, argv: list[str]) -> str:
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), pytest.raises(SystemExit):
+        parser.parse_args([*argv, "--help"])
+    return out.getvalue()
+
+
+def test_every_command_has_the_same_help_when_only_its_own_parser_is_built() -> None:
+    paths = [[], *(name.split() for name, _ in _subcommands(build_parser()))]
+    assert len(paths) > 30
+    for path in paths:
+        argv = [*path, "--help"]
+        assert _help_text(build_parser(argv), path) == _help_text(build_parser(), path), path
+
+
+def test_an_unknown_command_lists_every_command_as_the_full_parser_does(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    argv = ["acount", "--json"]
+    assert main(argv) == Exit.USAGE
+    lazy = capsys.readouterr()
+    with pytest.raises(UsageError) as full:
+        build_parser().parse_args(argv)
+    assert json.loads(lazy.out)["error"]["message"] == str(full.value)
+    for name in ("account", "usage", "searches", "unlock", "exports", "extractions", "pending"):
+        assert repr(name) in str(full.value)

@@ -53,3 +53,23 @@ def test_json_is_taken_before_or_after_the_command(argv: list[str]) -> None:
     ns = build_parser().parse_args(argv)
     assert ns.json is True
     assert ns.jsonl is False
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["account", "--json"],
+        ["--profile", "exports", "searches", "list", "--limit", "5"],
+        ["--profile", "account", "account"],
+        ["exports", "download", "exp_1", "-o", "x.zip", "--profile", "work"],
+        ["extractions", "create", "--file", "-", "--yes", "--dry-run"],
+        ["pending", "resend", "abc", "--json"],
+        ["unlock", "s_1", "--results", "3", "--max-credits", "3"],
+        ["auth", "status", "--profile", "work"],
+        ["sandbox", "--port", "0", "--demo-data"],
+        ["--demo"],
+        [],
+    ],
+)
+def test_the_parser_built_for_an_argv_parses_it_as_the_full_parser(argv: list[str]) -> None:
+    assert build_parser(argv).parse_args(argv) == build_parser().parse_args(argv)

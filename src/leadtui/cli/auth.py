@@ -223,7 +223,9 @@ def _status(
 async def _check(
     base_url: str, key: SecretStr, transport: httpx.AsyncBaseTransport | None
 ) -> Identity:
-    async with LeadClient(base_url, key, transport=transport) as client:
+    from leadtui.cli.network import ThreadedTransport
+
+    async with LeadClient(base_url, key, transport=transport or ThreadedTransport()) as client:
         return await client.me()
 
 

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, NoReturn
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Final, NoReturn
 
 from leadtui import __version__
 from leadtui.cli.exit_codes import help_table
-from leadtui.cli.parser import KEEP, add_twin_commands, common_options
+from leadtui.cli.parser import KEEP, add_twin_commands, common_options, listed_only
 
 if TYPE_CHECKING:
     from leadtui.cli.runtime import CliDeps
@@ -54,10 +54,10 @@ def _add_profile(parser: argparse.ArgumentParser, default: object = None) -> Non
     )
 
 
-def _add_sandbox(sub: argparse._SubParsersAction[_Parser]) -> None:
+def _add_sandbox(sub: argparse._SubParsersAction[_Parser], summary: str) -> None:
     sandbox = sub.add_parser(
         "sandbox",
-        help="serve a local, stateful Lead Data API",
+        help=summary,
         description=(
             "Serve a local, stateful Lead Data API under /api/v1 until Ctrl-C, with demo keys "
             "and test levers under /_sandbox."
@@ -102,7 +102,64 @@ def _add_sandbox(sub: argparse._SubParsersAction[_Parser]) -> None:
     )
 
 
-def build_parser() -> argparse.ArgumentParser:
+def _add_login(sub: argparse._SubParsersAction[_Parser], summary: str) -> None:
+    login = sub.add_parser(
+        "login",
+        help=summary,
+        description="Save an API key for a profile, after checking it with GET /me.",
+    )
+    _add_profile(login, KEEP)
+    login.add_argument("--base-url", default=KEEP, help="API base URL, without /api/v1")
+    login.add_argument(
+        "--insecure-storage",
+        action="store_true",
+        help="store the key in a 0600 file when no OS keyring is available",
+    )
+
+
+def _add_logout(sub: argparse._SubParsersAction[_Parser], summary: str) -> None:
+    logout = sub.add_parser(
+        "logout",
+        help=summary,
+        description="Forget the saved key of a profile (keyring and key file).",
+    )
+    _add_profile(logout, KEEP)
+
+
+def _add_auth(sub: argparse._SubParsersAction[_Parser], summary: str) -> None:
+    auth = sub.add_parser("auth", help=summary, description="Inspect authentication.")
+    auth_sub = auth.add_subparsers(dest="auth_command", metavar="ACTION", required=True)
+    status = auth_sub.add_parser(
+        "status",
+        help="which profile and key are used, and whether it works",
+        description="Which profile, server and key (masked) are used, and whether the key works.",
+    )
+    _add_profile(status, KEEP)
+
+
+# The app's own commands: each one's summary (as `leadtui --help` lists it) and what builds
+# the rest. The twin's commands follow them (see `parser.py`).
+_COMMANDS: Final[
+    dict[str, tuple[str, Callable[[argparse._SubParsersAction[_Parser], str], None]]]
+] = {
+    "sandbox": ("serve a local, stateful Lead Data API", _add_sandbox),
+    "login": ("save a key for a profile (checked with GET /me)", _add_login),
+    "logout": ("forget the saved key of a profile", _add_logout),
+    "auth": ("inspect authentication", _add_auth),
+}
+
+
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The whole command line; given `argv`, only the commands it names are built in full.
+
+    Every command is listed (same `--help`, same choices in a usage error), but the options
+    and verbs of one that `argv` does not name are left out: it cannot be the one parsed.
+    """
+    named = set(argv) if argv is not None else None
+
+    def wanted(name: str) -> bool:
+        return named is None or name in named
+
     parser = _Parser(
         prog="leadtui",
         description=(
@@ -120,39 +177,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="start a local sandbox and open the app on its demo account (spends nothing real)",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    _add_sandbox(sub)
-
-    login = sub.add_parser(
-        "login",
-        help="save a key for a profile (checked with GET /me)",
-        description="Save an API key for a profile, after checking it with GET /me.",
-    )
-    _add_profile(login, KEEP)
-    login.add_argument("--base-url", default=KEEP, help="API base URL, without /api/v1")
-    login.add_argument(
-        "--insecure-storage",
-        action="store_true",
-        help="store the key in a 0600 file when no OS keyring is available",
-    )
-
-    logout = sub.add_parser(
-        "logout",
-        help="forget the saved key of a profile",
-        description="Forget the saved key of a profile (keyring and key file).",
-    )
-    _add_profile(logout, KEEP)
-
-    auth = sub.add_parser(
-        "auth", help="inspect authentication", description="Inspect authentication."
-    )
-    auth_sub = auth.add_subparsers(dest="auth_command", metavar="ACTION", required=True)
-    status = auth_sub.add_parser(
-        "status",
-        help="which profile and key are used, and whether it works",
-        description="Which profile, server and key (masked) are used, and whether the key works.",
-    )
-    _add_profile(status, KEEP)
-    add_twin_commands(sub)
+    for name, (summary, build) in _COMMANDS.items():
+        if wanted(name):
+            build(sub, summary)
+        else:
+            listed_only(sub, name, summary)
+    add_twin_commands(sub, wanted)
     return parser
 
 
@@ -160,7 +190,7 @@ def main(argv: Sequence[str] | None = None, deps: CliDeps | None = None) -> int:
     """Run `leadtui`; `deps` lets tests inject the transport, clock, streams and prompt."""
     args = list(sys.argv[1:] if argv is None else argv)
     try:
-        ns = build_parser().parse_args(args)
+        ns = build_parser(args).parse_args(args)
     except UsageError as exc:
         from leadtui.cli.twin import report_usage_error
 

@@ -2,15 +2,20 @@
 
 Every command names the module and function that runs it; main imports that module only when
 the command is run, so `leadtui account --json` loads neither Textual nor the other commands.
+Nor are the other commands' options built: see `listed_only`.
 """
 
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from collections.abc import Callable
+from typing import Any, Final
 
 # An option repeated after the subcommand must not reset the value given before it.
 KEEP = argparse.SUPPRESS
+
+# Adds one command, in full, to the subparsers given: (subparsers, its summary, --json & co).
+TwinBuilder = Callable[[Any, str, argparse.ArgumentParser], None]
 
 
 def common_options(*, top_level: bool) -> argparse.ArgumentParser:
@@ -121,20 +126,16 @@ def _resource(sub: Any, name: str, summary: str, description: str) -> Any:
     return parser.add_subparsers(dest="verb", metavar="VERB", required=True)
 
 
-def add_twin_commands(sub: Any) -> None:
-    """Add account, usage, searches, unlock, exports, extractions and pending to `sub`."""
-    common = common_options(top_level=False)
-    _command(
-        sub, "account", "the account: credits, subscription, key, scopes", "account:show", common
-    )
-    _command(sub, "usage", "30-day usage: requests and credits per day", "account:usage", common)
+def _account(sub: Any, summary: str, common: argparse.ArgumentParser) -> None:
+    _command(sub, "account", summary, "account:show", common)
 
-    verbs = _resource(
-        sub,
-        "searches",
-        "list, read, create searches; read unlocked results",
-        "Searches and their unlocked results.",
-    )
+
+def _usage(sub: Any, summary: str, common: argparse.ArgumentParser) -> None:
+    _command(sub, "usage", summary, "account:usage", common)
+
+
+def _searches(sub: Any, summary: str, common: argparse.ArgumentParser) -> None:
+    verbs = _resource(sub, "searches", summary, "Searches and their unlocked results.")
     _paging(
         _command(verbs, "list", "list the account's searches", "searches:list_searches", common)
     )
@@ -147,21 +148,19 @@ def add_twin_commands(sub: Any) -> None:
     )
     _results(_command(verbs, "results", "the results already unlocked", "searches:results", common))
 
-    unlock = _command(
-        sub,
-        "unlock",
-        "unlock results of a search: spends credits, queues an export",
-        "unlock:run",
-        common,
-    )
+
+def _unlock(sub: Any, summary: str, common: argparse.ArgumentParser) -> None:
+    unlock = _command(sub, "unlock", summary, "unlock:run", common)
     unlock.add_argument("search_id", metavar="SEARCH_ID")
     unlock.add_argument("--results", type=int, required=True, metavar="N", help="results to unlock")
     _spend_options(unlock, credits=True)
 
+
+def _exports(sub: Any, summary: str, common: argparse.ArgumentParser) -> None:
     verbs = _resource(
         sub,
         "exports",
-        "export jobs: list, wait, download, retry",
+        summary,
         "Export jobs: follow them, read and download their leads, retry failures.",
     )
     _paging(
@@ -199,10 +198,12 @@ def add_twin_commands(sub: Any) -> None:
         "(exit 4)",
     )
 
+
+def _extractions(sub: Any, summary: str, common: argparse.ArgumentParser) -> None:
     verbs = _resource(
         sub,
         "extractions",
-        "custom extractions: drafts, launches, pause, stop, results",
+        summary,
         "Custom extractions: draft, launch, pause, resume, stop; read results.",
     )
     _paging(_command(verbs, "list", "list extraction jobs", "extractions:list_extractions", common))
@@ -251,10 +252,12 @@ def add_twin_commands(sub: Any) -> None:
         "(exit 4)",
     )
 
+
+def _pending(sub: Any, summary: str, common: argparse.ArgumentParser) -> None:
     verbs = _resource(
         sub,
         "pending",
-        "spends whose outcome is unknown: resend with the same key, or discard",
+        summary,
         (
             "The spend journal's intents with no known outcome (the same journal the app offers "
             "at start). Resending uses the same idempotency key: never a second debit."
@@ -267,3 +270,41 @@ def add_twin_commands(sub: Any) -> None:
     resend.add_argument("id", metavar="KEY", help="its idempotency key (or a unique prefix)")
     discard = _command(verbs, "discard", "stop offering a pending spend", "pending:discard", common)
     discard.add_argument("id", metavar="KEY", help="its idempotency key (or a unique prefix)")
+
+
+# Each command: its one-line summary (as `leadtui --help` lists it) and what builds the rest;
+# in the order `--help` lists them.
+_TWIN_COMMANDS: Final[dict[str, tuple[str, TwinBuilder]]] = {
+    "account": ("the account: credits, subscription, key, scopes", _account),
+    "usage": ("30-day usage: requests and credits per day", _usage),
+    "searches": ("list, read, create searches; read unlocked results", _searches),
+    "unlock": ("unlock results of a search: spends credits, queues an export", _unlock),
+    "exports": ("export jobs: list, wait, download, retry", _exports),
+    "extractions": ("custom extractions: drafts, launches, pause, stop, results", _extractions),
+    "pending": (
+        "spends whose outcome is unknown: resend with the same key, or discard",
+        _pending,
+    ),
+}
+
+
+def listed_only(sub: Any, name: str, summary: str) -> None:
+    """`leadtui NAME` as `--help` and a usage error list it, and nothing more. A command not
+    on the command line is never the one parsed, so its description, options and verbs need
+    not be built: building every command took longer than the rest of argparse's work."""
+    sub.add_parser(name, help=summary)
+
+
+def _every_command(name: str) -> bool:
+    return True
+
+
+def add_twin_commands(sub: Any, wanted: Callable[[str], bool] = _every_command) -> None:
+    """Add account, usage, searches, unlock, exports, extractions and pending to `sub`; those
+    not `wanted` only by name and summary (see `listed_only`)."""
+    common = common_options(top_level=False)
+    for name, (summary, build) in _TWIN_COMMANDS.items():
+        if wanted(name):
+            build(sub, summary, common)
+        else:
+            listed_only(sub, name, summary)

@@ -23,7 +23,7 @@ from leadtui.cli.exit_codes import Exit
 from leadtui.cli.failures import NOT_SIGNED_IN, CliFailure
 from leadtui.cli.output import Output
 from leadtui.config.credentials import API_KEY_ENV, BASE_URL_ENV, resolve_credentials
-from leadtui.config.settings import Settings, load_settings, resolve_profile_name
+from leadtui.config.settings_model import SettingsModel, read_settings, resolve_profile_name
 
 if TYPE_CHECKING:
     from leadtui.config.secrets import KeyStore
@@ -46,6 +46,7 @@ class CliDeps:
     """The world outside the command line; the defaults are the real one."""
 
     transport: httpx.AsyncBaseTransport | None = None
+    """None: the network, through httpx's sync client in threads (see `network.py`)."""
     sleep: Sleep = asyncio.sleep
     clock: Callable[[], float] = time.monotonic
     stdin: TextIO = field(default_factory=lambda: sys.stdin)
@@ -65,13 +66,14 @@ class Context:
     ns: argparse.Namespace
     deps: CliDeps
     out: Output
-    _settings: Settings | None = None
+    _settings: SettingsModel | None = None
     _client: LeadClient | None = None
 
     @property
-    def settings(self) -> Settings:
+    def settings(self) -> SettingsModel:
+        """As `load_settings()` finds them; the commands only read them (login saves its own)."""
         if self._settings is None:
-            self._settings = load_settings()
+            self._settings = read_settings()
         return self._settings
 
     @property
@@ -91,8 +93,13 @@ class Context:
                     Exit.AUTH,
                     hint=f"Run `leadtui login`, or set {API_KEY_ENV} and {BASE_URL_ENV}.",
                 )
+            from leadtui.cli.network import ThreadedTransport
+
             self._client = LeadClient(
-                base_url, creds.key, transport=self.deps.transport, sleep=self.deps.sleep
+                base_url,
+                creds.key,
+                transport=self.deps.transport or ThreadedTransport(),
+                sleep=self.deps.sleep,
             )
         return self._client
 

@@ -12,7 +12,7 @@ from pydantic import SecretStr
 from leadtui.api.keys import api_key_problem, mask_key
 from leadtui.config.errors import InvalidApiKey
 from leadtui.config.secrets import KeySource, KeyStore
-from leadtui.config.settings import Settings, resolve_profile_name
+from leadtui.config.settings_model import SettingsModel, resolve_profile_name
 
 API_KEY_ENV: Final = "LEADTUI_API_KEY"
 BASE_URL_ENV: Final = "LEADTUI_BASE_URL"
@@ -39,7 +39,7 @@ class Credentials:
 
 
 def resolve_credentials(
-    settings: Settings,
+    settings: SettingsModel,
     profile: str | None = None,
     *,
     keystore: KeyStore | None = None,

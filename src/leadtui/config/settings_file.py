@@ -1,12 +1,13 @@
 """config.toml on disk: read with tomllib, refusing anything odd with a one-line reason; saved
 with tomlkit so the user's comments, order and formatting survive and only changed values move.
 
-tomlkit is imported only when saving: it is not needed to paint the first frame.
+tomlkit is imported only when saving: it is not needed to paint the first frame. Nor is
+tomllib imported when there is no file to read: a command configured by LEADTUI_* alone
+needs neither.
 """
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Callable, Mapping, MutableMapping
 from pathlib import Path
 from typing import Any, Final
@@ -44,6 +45,10 @@ def read_settings_text(path: Path) -> str:
 
 def parse_settings_text(path: Path, text: str) -> dict[str, Any]:
     """The settings in `text` as plain data; refuses bad TOML, deep nesting and pasted keys."""
+    if not text:  # no file, or an empty one
+        return {}
+    import tomllib
+
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -95,6 +100,8 @@ def write_settings_file(
     defaults. A value already on file is updated in place (its comment kept) when it differs;
     one not on file is added only when it is in `changed`; one on file absent from `full` goes.
     """
+    import tomllib
+
     import tomlkit
     from tomlkit.exceptions import TOMLKitError
 

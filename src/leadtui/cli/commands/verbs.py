@@ -6,7 +6,8 @@ from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import Any
 
 from leadtui.cli.output import Column
-from leadtui.cli.records import show_pages, show_record
+from leadtui.cli.pages import show_pages
+from leadtui.cli.records import show_record
 from leadtui.cli.runtime import Context
 from leadtui.cli.waiting import Goal, wait_for
 
