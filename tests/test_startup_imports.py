@@ -31,6 +31,8 @@ OFF_THE_FIRST_FRAME = (
     "faker",
     "keyring",
     "tomlkit",  # only for saving settings
+    "pydantic_settings",  # only for saving settings, or a LEADTUI_* setting to read
+    "leadtui.config.settings",
     "leadtui.sandbox",
     "leadtui.api.searches",
     "leadtui.api.exports",

@@ -77,7 +77,7 @@ class Spend:
 def _gate(ctx: Context) -> SpendGate:
     with _reported():
         journal = SpendJournal(ctx.deps.journal_path)
-    return SpendGate(journal, profile=ctx.profile, policy=ctx.settings.spend_policy(ctx.profile))
+    return SpendGate.for_profile(ctx.settings, journal, ctx.profile)
 
 
 def _journal_failure(exc: Exception) -> CliFailure:

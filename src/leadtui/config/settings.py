@@ -147,7 +147,7 @@ def _without_environment(
     return result
 
 
-def save_settings(settings: Settings, path: Path | None = None) -> Path:
+def save_settings(settings: SettingsModel, path: Path | None = None) -> Path:
     """Write the settings into the config file, atomically, keeping its comments and layout.
 
     Values that differ from the defaults are added; values already on file are updated in

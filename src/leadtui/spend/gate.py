@@ -23,7 +23,7 @@ from leadtui.api.client import LeadClient
 from leadtui.api.errors import ApiError, LeadError, RequestTimeout
 from leadtui.api.keys import short_key
 from leadtui.api.models import Export, Extraction
-from leadtui.config.settings import Settings, SpendPolicy
+from leadtui.config.settings_model import SettingsModel, SpendPolicy
 from leadtui.spend.account import SpendAccount, account_of
 from leadtui.spend.errors import (
     ConfirmationRequired,
@@ -93,7 +93,7 @@ class SpendGate:
         )
 
     @classmethod
-    def for_profile(cls, settings: Settings, journal: SpendJournal, profile: str) -> SpendGate:
+    def for_profile(cls, settings: SettingsModel, journal: SpendJournal, profile: str) -> SpendGate:
         return cls(journal, profile=profile, policy=settings.spend_policy(profile))
 
     def requires_confirmation(self, request: SpendRequest) -> bool:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from leadtui.config.settings import SpendPolicy
+from leadtui.config.settings_model import SpendPolicy
 from leadtui.spend.errors import ReadOnlyProfile
 from leadtui.spend.quote import Quote, Unit
 

@@ -38,7 +38,7 @@ if TYPE_CHECKING:
 
     from leadtui.api.client import LeadClient
     from leadtui.api.models import Identity
-    from leadtui.config.settings import Settings
+    from leadtui.config.settings_model import SettingsModel
     from leadtui.spend.gate import SpendGate
     from leadtui.ui.job_watcher import JobWatcher
 
@@ -166,14 +166,14 @@ class LeadApp(App[int]):
         return self._deps
 
     @property
-    def settings(self) -> Settings:
+    def settings(self) -> SettingsModel:
         """The current settings (the theme and a profile's base URL change while running)."""
         if self._settings is None:
             raise ConfigurationError("Still starting.")
         return self._settings
 
     @settings.setter
-    def settings(self, settings: Settings) -> None:
+    def settings(self, settings: SettingsModel) -> None:
         self._settings = settings
 
     @property

@@ -21,8 +21,9 @@ from leadtui.ui.services import AppDeps, FirstFrame, Session
 
 if TYPE_CHECKING:
     from leadtui.config.credentials import Credentials
+    from leadtui.config.settings_model import SettingsModel
 
-# The settings file and profile, as `leadtui.config.settings` finds them (read there in full).
+# The settings file and profile, as `leadtui.config.settings_model` finds them (read there in full).
 _CONFIG_FILE_ENV = "LEADTUI_CONFIG_FILE"
 _PROFILE_ENV = "LEADTUI_PROFILE"
 
@@ -58,6 +59,13 @@ def _first_frame_values(profile: str) -> tuple[str, dict[str, str], bool]:
     return str(theme), keymap, read_only
 
 
+def _save_settings(settings: SettingsModel) -> object:
+    # pydantic-settings (which keeps LEADTUI_* overrides out of the file) only when saving.
+    from leadtui.config.settings import save_settings
+
+    return save_settings(settings)
+
+
 def _load(
     ns: argparse.Namespace, demo_base_url: str | None, demo_key: str | None
 ) -> tuple[AppDeps, Session | None]:
@@ -69,22 +77,17 @@ def _load(
     sys.modules.setdefault("httpx._main", None)  # type: ignore[arg-type]
     from leadtui.config.credentials import API_KEY_ENV, BASE_URL_ENV, resolve_credentials
     from leadtui.config.secrets import KeyStore
-    from leadtui.config.settings import (
-        ensure_state_dir,
-        load_settings,
-        resolve_profile_name,
-        save_settings,
-    )
+    from leadtui.config.settings_model import ensure_state_dir, read_settings, resolve_profile_name
     from leadtui.ui.sessions import signed_in_session
 
     # What reading GET /me needs, imported here rather than on the UI thread after it answers.
     importlib.import_module("leadtui.api.models")
     importlib.import_module("leadtui.api.parsing")
-    settings = load_settings()
+    settings = read_settings()
     ensure_state_dir()  # the spend journal's home: refuse to start rather than fail a spend
     profile = resolve_profile_name(getattr(ns, "profile", None))
     if demo_base_url and demo_key:
-        deps = AppDeps(settings, save_settings, profile=profile, base_url=demo_base_url, demo=True)
+        deps = AppDeps(settings, _save_settings, profile=profile, base_url=demo_base_url, demo=True)
         return deps, signed_in_session(deps, demo_key, "demo")
     base_url = (
         getattr(ns, "base_url", None)
@@ -96,7 +99,7 @@ def _load(
     if os.environ.get(API_KEY_ENV, "").strip():
         # The environment key: no keyring involved.
         credentials = resolve_credentials(settings, profile)
-        deps = AppDeps(settings, save_settings, profile=profile, base_url=base_url)
+        deps = AppDeps(settings, _save_settings, profile=profile, base_url=base_url)
         if credentials.key is None or not base_url:
             return deps, None
         return deps, signed_in_session(deps, credentials.key, "environment")
@@ -108,7 +111,7 @@ def _load(
 
     deps = AppDeps(
         settings,
-        save_settings,
+        _save_settings,
         profile=profile,
         base_url=base_url,
         keystore=keystore,
