@@ -22,7 +22,7 @@ import leadtui.api
 from leadtui.api.client import LeadClient
 from leadtui.api.errors import ConnectionFailed
 from leadtui.sandbox.embedded import EmbeddedSandbox
-from leadtui.ui.app import SCREENS
+from leadtui.ui.main_screens import SCREENS
 
 # Never imported by `leadtui` before the credits are on screen (a key from the environment).
 OFF_THE_FIRST_FRAME = (

@@ -4,11 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import importlib
 import os
 import sys
 import time
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import events, work
@@ -24,7 +22,8 @@ from leadtui.api.contract import Scope
 from leadtui.api.errors import ConfigurationError, Unauthorized
 from leadtui.config.errors import ConfigError
 from leadtui.ui.commands import LeadCommands, PaletteCommand
-from leadtui.ui.key_bursts import is_text_field, split_meta_key, until_handled
+from leadtui.ui.key_bursts import is_text_field, split_meta_key, take_queued, until_handled
+from leadtui.ui.main_screens import SCREENS
 from leadtui.ui.model.errors import ErrorReport, describe, missing_scope
 from leadtui.ui.model.history import History
 from leadtui.ui.screens.base import LeadScreen
@@ -43,37 +42,6 @@ if TYPE_CHECKING:
     from leadtui.ui.job_watcher import JobWatcher
 
 THEMES = {"dark": "textual-dark", "light": "textual-light"}
-
-
-@dataclass(frozen=True)
-class ScreenEntry:
-    """A main screen as the frame knows it before its module is imported (start-up time: only
-    the screen shown first is imported before the first frame). Calling it builds the screen,
-    which is how Textual's MODES use it. `mode`/`label` equal the class's MODE/LABEL (tested).
-    """
-
-    mode: str
-    label: str
-    module: str  # under leadtui.ui.screens
-    name: str  # the LeadScreen subclass
-
-    def screen_class(self) -> type[LeadScreen]:
-        cls: type[LeadScreen] = getattr(
-            importlib.import_module(f"leadtui.ui.screens.{self.module}"), self.name
-        )
-        return cls
-
-    def __call__(self) -> LeadScreen:
-        return self.screen_class()()
-
-
-# Screens in tab order; each is an app mode with its own screen stack.
-SCREENS: tuple[ScreenEntry, ...] = (
-    ScreenEntry("account", "Account", "account", "AccountScreen"),
-    ScreenEntry("searches", "Searches", "searches", "SearchesScreen"),
-    ScreenEntry("new_search", "New search", "search_builder", "NewSearchScreen"),
-    ScreenEntry("jobs", "Jobs", "jobs", "JobsScreen"),
-)
 
 
 class LeadApp(App[int]):
@@ -429,21 +397,10 @@ class LeadApp(App[int]):
         for key in split_meta_key(event, in_text_field=is_text_field(self.focused)):
             target = self.focused or self.screen
             await super().on_event(key)
-            if key.is_forwarded and await until_handled(target) and self._take_queued(key):
+            if key.is_forwarded and await until_handled(target) and take_queued(self, key):
                 # Unhandled below, the key was queued back to the app behind the rest of the
                 # burst: its bindings (Tab's focus_next, the screens' keys) run now instead.
                 await self._on_message(key)
-
-    def _take_queued(self, message: events.Key) -> bool:
-        """Take `message` out of the app's queue; False when it is not there."""
-        queue: Any = self._message_queue
-        pending = getattr(queue, "values", None)
-        if pending is None or not any(queued is message for queued in pending):
-            return False
-        pending.remove(message)
-        if not pending:
-            queue.ready_event.clear()  # as the queue's own get() leaves it when emptied
-        return True
 
     # --- keys the scopes forbid ---------------------------------------------------------
 

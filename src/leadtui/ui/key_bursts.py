@@ -67,3 +67,15 @@ def is_text_field(widget: Widget | None) -> bool:
     return widget is not None and any(
         cls.__name__ in ("Input", "TextArea") for cls in type(widget).__mro__
     )
+
+
+def take_queued(app: App[Any], message: events.Key) -> bool:
+    """Take `message` out of the app's queue; False when it is not there."""
+    queue: Any = app._message_queue
+    pending = getattr(queue, "values", None)
+    if pending is None or not any(queued is message for queued in pending):
+        return False
+    pending.remove(message)
+    if not pending:
+        queue.ready_event.clear()  # as the queue's own get() leaves it when emptied
+    return True

@@ -68,10 +68,6 @@ class AccountScreen(LeadScreen):
         self.set_interval(1.0, self._draw_refreshed)
         self.load()
 
-    def on_resize(self) -> None:
-        # At 24 rows every line counts: a one-line chart keeps the scopes table on screen.
-        self.set_class(self.size.height < 28, "-short")
-
     def _signed_in(self) -> None:
         self.load()
 

@@ -1,0 +1,39 @@
+"""The main screens, as the frame knows them before their modules are imported."""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+
+from leadtui.ui.screens.base import LeadScreen
+
+
+@dataclass(frozen=True)
+class ScreenEntry:
+    """A main screen as the frame knows it before its module is imported (start-up time: only
+    the screen shown first is imported before the first frame). Calling it builds the screen,
+    which is how Textual's MODES use it. `mode`/`label` equal the class's MODE/LABEL (tested).
+    """
+
+    mode: str
+    label: str
+    module: str  # under leadtui.ui.screens
+    name: str  # the LeadScreen subclass
+
+    def screen_class(self) -> type[LeadScreen]:
+        cls: type[LeadScreen] = getattr(
+            importlib.import_module(f"leadtui.ui.screens.{self.module}"), self.name
+        )
+        return cls
+
+    def __call__(self) -> LeadScreen:
+        return self.screen_class()()
+
+
+# Screens in tab order; each is an app mode with its own screen stack.
+SCREENS: tuple[ScreenEntry, ...] = (
+    ScreenEntry("account", "Account", "account", "AccountScreen"),
+    ScreenEntry("searches", "Searches", "searches", "SearchesScreen"),
+    ScreenEntry("new_search", "New search", "search_builder", "NewSearchScreen"),
+    ScreenEntry("jobs", "Jobs", "jobs", "JobsScreen"),
+)
