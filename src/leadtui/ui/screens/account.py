@@ -97,8 +97,8 @@ class AccountScreen(LeadScreen):
         if self.lead_app.session is None:
             self._loading = False
             return  # the saved key is still being read; `session` changes when it is
-        body = self.query_one("#account-body")
-        body.loading = self.lead_app.identity is None
+        # No loading cover: the summary says "Loading the account…" from the first frame on,
+        # and a cover would only swap those words for a spinner until /me answers.
         self._loading = True
         try:
             with self.request("refresh", "Refreshing the account…"):
@@ -108,7 +108,6 @@ class AccountScreen(LeadScreen):
                 # Before the badge's watchers run (they are deferred): this balance is ours.
                 self._usage_credits = identity.credits
                 # The summary and the scopes are drawn: "Loading usage…" says what still comes.
-                body.loading = False
                 usage = await self.client.usage()
         except LeadError as error:
             if self.lead_app.identity is None:
@@ -121,8 +120,6 @@ class AccountScreen(LeadScreen):
             return
         finally:
             self._loading = False
-            if body.is_attached:  # not when the app quits while a request is on its way
-                body.loading = False
             self._draw_summary()
         self.clear_error()
         self.usage = usage
