@@ -113,6 +113,7 @@ class LeadApp(App[int]):
         self._jobs: JobWatcher | None = None
         self._spend_gate: SpendGate | None = None
         self.spends_in_flight = 0
+        self._pending_offer_due = False
         """Spends sent and not answered yet (counted by ui/spend_flow.py): quitting asks."""
         theme, keymap = (
             (deps.settings.theme, deps.settings.keymap)
@@ -225,9 +226,19 @@ class LeadApp(App[int]):
         self.read_only = deps.settings.spend_policy(deps.profile).read_only
 
     def _offer_pending_spends(self) -> None:
-        # After the next frame, and imported only then: the spend gate, its journal (sqlite3)
-        # and its dialogs are not needed to paint the frame or show the balance.
-        self.call_after_refresh(self._offer_pending_spends_now)
+        # Once the account is known (GET /me, which the journal's intents are matched to) and
+        # the balance is painted; imported only then: the spend gate, its journal (sqlite3) and
+        # its dialogs are not needed to paint the frame or show the balance.
+        self._pending_offer_due = True
+        self._offer_when_known()
+
+    def watch_identity(self) -> None:
+        self._offer_when_known()
+
+    def _offer_when_known(self) -> None:
+        if self._pending_offer_due and self.identity is not None:
+            self._pending_offer_due = False
+            self.call_after_refresh(self._offer_pending_spends_now)
 
     def _offer_pending_spends_now(self) -> None:
         from leadtui.ui.spend_flow import offer_pending_spends
