@@ -22,8 +22,10 @@ class RefusingFirst(httpx.AsyncBaseTransport):
     def __init__(self, sandbox_app: Any, failures: int) -> None:
         self.inner = httpx.ASGITransport(app=sandbox_app)
         self.failures = failures
+        self.sent = 0
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        self.sent += 1
         if self.failures > 0:
             self.failures -= 1
             raise httpx.ConnectError("connection refused", request=request)
@@ -105,8 +107,11 @@ async def test_network_failure_counts_down_then_retries_by_itself(
         await settle(pilot)
         assert "Retrying in 1s…" in flat_text(app)
         panel = app.screen.query_one("#error-panel")
-        for _ in range(2):  # each retry may meet the refusal once more
+        for _ in range(2):  # the first retry meets the second refusal; the next gets through
+            sent = refusing.sent
             await advance(pilot, sandbox_clock, 1)
+            # The countdown checks the clock on a timer of its own: wait for the retry itself.
+            await wait_until(pilot, lambda: refusing.sent > sent)
             await settle(pilot)
         await wait_until(pilot, lambda: not panel.has_class("-visible"))
         await wait_for_text(pilot, "◆ 10,000 credits")

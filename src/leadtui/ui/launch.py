@@ -12,7 +12,6 @@ import argparse
 import importlib
 import os
 import sys
-import tomllib
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -45,8 +44,10 @@ def _first_frame_values(profile: str) -> tuple[str, dict[str, str], bool]:
         # A FIFO or a device would block the first frame: only a regular file is read here.
         if not path.is_file():
             return "dark", {}, False
+        import tomllib  # ~5 ms: not imported when there is no settings file
+
         data: dict[str, Any] = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+    except (OSError, UnicodeDecodeError, ValueError):  # TOMLDecodeError is a ValueError
         return "dark", {}, False
     theme = data.get("theme") if data.get("theme") in ("dark", "light") else "dark"
     raw_keymap = data.get("keymap")
