@@ -111,7 +111,7 @@ async def test_network_failure_counts_down_then_retries_by_itself(
             sent = refusing.sent
             await advance(pilot, sandbox_clock, 1)
             # The countdown checks the clock on a timer of its own: wait for the retry itself.
-            await wait_until(pilot, lambda: refusing.sent > sent)
+            await wait_until(pilot, lambda sent=sent: refusing.sent > sent)
             await settle(pilot)
         await wait_until(pilot, lambda: not panel.has_class("-visible"))
         await wait_for_text(pilot, "◆ 10,000 credits")
