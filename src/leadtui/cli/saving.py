@@ -12,7 +12,7 @@ from typing import Final
 from leadtui.api.downloads import OnProgress
 from leadtui.cli.failures import write_failure
 from leadtui.cli.runtime import Context
-from leadtui.ui.model.export_files import free_path
+from leadtui.config.download_folder import free_path
 
 BAR_WIDTH: Final = 30
 

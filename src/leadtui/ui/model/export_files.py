@@ -1,4 +1,5 @@
-"""Files the jobs screen writes: where a download goes, and the visible rows as CSV."""
+"""Files the jobs screen writes: the visible rows as CSV (a free name in the folder, as every
+download), and the columns a custom download may ask for."""
 
 from __future__ import annotations
 
@@ -8,19 +9,8 @@ from datetime import datetime
 from pathlib import Path
 
 from leadtui.api.client import LeadClient
+from leadtui.config.download_folder import free_path
 from leadtui.durable import write_atomically
-
-
-def free_path(folder: Path, name: str) -> Path:
-    """`folder/name`, or `name-1`, `name-2`… so an earlier download is never overwritten."""
-    folder.mkdir(parents=True, exist_ok=True)
-    target = folder / name
-    stem, suffix = target.stem, target.suffix
-    n = 1
-    while target.exists() or target.with_name(target.name + ".part").exists():
-        target = folder / f"{stem}-{n}{suffix}"
-        n += 1
-    return target
 
 
 def stamp(now: float) -> str:

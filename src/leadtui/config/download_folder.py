@@ -1,0 +1,76 @@
+"""Where downloads go: a free name in a folder (an earlier file is never overwritten) and
+whether a folder the user typed can take files. Shared by the command line and the app.
+
+Blocking (it touches the file system): the app calls these in a thread.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from leadtui.durable import os_error_reason
+
+
+def free_path(folder: Path, name: str) -> Path:
+    """`folder/name`, or `name-1`, `name-2`… so an earlier download is never overwritten.
+
+    The folder is created (with its parents) when missing. A `NAME.part` counts as taken: a
+    download in progress (the client streams to it, then renames) is not written over either.
+    """
+    folder.mkdir(parents=True, exist_ok=True)
+    target = folder / name
+    stem, suffix = target.stem, target.suffix
+    n = 1
+    while target.exists() or target.with_name(target.name + ".part").exists():
+        target = folder / f"{stem}-{n}{suffix}"
+        n += 1
+    return target
+
+
+@dataclass(frozen=True)
+class FolderCheck:
+    """What a typed folder comes to: the absolute `folder`, or the `problem` in a few words;
+    `new` when it does not exist yet and will be created by the first file."""
+
+    folder: Path | None
+    problem: str | None = None
+    new: bool = False
+
+
+def _refused(problem: str) -> FolderCheck:
+    return FolderCheck(None, problem)
+
+
+def check_folder(typed: str, base: Path | None = None) -> FolderCheck:
+    """Whether files can be saved in the folder `typed` (`~` is the home folder; a relative
+    path is taken from `base`, else the working directory): it exists and is a writable
+    folder, or the nearest part of it that exists is one, so it can be created."""
+    text = typed.strip()
+    if not text:
+        return _refused("type a folder")
+    for position, char in enumerate(text, start=1):
+        if char < " " or char == "\x7f":
+            return _refused(f"character {position} is a control character")
+    try:
+        path = Path(text).expanduser()
+    except RuntimeError:  # ~name of no known user, or no home folder at all
+        return _refused(f"{text.split('/', 1)[0]} names no home folder")
+    existing, new = path, False
+    try:
+        if not path.is_absolute():
+            path = existing = (base or Path.cwd()) / path
+        while not existing.exists():
+            if existing.is_symlink():
+                return _refused(f"{existing} is a link to nothing")
+            existing, new = existing.parent, True
+        if not existing.is_dir():
+            return _refused(f"{existing} is a file, not a folder")
+        if not os.access(existing, os.W_OK | os.X_OK):
+            if existing == path:
+                return _refused("this folder is not writable (permission denied)")
+            return _refused(f"it cannot be created in {existing} (permission denied)")
+    except OSError as error:  # a folder that cannot even be looked at
+        return _refused(f"{error.filename or path}: {os_error_reason(error)}")
+    return FolderCheck(path, new=new)
