@@ -2,6 +2,10 @@
 
 Status is a word and a mark (✓ ✗ ◐ …) coloured from the current theme, so NO_COLOR loses
 nothing and ctrl+t repaints it. What each table shows of a job is its `JobColumns`.
+
+Every column fits the terminal's width, none is cut: when they do not all fit, the columns
+that have a short form use it (a date without its time), then the optional columns at the
+right are left out, the last first (the CSV and Describe still have them).
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, ClassVar, Final, Generic, TypeVar
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import events
 from textual.binding import Binding, BindingType
@@ -91,6 +96,36 @@ class Column:
     label: str
     flex: bool = False
     """Takes the width the other columns leave (one per table)."""
+    short: Callable[[str], str] | None = None
+    """A shorter form of a cell, used when the full ones do not all fit."""
+    optional: bool = False
+    """Left out when even the short forms do not fit (optional columns come last)."""
+
+
+def day(text: str) -> str:
+    """`2026-01-31 14:05` → `2026-01-31`: a date without its time."""
+    return text.split(" ", 1)[0]
+
+
+@dataclass(frozen=True)
+class Layout:
+    """How much of a table is shown: its first `count` columns, short forms or not."""
+
+    count: int
+    short: bool
+
+
+def layouts(columns: Sequence[Column]) -> list[Layout]:
+    """From the widest to the narrowest: every column in full, short forms, then without
+    the optional columns at the right, one by one."""
+    count = len(columns)
+    found = [Layout(count, False)]
+    if any(column.short for column in columns):
+        found.append(Layout(count, True))
+    while count > 1 and columns[count - 1].optional:
+        count -= 1
+        found.append(Layout(count, True))
+    return found
 
 
 def iso(value: str | None) -> str:
@@ -161,6 +196,8 @@ class JobTable(RowTable[JobT]):
         self._flex_width = MIN_FLEX_WIDTH
         self._now = 0.0
         self._state = -1  # index in STATE_FILTERS; -1: every state
+        self._layouts = layouts(columns.COLUMNS)
+        self.layout_shown = self._layouts[0]
         for column in columns.COLUMNS:
             self.add_column(column.label, key=column.key)
 
@@ -229,25 +266,31 @@ class JobTable(RowTable[JobT]):
 
     def _redraw(self, jobs: Iterable[JobT]) -> None:
         theme = self.app.current_theme
+        shown = self.layout_shown
+        columns = self.shape.COLUMNS[: shown.count]
         for job in jobs:
             key = self.shape.job_id(job)
             cells: list[str | Text] = []
-            for column, cell in zip(self.shape.COLUMNS, self.shape.cells(job), strict=True):
+            for column, cell in zip(columns, self.shape.cells(job), strict=False):
                 if isinstance(cell, Status):
                     cells.append(cell.paint(theme, self._status_width))
                 elif column.key == "updated":
                     cells.append(self._updated(job))
                 elif column.flex:
                     cells.append(_fit(cell, self._flex_width))
+                elif shown.short and column.short is not None:
+                    cells.append(column.short(cell))
                 else:
                     cells.append(cell)
             if key not in self.rows:
                 self.add_row(*cells, key=key)
                 continue
-            for column, value in zip(self.shape.COLUMNS, cells, strict=True):
+            for column, value in zip(columns, cells, strict=True):
                 self._set(key, column.key, value)
 
     def _set(self, key: str, column: str, value: str | Text) -> None:
+        if column not in self.columns:
+            return  # left out at this width
         current = self.get_cell(key, column)
         same = current == value and (
             not isinstance(value, Text) or current.style == value.style  # type: ignore[union-attr]
@@ -256,7 +299,9 @@ class JobTable(RowTable[JobT]):
             self.update_cell(key, column, value, update_width=True)
 
     def _fit(self) -> None:
-        """The flexible column takes the free width: cells are cut to it with "…"."""
+        """The widest layout that fits, then the flexible column takes the free width: its
+        cells are cut to it with "…"."""
+        self._choose_layout()
         flex = [c.key for c in self.shape.COLUMNS if c.flex]
         if not flex:
             return
@@ -270,6 +315,65 @@ class JobTable(RowTable[JobT]):
         if width != self._flex_width:
             self._flex_width = width
             self._redraw(self.jobs.values())
+
+    def _widths(self) -> tuple[list[int], list[int]]:
+        """Each column's width with the jobs shown, in full and in short form: a status at
+        the width every status fits, the flexible column at its least."""
+        labels = [cell_len(self.heading(i)) for i in range(len(self.shape.COLUMNS))]
+        full, short = list(labels), list(labels)
+        for job in self.jobs.values():
+            cells = zip(self.shape.COLUMNS, self.shape.cells(job), strict=True)
+            for i, (column, cell) in enumerate(cells):
+                if isinstance(cell, Status) or column.flex:
+                    continue
+                text = self._updated(job) if column.key == "updated" else cell
+                full[i] = max(full[i], cell_len(text))
+                short[i] = max(short[i], cell_len(column.short(text) if column.short else text))
+        for i, column in enumerate(self.shape.COLUMNS):
+            least = MIN_FLEX_WIDTH if column.flex else 0
+            least = self._status_width if column.key == "status" else least
+            full[i], short[i] = max(full[i], least), max(short[i], least)
+        return full, short
+
+    def _choose_layout(self) -> None:
+        """Show the widest layout that fits the table's width (the narrowest when none does)."""
+        free = self.scrollable_content_region.width
+        if free <= 0:
+            return  # not laid out yet
+        full, short = self._widths()
+        padding = 2 * self.cell_padding
+
+        def needed(layout: Layout) -> int:
+            widths = (short if layout.short else full)[: layout.count]
+            return sum(widths) + padding * layout.count
+
+        chosen = next((lay for lay in self._layouts if needed(lay) <= free), self._layouts[-1])
+        if chosen == self.layout_shown:
+            return
+        before, self.layout_shown = self.layout_shown, chosen
+        for column in self.shape.COLUMNS[chosen.count : before.count]:
+            self.remove_column(column.key)
+        for index in range(before.count, chosen.count):
+            key = self.shape.COLUMNS[index].key
+            self.add_column(Text(self.view.heading(index)), key=key, default="")
+        self._redraw(self.jobs.values())
+        if self.picked_column >= chosen.count:  # it was left out: the first column is picked
+            self.picked_column = 0
+            self.relabel()
+
+    def relabel(self) -> None:
+        super().relabel()
+        # DataTable measures a label only when it is added or a cell changes: a heading that
+        # grew (the picked column's brackets, the sort's arrow) would be cut until the next
+        # tick. Widen its column now; the layout is chosen again with it.
+        for column in self.columns.values():
+            column.content_width = max(column.content_width, column.label.cell_len)
+        self.call_after_refresh(self._fit)
+
+    def action_pick_column(self, step: int) -> None:
+        # Only the columns shown can be picked (a column left out at this width cannot).
+        self.picked_column = (self.picked_column + step) % self.layout_shown.count
+        self.relabel()
 
     # --- filter, sort, describe, copy ----------------------------------------------------
 
@@ -342,8 +446,8 @@ class ExportColumns(JobColumns[Export]):
         Column("search", "Search"),
         Column("results", "Results"),
         Column("status", "Status"),
-        Column("updated", "Updated"),
-        Column("created", "Created"),
+        Column("updated", "Updated", optional=True),
+        Column("created", "Created", short=day, optional=True),
     )
 
     def job_id(self, job: Export) -> str:
@@ -387,8 +491,8 @@ class ExtractionColumns(JobColumns[Extraction]):
         Column("what", "What", flex=True),
         Column("results", "Results"),
         Column("status", "Status"),
-        Column("updated", "Updated"),
-        Column("created", "Created"),
+        Column("updated", "Updated", optional=True),
+        Column("created", "Created", short=day, optional=True),
     )
 
     def job_id(self, job: Extraction) -> str:
