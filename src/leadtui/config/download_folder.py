@@ -74,3 +74,26 @@ def check_folder(typed: str, base: Path | None = None) -> FolderCheck:
     except OSError as error:  # a folder that cannot even be looked at
         return _refused(f"{error.filename or path}: {os_error_reason(error)}")
     return FolderCheck(path, new=new)
+
+
+def complete_folder(typed: str, *, limit: int = 2000) -> str | None:
+    """`typed` completed with the first subfolder (by name) whose name goes on from what was
+    typed after the last `/`, ending in `/`; None when there is none. A leading `~` stays as
+    typed. Looks at no more than `limit` entries of the folder (a huge one stays quick)."""
+    head, sep, partial = typed.rpartition("/")
+    if not sep:
+        return None
+    try:
+        parent = Path(head + sep).expanduser()
+        names = []
+        with os.scandir(parent) as entries:
+            for count, entry in enumerate(entries):
+                if count >= limit:
+                    break
+                if entry.name.startswith(partial) and entry.is_dir():
+                    names.append(entry.name)
+    except (OSError, RuntimeError):
+        return None
+    hidden = partial.startswith(".")
+    shown = sorted(name for name in names if hidden or not name.startswith("."))
+    return f"{typed}{shown[0][len(partial) :]}/" if shown else None

@@ -53,7 +53,11 @@ class PaletteCommand:
 
 
 def _action_words(description: str) -> str:
-    # "Download ZIP" → "download ZIP": titles read as "jobs: download ZIP".
+    # "Download ZIP" → "download ZIP": titles read as "jobs: download ZIP"; a first word in
+    # capitals ("ZIP", "CSV") is an acronym and stays as it is.
+    first = description.split(" ", 1)[0]
+    if len(first) > 1 and first.isupper():
+        return description
     return description[:1].lower() + description[1:]
 
 

@@ -96,7 +96,19 @@ class JobsScreen(LeadScreen):
             ),
             PaletteCommand("jobs: pause or resume polling", "", self.action_toggle_polling),
             PaletteCommand("jobs: new extraction", "Draft, or create and launch", self._new),
+            *self._panel_key_help(),
         ]
+
+    def _panel_key_help(self) -> list[PaletteCommand]:
+        """Words under the focused panel's key entries. Only while the panel has the focus,
+        so each is joined to its key's entry by title, and the key's entry runs the action."""
+        for panel in self.panels:
+            if panel.has_focus_within:
+                return [
+                    PaletteCommand(f"jobs: {description}", words, _joined_to_its_key)
+                    for description, words in panel.PALETTE_HELP.items()
+                ]
+        return []
 
     def _new(self) -> None:
         self.action_new_extraction()
@@ -181,3 +193,7 @@ class JobsScreen(LeadScreen):
 
     def action_copy_path(self) -> None:
         self.query_one(DownloadLine).copy_path()
+
+
+def _joined_to_its_key() -> None:
+    """The run of a palette entry that only lends its words to a key's entry (never listed)."""

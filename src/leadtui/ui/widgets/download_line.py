@@ -3,6 +3,10 @@
 Downloads (whole or custom archives) and the CSV of a table are written here, never half: the
 client streams to `NAME.part` and renames; the CSV is written atomically. A failure says why
 and where, in the system's words.
+
+Every file goes to the download folder setting, or, for the keys that ask where (`a`, `O`,
+`W`), to the folder given in `SaveTo` for that one file: the setting never changes. The next
+question starts on the last folder given this session.
 """
 
 from __future__ import annotations
@@ -16,8 +20,10 @@ from textual.reactive import reactive
 from textual.widgets import Label, ProgressBar
 
 from leadtui.api.errors import ApiError, LeadError
+from leadtui.config.download_folder import free_path
 from leadtui.ui.dialogs.custom_download import CustomDownloadChoice
-from leadtui.ui.model.export_files import free_path, stamp, write_rows_csv
+from leadtui.ui.dialogs.save_to import SaveTo
+from leadtui.ui.model.export_files import stamp, write_rows_csv
 
 if TYPE_CHECKING:
     from textual.app import ComposeResult
@@ -42,6 +48,8 @@ class DownloadLine(Horizontal):
     def __init__(self) -> None:
         super().__init__(id="download-line")
         self.saved_path: Path | None = None
+        # The last folder given to SaveTo: where the next question starts (this session only).
+        self.asked_folder: Path | None = None
 
     def compose(self) -> ComposeResult:
         yield Label("", id="download-label", markup=False)
@@ -54,7 +62,17 @@ class DownloadLine(Horizontal):
         return cast("LeadApp", self.app)
 
     def folder(self) -> Path:
+        """The download folder setting: where a file goes unless the user says otherwise."""
         return Path(self.lead_app.settings.download_dir).expanduser()
+
+    async def ask_folder(self, name: str) -> Path | None:
+        """Where the file `name` goes, asked in `SaveTo`; None when the user cancels. Call
+        from a worker (it waits for the dialog)."""
+        start = self.asked_folder or self.folder()
+        folder = await self.app.push_screen_wait(SaveTo(name, start))
+        if folder is not None:
+            self.asked_folder = folder
+        return folder
 
     def stamp(self, now: float) -> str:
         return stamp(now)
@@ -66,10 +84,16 @@ class DownloadLine(Horizontal):
         self.screen.refresh_bindings()  # `y` copies a path once there is one
 
     async def save(
-        self, export_id: str, name: str, choice: CustomDownloadChoice | None = None
+        self,
+        export_id: str,
+        name: str,
+        choice: CustomDownloadChoice | None = None,
+        *,
+        folder: Path | None = None,
     ) -> Path | None:
-        """Download an export's archive (or a custom one) to a free name in the folder."""
-        folder = self.folder()
+        """Download an export's archive (or a custom one) to a free name in `folder` (the
+        download folder when None)."""
+        folder = folder or self.folder()
         self.total, self.done = None, 0.0
         try:
             target = await asyncio.to_thread(free_path, folder, name)
@@ -104,9 +128,11 @@ class DownloadLine(Horizontal):
         self.notify(f"Saved {path}", title="Downloaded", timeout=6, markup=False)
         return path
 
-    async def write_csv(self, name: str, rows: list[list[str]]) -> Path | None:
-        """Rows (header first) as a CSV file in the download folder."""
-        folder = self.folder()
+    async def write_csv(
+        self, name: str, rows: list[list[str]], *, folder: Path | None = None
+    ) -> Path | None:
+        """Rows (header first) as a CSV file in `folder` (the download folder when None)."""
+        folder = folder or self.folder()
         try:
             path = await asyncio.to_thread(write_rows_csv, folder, name, rows)
         except OSError as error:

@@ -1,5 +1,6 @@
 """`ExportsPanel`: the exports table and what can be done to an export: its results, the
-archive (whole or chosen columns), a retry of a failed one (no credits)."""
+archive (whole or chosen columns) to the download folder or to a folder asked for that one
+file, a retry of a failed one (no credits)."""
 
 from __future__ import annotations
 
@@ -40,10 +41,25 @@ class ExportsPanel(JobPanel[Export]):
     }
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("d", "download", "ZIP", id="jobs.download"),
+        Binding("a", "download(True)", "ZIP to…", id="jobs.download_to"),
         Binding("o", "custom_download", "Columns", id="jobs.custom_download"),
+        Binding(
+            "O",
+            "custom_download(True)",
+            "Columns to…",
+            id="jobs.custom_download_to",
+            key_display="O",
+            show=False,
+        ),
         Binding("t", "retry", "Retry", id="jobs.retry"),
         Binding("S", "open_search", "Its search", id="jobs.open_search", key_display="S"),
     ]
+
+    PALETTE_HELP: ClassVar[dict[str, str]] = {
+        **JobPanel.PALETTE_HELP,
+        "ZIP to…": "Download the export's ZIP to a folder you type (this file only)",
+        "Columns to…": "Pick columns and format, then download to a folder you type",
+    }
 
     def __init__(self) -> None:
         super().__init__(ExportTable(id="exports-table"), "Exports", id="exports-panel")
@@ -57,7 +73,8 @@ class ExportsPanel(JobPanel[Export]):
             return failed_note(export)
         if export is not None and export.status == ExportStatus.READY:
             # Where a download goes, before it starts.
-            return f"d saves {export.exportId}.zip to {self.download_line.folder()}"
+            folder = self.download_line.folder()
+            return f"d saves {export.exportId}.zip to {folder} · a asks where"
         count = self.table.row_count
         return f"{count:,} shown" if count else "none yet: unlock results on Searches (2)"
 
@@ -113,15 +130,21 @@ class ExportsPanel(JobPanel[Export]):
         self.notify(f"Export {record.exportId} is {record.status} again — no credits used.")
 
     @work(group="jobs-download")
-    async def action_download(self) -> None:
+    async def action_download(self, ask_where: bool = False) -> None:
+        """The whole archive, to the download folder, or where the user says (`a`)."""
         export = self.table.selected
         if export is None or export.status != ExportStatus.READY or self._downloading():
             return
+        name = f"{export.exportId}.zip"
+        folder = await self.download_line.ask_folder(name) if ask_where else None
+        if ask_where and folder is None:
+            return
         async with self.running("download", f"downloading {export.exportId}"):
-            await self.download_line.save(export.exportId, f"{export.exportId}.zip")
+            await self.download_line.save(export.exportId, name, folder=folder)
 
     @work(group="jobs-download")
-    async def action_custom_download(self) -> None:
+    async def action_custom_download(self, ask_where: bool = False) -> None:
+        """Chosen columns and format, to the download folder, or where the user says (`O`)."""
         export = self.table.selected
         if export is None or export.status != ExportStatus.READY or self._downloading():
             return
@@ -139,8 +162,12 @@ class ExportsPanel(JobPanel[Export]):
         choice = await self.app.push_screen_wait(CustomDownload(export.exportId, columns))
         if choice is None:
             return
+        name = f"{export.exportId}-custom.zip"
+        folder = await self.download_line.ask_folder(name) if ask_where else None
+        if ask_where and folder is None:
+            return
         async with self.running("custom_download", f"downloading {export.exportId}"):
-            await self.download_line.save(export.exportId, f"{export.exportId}-custom.zip", choice)
+            await self.download_line.save(export.exportId, name, choice, folder=folder)
 
     def _downloading(self) -> bool:
         return "download" in self.busy or "custom_download" in self.busy

@@ -48,9 +48,22 @@ class JobPanel(Vertical, Generic[JobT]):
     ACTION_SCOPES: ClassVar[dict[str, tuple[Scope, str]]] = {}
     KIND: ClassVar[str] = ""
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("v", "results", "Results", show=False),
-        Binding("w", "export_csv", "CSV", show=False),
+        Binding("v", "results", "Results", id="jobs.results", show=False),
+        Binding("w", "export_csv", "CSV", id="jobs.export_csv", show=False),
+        Binding(
+            "W",
+            "export_csv(True)",
+            "CSV to…",
+            id="jobs.export_csv_to",
+            key_display="W",
+            show=False,
+        ),
     ]
+
+    # Binding description -> what the palette says under its entry (while the panel has focus).
+    PALETTE_HELP: ClassVar[dict[str, str]] = {
+        "CSV to…": "The rows shown, as a CSV file, to a folder you type (this file only)",
+    }
 
     def __init__(self, table: JobTable[JobT], title: str, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -159,7 +172,13 @@ class JobPanel(Vertical, Generic[JobT]):
     def action_results(self) -> None: ...
 
     @work(group="jobs-csv")
-    async def action_export_csv(self) -> None:
-        """The rows in the order shown, as data, to a CSV file in the download folder."""
-        stamp = self.download_line.stamp(self.lead_app.clock())
-        await self.download_line.write_csv(f"{self.KIND}s-{stamp}.csv", self.table.raw_rows())
+    async def action_export_csv(self, ask_where: bool = False) -> None:
+        """The rows in the order shown (when the key was pressed), as data, to a CSV file in
+        the download folder, or where the user says (`W`)."""
+        line = self.download_line
+        rows = self.table.raw_rows()
+        name = f"{self.KIND}s-{line.stamp(self.lead_app.clock())}.csv"
+        folder = await line.ask_folder(name) if ask_where else None
+        if ask_where and folder is None:
+            return
+        await line.write_csv(name, rows, folder=folder)
