@@ -18,8 +18,14 @@ KEY = "sk_demo_full"
 
 
 async def _open_history(app: Any, pilot: Any) -> None:
-    """Open History once the start-up requests (GET /me, /usage) are in it."""
-    await wait_until(pilot, lambda: "GET /usage" in {e.what for e in app.history.entries()})
+    """Open History once the start-up requests are in it: Account's GET /me and /usage, and
+    the GET /me of the check for pending spends (which may run up to a repaint later)."""
+
+    def started() -> bool:
+        asked = [e.what for e in app.history.entries()]
+        return "GET /usage" in asked and asked.count("GET /me") >= 2
+
+    await wait_until(pilot, started)
     await pilot.press("H")
     await wait_until(pilot, lambda: isinstance(app.screen, HistoryScreen))
 
