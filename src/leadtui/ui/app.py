@@ -49,10 +49,11 @@ class LeadApp(App[int]):
 
     CSS_PATH = stylesheet("frame")
     TITLE = "leadtui"
-    MODES: ClassVar[dict[str, Any]] = {screen.mode: screen for screen in SCREENS}
-    # Start in the account mode itself: switching to it from Textual's blank default mode
-    # parses the whole stylesheet twice more before the first frame. Signing in is pushed on
+    # The first screen is the default screen of the mode the app starts in, and its mode is
+    # added once it is up (on_mount): a mode listed here would restyle the whole frame (the
+    # stylesheet parsed and applied again) before the first paint. Signing in is pushed on
     # top of it; the account screen loads nothing until there is a client.
+    MODES: ClassVar[dict[str, Any]] = {screen.mode: screen for screen in SCREENS[1:]}
     DEFAULT_MODE: ClassVar[str] = SCREENS[0].mode
     COMMANDS: ClassVar[set[Any]] = {LeadCommands}
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -215,7 +216,11 @@ class LeadApp(App[int]):
 
     # --- start-up and sign-in -----------------------------------------------------------
 
+    def get_default_screen(self) -> Screen[Any]:
+        return SCREENS[0]()
+
     def on_mount(self) -> None:
+        self.add_mode(SCREENS[0].mode, SCREENS[0])  # its screen stack is the one shown now
         # Spends journaled but never settled (a crash): offered at start and after each sign-in.
         self.watch(self, "sign_ins", self._offer_pending_spends, init=self.started)
         self.sessions.start()
