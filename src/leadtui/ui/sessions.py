@@ -8,6 +8,7 @@ load their data again. Nothing here is imported by the first frame's paint beyon
 from __future__ import annotations
 
 import asyncio
+import gc
 import sys
 from typing import TYPE_CHECKING
 
@@ -83,6 +84,10 @@ class SessionKeeper:
 
     def _loaded(self, deps: AppDeps, session: Session | None) -> None:
         app = self._app
+        # Start-up ran without the cyclic collector (cli/main.py); what it made lives on, so
+        # it is frozen out of every later pass.
+        gc.freeze()
+        gc.enable()
         app.use_deps(deps)
         for header in app.screen.query(AppHeader):
             header.draw_flags()
