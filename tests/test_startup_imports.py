@@ -115,6 +115,39 @@ def test_balance_on_screen_without_sandbox_keyring_or_other_screens(tmp_path: Pa
     assert _loaded(loaded, OFF_THE_FIRST_FRAME) == []
 
 
+# `leadtui` as a user starts it (cli main: the collector off for start-up), until the balance
+# is on screen. Prints whether the cyclic collector runs again then, and how many objects
+# start-up froze out of its passes.
+LAUNCH_THROUGH_MAIN = """
+import asyncio, gc, sys
+from unittest import mock
+from leadtui.cli.main import main
+
+async def until_credits(app):
+    async with app.run_test(size=(100, 30)) as pilot:
+        for _ in range(400):
+            if app.credits is not None:
+                break
+            await pilot.pause(0.025)
+        print(app.credits, gc.isenabled(), gc.get_freeze_count() > 0)
+
+def run(self, *args, **kwargs):
+    asyncio.run(until_credits(self))
+
+with mock.patch("leadtui.ui.app.LeadApp.run", run):
+    main([])
+"""
+
+
+def test_start_up_runs_without_the_cyclic_collector_then_turns_it_back_on(
+    tmp_path: Path,
+) -> None:
+    with EmbeddedSandbox() as sandbox:
+        env = _launch_env(sandbox.base_url, tmp_path)
+        (line,) = _run(LAUNCH_THROUGH_MAIN, env)
+    assert line == "10000 True True"
+
+
 # Textual only, and the frame's own modules: nothing that talks to the server or reads a key.
 NOT_ON_THE_FIRST_FRAME = (
     "httpx",
