@@ -65,7 +65,7 @@ class LeadApp(App[int]):
         Binding("i", "sign_in", "Sign in", id="app.sign_in", show=False),
         Binding("H", "history", "History", id="app.history", key_display="H", show=False),
         Binding("question_mark,f1", "help", "Help", id="app.help", key_display="?"),
-        Binding("ctrl+t", "toggle_theme", "Theme", id="app.toggle_theme", show=False),
+        Binding("ctrl+t", "toggle_theme", "Dark or light theme", id="app.toggle_theme", show=False),
         Binding("ctrl+q", "quit", "Quit", id="app.quit", priority=True),
         # On a main screen; a screen pushed over one binds q (and Esc) to go back instead.
         Binding("q", "ask_quit", "Quit (asks)", id="app.ask_quit", show=False),

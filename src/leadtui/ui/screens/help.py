@@ -6,9 +6,10 @@ from typing import ClassVar
 
 from rich.table import Table
 from rich.text import Text
-from textual.app import ComposeResult
+from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
+from textual.dom import DOMNode
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
@@ -18,20 +19,28 @@ from leadtui.ui.stylesheets import stylesheet
 # Textual's own scrolling keys every scrollable widget has: they would bury the screen's own.
 _GENERIC_ACTIONS = ("scroll_", "copy_text", "page_")
 
-# Sections in the order they are listed; a binding's section comes from its id's prefix.
+# Sections in the order they are listed; a binding's section comes from its id's prefix
+# (Textual's own keys, which have no id, from the node that binds them).
 SECTIONS = ("This screen", "In the table", "Go to", "Everywhere", "In the focused field")
 
-# Textual's focus keys, in our words (Tab moves between a screen's tables and fields).
-_FOCUS_WORDS = {
+# Textual's own keys (no binding id), in our words. Tab moves between a screen's tables and
+# fields; the command palette opens on every screen.
+_TEXTUAL_WORDS = {
     "focus_next": "Next table or field",
     "focus_previous": "Previous table or field",
+    "command_palette": "Command palette",
 }
+_FOCUS_ACTIONS = ("focus_next", "focus_previous")
 
 
-def _section(binding: Binding) -> str:
+def _section(binding: Binding, node: DOMNode) -> str:
     if binding.id is None:
+        # Textual's own keys: Tab goes with the tables; the app's and the screen's keys work
+        # wherever the user is; a widget's (an input's, a list's) while it has the focus.
         action = binding.action.rsplit(".", 1)[-1]
-        return "In the table" if action in _FOCUS_WORDS else "In the focused field"
+        if action in _FOCUS_ACTIONS:
+            return "In the table"
+        return "Everywhere" if isinstance(node, (App, Screen)) else "In the focused field"
     prefix = binding.id.split(".", 1)[0]
     return {"screens": "Go to", "app": "Everywhere", "table": "In the table"}.get(
         prefix, "This screen"
@@ -40,8 +49,9 @@ def _section(binding: Binding) -> str:
 
 def key_rows(screen: Screen[object]) -> dict[str, list[tuple[str, str, bool]]]:
     """(keys, description, enabled) of every binding active on `screen`, by section; an
-    action bound to several keys is one row ("↓ j")."""
-    found: dict[tuple[str, str], tuple[Binding, list[str], bool]] = {}
+    action bound to several keys is one row ("↓ j"). Keys are named as `keys_name` names
+    them ("shift+↑"), never by a footer's short form ("⇧↑"), and follow a remapped keymap."""
+    found: dict[tuple[str, str], tuple[Binding, DOMNode, list[str], bool]] = {}
     for key, active in screen.active_bindings.items():
         binding = active.binding
         action = binding.action.rsplit(".", 1)[-1]
@@ -51,15 +61,16 @@ def key_rows(screen: Screen[object]) -> dict[str, list[tuple[str, str, bool]]]:
             continue
         slot = (binding.action, binding.description)
         if slot in found:
-            found[slot][1].append(key)
+            found[slot][2].append(key)
         else:
-            found[slot] = (binding, [key], active.enabled)
+            found[slot] = (binding, active.node, [key], active.enabled)
     sections: dict[str, list[tuple[str, str, bool]]] = {name: [] for name in SECTIONS}
-    for binding, keys, enabled in found.values():
+    for binding, node, keys, enabled in found.values():
         action = binding.action.rsplit(".", 1)[-1]
-        description = _FOCUS_WORDS.get(action, binding.description)
-        shown = binding.key_display if binding.key_display and len(keys) == 1 else keys_name(keys)
-        sections[_section(binding)].append((shown, description, enabled))
+        description = binding.description
+        if binding.id is None:
+            description = _TEXTUAL_WORDS.get(action, description)
+        sections[_section(binding, node)].append((keys_name(keys), description, enabled))
     return {name: rows for name, rows in sections.items() if rows}
 
 
