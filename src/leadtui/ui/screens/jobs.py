@@ -41,9 +41,9 @@ class JobsScreen(LeadScreen):
     COMPACT_FOOTER = True
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("r", "refresh", "Refresh", id="jobs.refresh"),
-        Binding("p", "toggle_polling", "Polling", id="jobs.toggle_polling"),
-        Binding("e", "new_extraction", "New", id="jobs.new_extraction"),
-        Binding("y", "copy_path", "Copy path", id="jobs.copy_path", show=False),
+        Binding("p", "toggle_polling", "Polling on/off", id="jobs.toggle_polling"),
+        Binding("e", "new_extraction", "New extraction", id="jobs.new_extraction"),
+        Binding("y", "copy_path", "Copy the saved file's path", id="jobs.copy_path", show=False),
     ]
 
     def __init__(self) -> None:

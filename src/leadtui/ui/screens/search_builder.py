@@ -79,7 +79,7 @@ class NewSearchScreen(LeadScreen):
         Binding("x,delete", "remove", "Remove", id="new_search.remove", key_display="x"),
         Binding("shift+up", "move(-1)", "Move up", id="new_search.move_up", key_display="⇧↑"),
         Binding("shift+down", "move(1)", "Move down", id="new_search.move_down", show=False),
-        Binding("escape", "outline", "Outline", id="new_search.outline", show=False),
+        Binding("escape", "outline", "Back to the outline", id="new_search.outline", show=False),
     ]
 
     def __init__(self) -> None:

@@ -53,7 +53,7 @@ class ExtractionsPanel(JobPanel[Extraction]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("m", "edit_draft", "Edit", id="jobs.edit_draft"),
         Binding("l", "launch", "Launch", id="jobs.launch"),
-        Binding("z", "toggle_job", "Pause", id="jobs.toggle_job"),
+        Binding("z", "toggle_job", "Pause/resume", id="jobs.toggle_job"),
         Binding("x", "stop", "Stop", id="jobs.stop"),
     ]
 

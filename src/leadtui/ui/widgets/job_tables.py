@@ -169,7 +169,13 @@ class JobTable(RowTable[JobT]):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("f", "state_filter", "Moving/failed/ready", id="jobs.state_filter", show=False),
+        Binding(
+            "f",
+            "state_filter",
+            "Only moving/failed/ready jobs (in turn)",
+            id="jobs.state_filter",
+            show=False,
+        ),
     ]
 
     class ViewChanged(Message):
