@@ -80,7 +80,7 @@ def binding_commands(screen: Screen[Any]) -> list[PaletteCommand]:
             found[slot] = (binding, active.node, [key], active.enabled)
     commands = []
     for binding, node, keys, enabled in found.values():
-        shown = binding.key_display if binding.key_display and len(keys) == 1 else keys_name(keys)
+        shown = keys_name(keys)  # as help names them: "shift+↑", never the footer's "⇧↑"
         commands.append(
             PaletteCommand(
                 f"{group}: {_action_words(binding.description)}  {shown}",
