@@ -151,8 +151,9 @@ def next_key() -> uuid.UUID:
     return uuid.UUID(f"3f9a2c1b-0000-4000-8000-{_issued[0]:012d}")
 
 
-async def shoot(shot: Shot, state_dir: Path) -> Path:
-    _issued[0] = 0
+def demo_app(key: str | None, journal_path: Path) -> tuple[LeadApp, httpx.ASGITransport]:
+    """The app signed in with `key` on the sandbox's demo data, time frozen at NOW (what the
+    README's pictures and its key table show), and the sandbox's transport."""
     config = SandboxConfig(clock=lambda: NOW, demo_data=True)
     transport = httpx.ASGITransport(app=create_app(config))
 
@@ -166,9 +167,14 @@ async def shoot(shot: Shot, state_dir: Path) -> Path:
         clock=lambda: NOW,
         connect=connect,
         demo=True,
-        journal_path=state_dir / f"{shot.name}-journal.sqlite3",
+        journal_path=journal_path,
     )
-    app = make_app(deps, key=shot.key, key_source="demo")
+    return make_app(deps, key=key, key_source="demo"), transport
+
+
+async def shoot(shot: Shot, state_dir: Path) -> Path:
+    _issued[0] = 0
+    app, transport = demo_app(shot.key, state_dir / f"{shot.name}-journal.sqlite3")
     control = httpx.AsyncClient(transport=transport, base_url=BASE_URL)
     async with control, app.run_test(size=shot.size) as pilot:
         await settle(pilot)

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import httpx
@@ -66,3 +67,13 @@ def fixed_request_ids(monkeypatch: pytest.MonkeyPatch) -> None:
     from leadtui.sandbox import problems
 
     monkeypatch.setattr(problems, "new_request_id", lambda: FIXED_REQUEST_ID)
+
+
+@pytest.fixture
+def utc(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Local time is UTC for the test (times on screen do not depend on the machine)."""
+    monkeypatch.setenv("TZ", "UTC")
+    time.tzset()
+    yield
+    monkeypatch.undo()
+    time.tzset()

@@ -4,24 +4,17 @@ time when the full dates do not fit, and the full ones back when there is room."
 from __future__ import annotations
 
 import re
-import time
 from typing import Any
 
 import pytest
 
-from leadtui.ui.widgets.job_tables import Column, ExportColumns, Layout, layouts
+from leadtui.ui.widgets.job_columns import Column, ExportColumns, Layout, layouts
 from tests.ui import jobs_seed
 from tests.ui.pilot import wait_until
 from tests.ui.screen import screen_text
 
-
-@pytest.fixture(autouse=True)
-def utc(monkeypatch: pytest.MonkeyPatch) -> Any:
-    monkeypatch.setenv("TZ", "UTC")
-    time.tzset()
-    yield
-    monkeypatch.undo()
-    time.tzset()
+# Times drawn in UTC, whatever the machine's zone.
+pytestmark = pytest.mark.usefixtures("utc")
 
 
 def _exports_block(app: Any) -> list[str]:

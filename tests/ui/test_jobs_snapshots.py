@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import time
 from typing import Any
 
 import httpx
@@ -22,13 +21,8 @@ def sandbox_config(sandbox_clock: Any) -> SandboxConfig:
     return SandboxConfig(job_seconds=10, clock=sandbox_clock)
 
 
-@pytest.fixture(autouse=True)
-def utc(monkeypatch: pytest.MonkeyPatch) -> Any:
-    monkeypatch.setenv("TZ", "UTC")
-    time.tzset()
-    yield
-    monkeypatch.undo()
-    time.tzset()
+# Times drawn in UTC, whatever the machine's zone.
+pytestmark = pytest.mark.usefixtures("utc")
 
 
 async def _every_state(sandbox_app: Any, clock: Any) -> None:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
 import sys
 import time
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -431,21 +430,11 @@ class LeadApp(App[int]):
 
     def _fatal_error(self) -> None:
         # Textual's default prints a traceback with every frame's locals, which may hold the
-        # API key. The user reads one line; LEADTUI_DEBUG=1 adds the traceback, without locals.
-        from rich.text import Text
-        from rich.traceback import Traceback
+        # API key: what a crash prints instead is in crash.py.
+        from leadtui.ui.crash import crash_report
 
         self.bell()
-        error = sys.exc_info()[1]
-        kind = type(error).__name__ if error is not None else "error"
-        self._exit_renderables.append(
-            Text(
-                f"leadtui stopped on an unexpected {kind}. Nothing was sent twice: a spend in "
-                "flight is offered again at the next start. Please report what you were doing."
-            )
-        )
-        if os.environ.get("LEADTUI_DEBUG"):
-            self._exit_renderables.append(Traceback(show_locals=False, width=None))
+        self._exit_renderables.extend(crash_report(sys.exc_info()[1]))
         self._close_messages_no_wait()
 
     async def on_unmount(self) -> None:

@@ -20,8 +20,9 @@ from leadtui.ui.model.errors import ErrorReport
 from leadtui.ui.model.job_board import JobBoard, failure_reason
 from leadtui.ui.screens.job_results import JobResultsScreen
 from leadtui.ui.spend_flow import confirm_and_spend
+from leadtui.ui.widgets.job_columns import summary
 from leadtui.ui.widgets.job_panel import JobPanel
-from leadtui.ui.widgets.job_tables import ExtractionTable, summary
+from leadtui.ui.widgets.job_tables import ExtractionTable
 
 if TYPE_CHECKING:
     from leadtui.ui.screens.base import LeadScreen

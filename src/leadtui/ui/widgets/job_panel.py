@@ -23,7 +23,8 @@ from leadtui.api.errors import LeadError
 from leadtui.ui.dialogs.confirm_job_action import ConfirmJobAction
 from leadtui.ui.model.job_board import JobBoard
 from leadtui.ui.widgets.download_line import DownloadLine
-from leadtui.ui.widgets.job_tables import JobT, JobTable
+from leadtui.ui.widgets.job_columns import JobT
+from leadtui.ui.widgets.job_tables import JobTable
 
 if TYPE_CHECKING:
     from textual.app import ComposeResult
