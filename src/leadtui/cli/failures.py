@@ -11,6 +11,7 @@ from leadtui.api.contract import ErrorCode
 from leadtui.api.errors import (
     ApiError,
     ConfigurationError,
+    DownloadNotSaved,
     LeadError,
     RequestTimeout,
     TransportError,
@@ -121,4 +122,6 @@ def from_lead_error(error: LeadError) -> CliFailure:
         )
     if isinstance(error, ConfigurationError):
         return usage_failure(error.message)
+    if isinstance(error, DownloadNotSaved):
+        return CliFailure(WRITE_FAILED, error.message, Exit.UNEXPECTED)
     return CliFailure(UNEXPECTED, error.message, Exit.UNEXPECTED)

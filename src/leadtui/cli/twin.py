@@ -59,7 +59,9 @@ def run(ns: argparse.Namespace, deps: CliDeps | None = None) -> int:
     from leadtui.config.secrets import KeyStoreError
 
     deps = deps or CliDeps()
-    out = Output.build(deps.stdout, deps.stderr, output_format(ns))
+    out = Output.build(
+        deps.stdout, deps.stderr, output_format(ns), json_asked=bool(ns.json or ns.jsonl)
+    )
     ctx = Context(ns, deps, out)
     try:
         return asyncio.run(_run(ctx, _handler(ns.runs)))
