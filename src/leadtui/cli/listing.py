@@ -36,6 +36,11 @@ class Listing:
         self._widths: list[int] | None = None
         self.count = 0
 
+    @property
+    def kept(self) -> list[Mapping[str, Any]] | None:
+        """The items read so far, for `json` (the one format that holds them until the end)."""
+        return list(self._kept) if self._fmt == "json" else None
+
     def _columns_for(self, first: Mapping[str, Any]) -> list[Column]:
         if self._columns is None:
             self._columns = [(name, field(name)) for name in first]

@@ -11,13 +11,14 @@ from typing import TypeVar
 from pydantic import BaseModel
 
 from leadtui.api.models import Page
-from leadtui.cli.failures import usage_failure, write_failure
+from leadtui.cli.exit_codes import Exit
+from leadtui.cli.failures import LIST_INCOMPLETE, CliFailure, usage_failure, write_failure
 from leadtui.cli.listing import AtomicTextFile, Listing
 from leadtui.cli.output import Column
 from leadtui.cli.records import as_json
 from leadtui.cli.runtime import Context
 from leadtui.cli.targets import file_path, names_stdout
-from leadtui.cli.walking import walk_pages
+from leadtui.cli.walking import ListIncomplete, walk_pages
 
 T = TypeVar("T", bound=BaseModel)
 
@@ -32,6 +33,23 @@ def _output_file(ctx: Context) -> AtomicTextFile | None:
         return AtomicTextFile(path)
     except OSError as exc:
         raise write_failure(given, exc) from None
+
+
+def _incomplete(error: ListIncomplete, listing: Listing, to_file: bool) -> CliFailure:
+    """A list that could not be read whole: exit 9, never a complete-looking answer. What
+    was read was printed already (a table, CSV, JSON lines), or is in the error (`data`, for
+    --json); a file is left as it was."""
+    kept = f" {listing.count:,} items were read" + (", and not written." if to_file else ".")
+    failure = CliFailure(
+        LIST_INCOMPLETE,
+        f"The list could not be read to its end: {error.reason}.{kept}",
+        Exit.UNAVAILABLE,
+        hint="Run it again later; --cursor resumes at next_cursor.",
+        details={"items_read": listing.count, "next_cursor": error.next_cursor},
+    )
+    if listing.kept is not None:
+        failure.details["data"] = listing.kept
+    return failure
 
 
 def _one_document_only(ctx: Context, to_file: bool) -> None:
@@ -65,9 +83,11 @@ async def show_pages(
             if ns.all:
                 ctx.out.progress(f"{listing.count:,} read …")
         listing.finish(None if ns.all else last)
-    except BaseException:
+    except BaseException as exc:
         if target is not None:
             target.abandon()
+        if isinstance(exc, ListIncomplete):
+            raise _incomplete(exc, listing, target is not None) from None
         raise
     if target is not None:
         try:
