@@ -9,6 +9,7 @@ from typing import Any, TextIO, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
+from leadtui.api.reasons import field_reasons
 from leadtui.cli.failures import CliFailure, usage_failure
 
 M = TypeVar("M", bound=BaseModel)
@@ -51,17 +52,6 @@ def _each_member_once(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
             raise _NotStrictJson(f"the member {json.dumps(key)} is given twice")
         members[key] = value
     return members
-
-
-def field_reasons(error: ValidationError) -> list[dict[str, str]]:
-    """One `{field, reason}` per problem, the field as a dotted path (`activities.0.name`)."""
-    return [
-        {
-            "field": ".".join(str(part) for part in problem["loc"]) or "body",
-            "reason": problem["msg"],
-        }
-        for problem in error.errors(include_url=False, include_input=False)
-    ]
 
 
 def checked(model: type[M], name: str, stdin: TextIO) -> M:
