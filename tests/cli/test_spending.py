@@ -181,7 +181,7 @@ def test_extractions_create_and_launch_need_yes_off_a_terminal(cli: Cli) -> None
     assert len(cli.spending_requests()) == 2
 
 
-def test_a_refused_spend_exits_by_status_and_is_settled_as_rejected(
+def test_a_short_balance_is_refused_before_sending_in_the_servers_words(
     cli: Cli, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("LEADTUI_API_KEY", "sk_demo_low")  # 5 credits
@@ -200,9 +200,12 @@ def test_a_refused_spend_exits_by_status_and_is_settled_as_rejected(
     ran = cli.run("unlock", low_search, "--results", "6", "--max-credits", "6", "--json")
     assert ran.code == Exit.CONFLICT
     assert ran.error["code"] == "insufficient_credits"
-    assert ran.error["request_id"].startswith("req_")
-    (intent,) = SpendJournal(cli.journal_path).history()
-    assert intent.outcome is SpendOutcome.REJECTED
+    assert ran.error["message"] == (
+        "Unlocking 6 results costs 6 credits; the account has 5. Nothing was sent."
+    )
+    assert ran.error["quote"]["balance"] == 5
+    assert cli.spending_requests() == []
+    assert SpendJournal(cli.journal_path).history() == []
     assert search_id  # Demo Co's search is not this account's
     missing = cli.run("unlock", search_id, "--results", "1", "--max-credits", "1", "--json")
     assert missing.code == Exit.NOT_FOUND

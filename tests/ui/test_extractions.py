@@ -91,7 +91,9 @@ async def test_launch_goes_through_confirm_spend_with_an_idempotency_key(
         before = len(await jobs_seed.requests_log(sandbox_http))
         await pilot.press("l")
         await wait_for_screen(pilot, ConfirmSpend)
-        assert len(await jobs_seed.requests_log(sandbox_http)) == before  # nothing sent yet
+        # Nothing sent yet but the fresh read of the launches left (GET /me).
+        fresh = (await jobs_seed.requests_log(sandbox_http))[before:]
+        assert [(r["method"], r["path"].rsplit("/", 1)[-1]) for r in fresh] == [("GET", "me")]
         await pilot.press("y")
         await settle(pilot)
         launched = screen.query_one(ExtractionTable).selected
@@ -266,24 +268,29 @@ async def test_no_launches_left_is_said_before_any_confirmation(
         await jobs_seed.open_jobs(pilot, ExtractionTable, draft.extractionId)
         await pilot.press("l")
         await wait_until(pilot, lambda: "No launches left" in screen_text(pilot.app))
-        assert "The account's extraction launches are used up" in screen_text(pilot.app)
+        said = " ".join(line.strip("│ ") for line in screen_text(pilot.app).splitlines())
+        assert "The account's extraction quota is used up (no launches left)" in said
+        assert "code no_launches_left" in said
         assert not isinstance(pilot.app.screen, ConfirmSpend)
 
 
-async def test_the_quota_409_says_the_launches_are_used_up(
+async def test_launches_used_up_since_the_dialog_opened_are_refused_before_sending(
     jobs_app: Any, client: Any, sandbox_http: httpx.AsyncClient
 ) -> None:
     draft = await client.extractions.create_draft(jobs_seed.EXTRACTION)
     async with jobs_app.run_test(size=(100, 30)) as pilot:
         await jobs_seed.open_jobs(pilot, ExtractionTable, draft.extractionId)
-        await jobs_seed.set_quota(sandbox_http, 0)  # used up since GET /me was read
         await pilot.press("l")
         await wait_until(pilot, lambda: "Launch (y)" in screen_text(pilot.app))
-        await pilot.press("y")
-        await wait_until(pilot, lambda: "Extraction unavailable" in screen_text(pilot.app))
+        await jobs_seed.set_quota(sandbox_http, 0)  # used up since the dialog opened
+        before = len(await jobs_seed.requests_log(sandbox_http))
+        await pilot.press("y")  # re-checked before sending: none left, nothing sent
+        await wait_until(pilot, lambda: "No launches left" in screen_text(pilot.app))
         said = " ".join(line.strip("│ ") for line in screen_text(pilot.app).splitlines())
-        assert "The account's extraction launches are used up" in said
-        assert "code extraction_unavailable" in said
+        assert "The account's extraction quota is used up (no launches left)" in said
+        assert "code no_launches_left" in said
+        fresh = (await jobs_seed.requests_log(sandbox_http))[before:]
+        assert [r for r in fresh if r["method"] == "POST"] == []
 
 
 async def test_a_launch_shows_it_is_sending_once_confirmed(

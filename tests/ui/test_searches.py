@@ -94,7 +94,7 @@ async def test_unlock_from_detail_updates_counts_badge_and_table(
 
 
 async def test_insufficient_credits_shows_balance_and_shortfall(
-    build_app: Any, make_client: Any
+    build_app: Any, make_client: Any, sandbox_http: Any
 ) -> None:
     low = make_client("sk_demo_low")
     await low.searches.create(_request())
@@ -109,14 +109,22 @@ async def test_insufficient_credits_shows_balance_and_shortfall(
         await wait_until(pilot, lambda: isinstance(app.screen, UnlockCount))
         await pilot.press("enter")  # the 5 the balance pays for
         await wait_until(pilot, lambda: isinstance(app.screen, ConfirmSpend))
-        # Meanwhile the account spends 3 credits elsewhere: the server refuses with a 409.
+        # Meanwhile the account spends 3 credits elsewhere: re-checked before sending, the
+        # balance no longer covers it, in the server's own words; nothing is sent.
         await low.exports.create(other.searchId, 3)
+        posts = len(await _unlocks(sandbox_http))
         await pilot.press("y")
         await wait_until(pilot, lambda: "Not enough credits" in screen_text(app))
-        text = screen_text(app)
-        assert "This costs 5 credits; the account has 2 — 3 short" in text
+        text = " ".join(line.strip("│ ") for line in screen_text(app).splitlines())
+        assert "Unlocking 5 results costs 5 credits; the account has 2. Nothing was sent." in text
         assert "insufficient_credits" in text
         assert app.credits == 2
+        assert len(await _unlocks(sandbox_http)) == posts
+
+
+async def _unlocks(sandbox_http: Any) -> list[Any]:
+    log = (await sandbox_http.get("/_sandbox/requests")).json()["data"]
+    return [r for r in log if r["method"] == "POST" and r["path"].endswith("/exports")]
 
 
 async def test_row_n_of_m_follows_the_cursor_and_enter_opens_that_row(

@@ -110,6 +110,13 @@ def _spend_options(parser: argparse.ArgumentParser, *, credits: bool) -> None:
             metavar="C",
             help="authorize up to C credits: sent only when the quote is at most C",
         )
+    else:
+        parser.add_argument(
+            "--max-launches",
+            type=int,
+            metavar="N",
+            help="authorize up to N launches: sent only when the spend consumes at most N",
+        )
     parser.add_argument(
         "--yes",
         action="store_true",
@@ -118,6 +125,19 @@ def _spend_options(parser: argparse.ArgumentParser, *, credits: bool) -> None:
             if credits
             else "consume the launch without a prompt"
         ),
+    )
+    parser.add_argument(
+        "--idempotency-key",
+        metavar="K",
+        help=(
+            "your key for this spend: the same key again returns the first outcome (never a "
+            "second debit); with another request it is refused"
+        ),
+    )
+    parser.add_argument(
+        "--no-input",
+        action="store_true",
+        help="never prompt: what would be asked is refused, exit 10 (also LEADTUI_NO_INPUT=1)",
     )
     parser.add_argument(
         "--dry-run", action="store_true", help="print the quote; send nothing that spends"

@@ -1,23 +1,28 @@
-"""The command line's one door to the spend core: quote, authorize, journal, send, recover.
+"""The command line's one door to the spend core: it renders the spend decision and collects
+the answer; it decides nothing itself.
 
-The agent rule, enforced: a spend is sent only when its amount was authorized — a prompt at a
-terminal (default No), `--max-credits C` covering the quote, or the profile's spend_budget
-covering a price the server stated. Launches (extraction quota) need the prompt or `--yes`.
-Every figure printed comes from the Quote; every send goes through the SpendGate, so it is
-journaled with its Idempotency-Key first and an unknown outcome stays pending for `pending`.
+What the command line brings is an `Authorization`: `--max-credits C` and `--max-launches N`
+(hard ceilings, which also authorize what they cover: off a terminal, or with `--yes` at one),
+`--yes` for a launch, and a prompt at a terminal (default No) when the decision asks. With
+`--json`, `--no-input` (or LEADTUI_NO_INPUT=1), or off a terminal nobody is asked, so what would
+be asked is refused with its code (exit 10). Every figure printed comes from the decision's
+quote; every send goes through `SpendGate.spend`, which decides again on a fresh balance,
+journals the intent with its Idempotency-Key first, and leaves an unknown outcome pending for
+`leadtui pending`. Ctrl-C or SIGTERM while a spend is out prints its pending key (exit 8).
 """
 
 from __future__ import annotations
 
 import asyncio
+import os
+import signal
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, replace
+from typing import Any, Final
 
-from leadtui.api.client import LeadClient
 from leadtui.api.errors import LeadError
-from leadtui.api.models import Export, Extraction, ExtractionRequest, Identity
+from leadtui.api.models import Export, Extraction, ExtractionRequest
 from leadtui.cli.exit_codes import Exit
 from leadtui.cli.failures import (
     ANOTHER_ACCOUNT,
@@ -28,7 +33,6 @@ from leadtui.cli.failures import (
     JOURNAL_UNAVAILABLE,
     NOT_FOUND,
     OUTCOME_UNKNOWN,
-    OVER_CEILING,
     READ_ONLY,
     CliFailure,
     from_lead_error,
@@ -36,8 +40,15 @@ from leadtui.cli.failures import (
 )
 from leadtui.cli.runtime import Context
 from leadtui.config.errors import StateDirError
+from leadtui.spend.decision import (
+    Authorization,
+    AuthorizedBy,
+    Code,
+    Decision,
+    Surface,
+    Verdict,
+)
 from leadtui.spend.errors import (
-    ConfirmationRequired,
     IntentClaimed,
     IntentMissing,
     IntentOfAnotherAccount,
@@ -46,27 +57,41 @@ from leadtui.spend.errors import (
     ReadOnlyProfile,
     SpendBlocked,
     SpendOutcomeUnknown,
+    SpendRefused,
 )
-from leadtui.spend.gate import SpendGate
+from leadtui.spend.gate import SpendGate, SpendResult
 from leadtui.spend.intent import SpendIntent, SpendOperation
 from leadtui.spend.journal import SpendJournal
 from leadtui.spend.quote import Quote, Unit, plural, still_locked
 from leadtui.spend.request import SpendRequest
 
-# Each refusal of the spend core (nothing sent), by type: our error code and exit code.
+NO_INPUT_ENV: Final = "LEADTUI_NO_INPUT"
+INTERRUPTED: Final = "interrupted"
+
+# Each refusal of the spend core that is not a decision (nothing sent): code and exit code.
 _REFUSALS: dict[type[SpendBlocked], tuple[str, Exit]] = {
     ReadOnlyProfile: (READ_ONLY, Exit.CONFIRMATION_REQUIRED),
-    ConfirmationRequired: (CONFIRMATION_REQUIRED, Exit.CONFIRMATION_REQUIRED),
     IntentMissing: (NOT_FOUND, Exit.NOT_FOUND),
     IntentSettled: (INTENT_SETTLED, Exit.CONFLICT),
     IntentClaimed: (INTENT_CLAIMED, Exit.CONFLICT),
     IntentOfAnotherAccount: (ANOTHER_ACCOUNT, Exit.USAGE),
 }
 
+# A decision's refusal as an exit code: what the server would have refused is a conflict (7),
+# as its own 409 would be; what the user did not authorize is 10.
+_CONFLICTS: Final = frozenset(
+    {
+        Code.INSUFFICIENT_CREDITS,
+        Code.NO_LAUNCHES_LEFT,
+        Code.PENDING_SAME_SPEND,
+        Code.IDEMPOTENCY_CONFLICT,
+    }
+)
+
 
 @dataclass(frozen=True)
 class Spend:
-    """A spend ready to authorize: what it costs and what would be sent."""
+    """A spend ready to decide on: what it costs and what would be sent."""
 
     quote: Quote
     request: SpendRequest
@@ -88,37 +113,58 @@ def _journal_failure(exc: Exception) -> CliFailure:
     )
 
 
-def _launches_left(identity: Identity) -> int | None:
-    launches = identity.extra("extraction_launches")
-    remaining = launches.get("remaining") if isinstance(launches, dict) else None
-    return remaining if isinstance(remaining, int) and not isinstance(remaining, bool) else None
+def _key(ctx: Context) -> str | None:
+    key: str | None = getattr(ctx.ns, "idempotency_key", None)
+    return key
 
 
-async def unlock_spend(client: LeadClient, search_id: str, results: int) -> Spend:
+async def unlock_spend(ctx: Context, search_id: str, results: int) -> Spend:
     """The quote for unlocking `results` results of a search, at the server's price."""
-    search, identity = await asyncio.gather(client.searches.get(search_id), client.me())
-    quote = Quote.unlock(search, results, identity.credits)
-    return Spend(quote, SpendRequest.for_unlock(quote, search_id), still_locked(search))
+    search = await ctx.client().searches.get(search_id)
+    quote = Quote.unlock(search, results, None)
+    return Spend(quote, SpendRequest.for_unlock(quote, search_id, _key(ctx)), still_locked(search))
 
 
-async def create_extraction_spend(client: LeadClient, body: ExtractionRequest) -> Spend:
-    identity = await client.me()
+async def create_extraction_spend(ctx: Context, body: ExtractionRequest) -> Spend:
     target = "a new extraction of " + ", ".join(body.categories)
-    quote = Quote.launch(SpendOperation.EXTRACTION_CREATE, target, _launches_left(identity))
-    return Spend(quote, SpendRequest.for_extraction(quote, body))
+    quote = Quote.launch(SpendOperation.EXTRACTION_CREATE, target, None)
+    return Spend(quote, SpendRequest.for_extraction(quote, body, _key(ctx)))
 
 
-async def launch_extraction_spend(client: LeadClient, extraction_id: str) -> Spend:
-    identity = await client.me()
-    quote = Quote.launch(
-        SpendOperation.EXTRACTION_LAUNCH, f"draft {extraction_id}", _launches_left(identity)
+async def launch_extraction_spend(ctx: Context, extraction_id: str) -> Spend:
+    quote = Quote.launch(SpendOperation.EXTRACTION_LAUNCH, f"draft {extraction_id}", None)
+    return Spend(quote, SpendRequest.for_launch(quote, extraction_id, _key(ctx)))
+
+
+def no_input(ctx: Context) -> bool:
+    """`--no-input` or LEADTUI_NO_INPUT=1: every prompt is a refusal."""
+    value = os.environ.get(NO_INPUT_ENV, "").strip().lower()
+    return bool(getattr(ctx.ns, "no_input", False)) or value not in ("", "0", "false", "no")
+
+
+def can_prompt(ctx: Context) -> bool:
+    """A person can be asked: a terminal, and neither --json nor --no-input."""
+    return ctx.deps.interactive() and not ctx.out.machine and not no_input(ctx)
+
+
+def authorization(ctx: Context, spend: Spend) -> Authorization:
+    """What this command brings to the decision. At a terminal a ceiling authorizes only with
+    `--yes` (the person is asked otherwise); off it, the ceiling is the authorization."""
+    ns, asks = ctx.ns, can_prompt(ctx)
+    yes = bool(getattr(ns, "yes", False))
+    return Authorization(
+        Surface.CLI,
+        confirmed=yes and spend.quote.unit is Unit.LAUNCH,
+        ceiling=getattr(ns, "max_credits", None),
+        launch_ceiling=getattr(ns, "max_launches", None),
+        ceiling_authorizes=yes or not asks,
+        can_ask=asks,
     )
-    return Spend(quote, SpendRequest.for_launch(quote, extraction_id))
 
 
-def quote_lines(spend: Spend) -> list[tuple[str, str]]:
-    """The quote as the prompt and `--dry-run` show it, every figure from the Quote."""
-    quote = spend.quote
+def quote_lines(spend: Spend, decision: Decision) -> list[tuple[str, str]]:
+    """The decision as the prompt and `--dry-run` show it, every figure from its quote."""
+    quote = decision.quote
     if quote.unit is Unit.CREDIT:
         what = f"unlock {plural(quote.units, 'result')} of {quote.target}"
         price = f"{plural(quote.price, 'credit')} per result ({quote.price_source.value})"
@@ -135,113 +181,181 @@ def quote_lines(spend: Spend) -> list[tuple[str, str]]:
         rows.append(("Short by", plural(quote.shortfall, unit)))
     if spend.still_locked is not None and spend.still_locked < quote.units:
         rows.append(("Left to unlock", f"only {plural(spend.still_locked, 'result')}"))
+    if quote.unit is Unit.CREDIT:
+        rows.append(("Budget", decision.budget.text()))
+    rows.append(("Idempotency key", decision.idempotency_key))
     return rows
 
 
-def _refusal(code: str, message: str, quote: Quote, hint: str) -> CliFailure:
-    return CliFailure(
-        code, message, Exit.CONFIRMATION_REQUIRED, hint=hint, details={"quote": quote.to_json()}
-    )
-
-
-def _prompt(ctx: Context, spend: Spend) -> bool:
-    lines = quote_lines(spend)
-    width = max(len(name) for name, _ in lines)
-    for name, value in lines:
-        ctx.deps.stderr.write(f"  {name.ljust(width)}  {value}\n")
-    answer = ctx.deps.ask(f"Spend {spend.quote.total_text()}? [y/N] ")
-    return answer.strip().lower() in ("y", "yes")
-
-
-def authorization(ctx: Context, gate: SpendGate, spend: Spend) -> str | None:
-    """How this spend is authorized without asking anyone: "max-credits", "budget", "yes",
-    or None (a person must confirm, or nothing is sent). Raises over_ceiling."""
-    quote = spend.quote
-    ceiling: int | None = getattr(ctx.ns, "max_credits", None)
-    if quote.unit is Unit.LAUNCH:
-        return "yes" if ctx.ns.yes else None
-    if ceiling is not None:
-        if quote.total > ceiling:
-            raise _refusal(
-                OVER_CEILING,
-                f"This spend costs {quote.total_text()}, over --max-credits {ceiling:,}. "
-                "Nothing was sent.",
-                quote,
-                f"Rerun with --max-credits {quote.total} to authorize it, or ask for fewer.",
-            )
-        return "max-credits"
-    if not gate.requires_confirmation(spend.request):
-        return "budget"
+def _hint(decision: Decision) -> str | None:
+    quote, code = decision.quote, decision.code
+    launch = quote.unit is Unit.LAUNCH
+    if code is Code.OVER_CEILING:
+        flag = "--max-launches" if launch else "--max-credits"
+        return f"Rerun with {flag} {quote.total} to authorize it, or ask for fewer."
+    if code is Code.PRICE_UNKNOWN:
+        return "Run it at a terminal to confirm the estimate: no ceiling covers an unknown price."
+    if code in (Code.CONFIRMATION_REQUIRED, Code.OVER_BUDGET):
+        if launch:
+            return "Rerun with --max-launches 1 (or --yes), or at a terminal to be asked."
+        return (
+            f"Rerun with --max-credits {quote.total} (or more) to authorize this amount, "
+            "or run it at a terminal to be asked."
+        )
+    if code is Code.INSUFFICIENT_CREDITS:
+        return "Buy credits on the account page, or unlock fewer results."
+    if code is Code.PENDING_SAME_SPEND:
+        return f"leadtui pending resend {decision.pending_key}"
+    if code is Code.IDEMPOTENCY_CONFLICT:
+        return "Choose a new --idempotency-key for a new spend."
+    if code is Code.READ_ONLY:
+        return "Spending is off for this profile: set read_only = false to spend."
     return None
 
 
-def authorize(ctx: Context, gate: SpendGate, spend: Spend) -> None:
-    """Return only when the spend may be sent; otherwise raise (exit 10, nothing sent)."""
-    with _reported():
-        gate.check_allowed()
-    how = authorization(ctx, gate, spend)
-    # --yes skips the prompt only within what --max-credits (or a launch's --yes) covers.
-    if how in ("max-credits", "yes") and ctx.ns.yes:
-        return
-    if ctx.deps.interactive():
-        if how == "budget":
-            ctx.out.info(
-                f"{spend.quote.total_text()} is within this profile's spend_budget of "
-                f"{plural(gate.policy.spend_budget, 'credit')}: sent without asking."
-            )
-            return
-        if _prompt(ctx, spend):
-            return
-        raise _refusal(
-            CONFIRMATION_REQUIRED, "Cancelled: nothing was sent.", spend.quote, "Answer y to spend."
-        )
-    if how is not None:
-        return
-    if spend.quote.unit is Unit.LAUNCH:
-        hint = "Rerun with --yes to consume the launch, or run it at a terminal to be asked."
-    else:
-        hint = (
-            f"Rerun with --max-credits {spend.quote.total} (or more) to authorize this amount, "
-            "or run it at a terminal to be asked."
-        )
-    raise _refusal(
-        CONFIRMATION_REQUIRED,
-        f"This spend ({spend.quote.total_text()}) was not authorized. Nothing was sent.",
-        spend.quote,
-        hint,
+def decision_failure(decision: Decision) -> CliFailure:
+    """A decision that is not "send", as the command line reports it (nothing was sent)."""
+    code = decision.code or Code.CONFIRMATION_REQUIRED
+    details: dict[str, Any] = {"quote": decision.quote.to_json(), "decision": decision.to_json()}
+    if decision.pending_key is not None:
+        details["pending_key"] = decision.pending_key
+    return CliFailure(
+        code.value,
+        decision.message,
+        Exit.CONFLICT if code in _CONFLICTS else Exit.CONFIRMATION_REQUIRED,
+        hint=_hint(decision),
+        details=details,
     )
 
 
-def dry_run_document(ctx: Context, spend: Spend) -> dict[str, Any]:
-    """What `--dry-run` prints: the quote and whether this command would be authorized."""
+def _prompt(ctx: Context, spend: Spend, decision: Decision) -> bool:
+    lines = quote_lines(spend, decision)
+    width = max(len(name) for name, _ in lines)
+    for name, value in lines:
+        ctx.deps.stderr.write(f"  {name.ljust(width)}  {value}\n")
+    ctx.deps.stderr.write(f"  {decision.message}\n")
+    answer = ctx.deps.ask(f"Spend {decision.quote.total_text()}? [y/N] ")
+    return answer.strip().lower() in ("y", "yes")
+
+
+async def decide(ctx: Context, spend: Spend) -> Decision:
+    with _reported():
+        return await _gate(ctx).decide(spend.request, ctx.client(), authorization(ctx, spend))
+
+
+async def execute(ctx: Context, spend: Spend) -> Export | Extraction:
+    """Decide; ask when the decision asks; then spend (decided again, journaled, sent)."""
     gate = _gate(ctx)
-    how: str | None
-    refused: str | None
+    auth = authorization(ctx, spend)
+    with _reported():
+        decision = await gate.decide(spend.request, ctx.client(), auth)
+    if decision.verdict is Verdict.REFUSE:
+        raise decision_failure(decision)
+    if decision.verdict is Verdict.ASK:
+        if not _prompt(ctx, spend, decision):
+            raise CliFailure(
+                CONFIRMATION_REQUIRED,
+                "Cancelled: nothing was sent.",
+                Exit.CONFIRMATION_REQUIRED,
+                hint="Answer y to spend.",
+                details={"quote": decision.quote.to_json(), "decision": decision.to_json()},
+            )
+        auth = replace(auth, confirmed=True)
+    elif decision.authorized_by is AuthorizedBy.BUDGET:
+        ctx.out.info(decision.message)
+    result = await _send(ctx, gate, spend, auth)
+    overcharge = result.overcharge_text()
+    if overcharge is not None:
+        ctx.deps.stderr.write(f"Warning: {overcharge}\n")
+        ctx.deps.stderr.flush()
+    return result.record
+
+
+async def _send(ctx: Context, gate: SpendGate, spend: Spend, auth: Authorization) -> SpendResult:
     try:
-        how = authorization(ctx, gate, spend)
-    except CliFailure as exc:
-        how, refused = None, exc.code
-    else:
-        refused = None if how else CONFIRMATION_REQUIRED
-    if gate.policy.read_only:
-        how, refused = None, READ_ONLY
+        with _terminate_cancels(), _reported():
+            return await gate.spend(spend.request, ctx.client(), auth)
+    except asyncio.CancelledError:
+        raise await _interrupted(gate, spend.request) from None
+    except LeadError as exc:  # a definitive refusal: journaled as rejected, nothing spent
+        failure = from_lead_error(exc)
+        failure.details["idempotency_key"] = spend.request.idempotency_key
+        raise failure from None
+
+
+@contextmanager
+def _terminate_cancels() -> Iterator[None]:
+    """SIGTERM while a spend is out cancels it like Ctrl-C does (asyncio.run turns SIGINT into
+    a cancellation), so its pending key is printed instead of the process dying silently."""
+    loop = asyncio.get_running_loop()
+    task = asyncio.current_task()
+    installed = False
+    if task is not None and hasattr(signal, "SIGTERM"):
+        try:
+            loop.add_signal_handler(signal.SIGTERM, task.cancel)
+            installed = True
+        except (NotImplementedError, RuntimeError, ValueError):
+            installed = False  # not the main thread, or no signals here: the default stays
+    try:
+        yield
+    finally:
+        if installed:
+            loop.remove_signal_handler(signal.SIGTERM)
+
+
+async def _interrupted(gate: SpendGate, request: SpendRequest) -> CliFailure:
+    task = asyncio.current_task()
+    if task is not None:
+        task.uncancel()  # handled here: the command ends with its report, not a traceback
+    key = request.idempotency_key
+    try:
+        intent = await asyncio.to_thread(gate.journal.get, key)
+    except JournalError:
+        intent = None
+    if intent is None or not intent.pending:
+        return CliFailure(INTERRUPTED, "Interrupted before anything was sent.", Exit.INTERRUPTED)
+    return CliFailure(
+        OUTCOME_UNKNOWN,
+        f"Interrupted while the spend was being sent: whether it went through is unknown. It "
+        f"is journaled as pending under the idempotency key {key}.",
+        Exit.OUTCOME_UNKNOWN,
+        hint=f"Resend it with the same key (never a second debit): leadtui pending resend {key}",
+        details={"idempotency_key": key, "cause": INTERRUPTED},
+    )
+
+
+def _dry_run_doc(spend: Spend, decision: Decision) -> dict[str, Any]:
     return {
         "dry_run": True,
-        "quote": spend.quote.to_json(),
-        "authorized_by": how,
-        "refused": refused,
+        "quote": decision.quote.to_json(),
+        "decision": decision.to_json(),
+        "authorized_by": (
+            decision.authorized_by.value if decision.authorized_by is not None else None
+        ),
+        "refused": None if decision.sends or decision.code is None else decision.code.value,
         "still_locked": spend.still_locked,
     }
 
 
-def show_dry_run(ctx: Context, spend: Spend) -> int:
-    """`--dry-run`: print the quote (JSON with --json); nothing that spends is sent."""
-    doc = dry_run_document(ctx, spend)
+async def dry_run_document(ctx: Context, spend: Spend) -> dict[str, Any]:
+    """What `--dry-run --json` prints: the decision this command would meet, its quote."""
+    return _dry_run_doc(spend, await decide(ctx, spend))
+
+
+async def show_dry_run(ctx: Context, spend: Spend) -> int:
+    """`--dry-run`: print the decision and its quote (JSON with --json); nothing is sent."""
+    decision = await decide(ctx, spend)
     if ctx.out.machine:
-        ctx.out.document(doc)
+        ctx.out.document(_dry_run_doc(spend, decision))
+        return 0
+    if decision.sends:
+        how = f"yes ({decision.authorized_by})"
+    elif decision.verdict is Verdict.ASK:
+        how = f"asks a person first ({decision.code})"
     else:
-        how = doc["authorized_by"] or f"not authorized ({doc['refused']})"
-        ctx.out.fields([*quote_lines(spend), ("Authorized", how), ("Sent", "nothing (dry run)")])
+        how = f"not authorized ({decision.code})"
+    rows = [*quote_lines(spend, decision), ("Authorized", how), ("Decision", decision.message)]
+    ctx.out.fields([*rows, ("Sent", "nothing (dry run)")])
     return 0
 
 
@@ -251,26 +365,16 @@ def _reported() -> Iterator[None]:
     outcome, as the command line reports them."""
     try:
         yield
+    except SpendRefused as exc:
+        if exc.decision is None:
+            raise _refused(exc) from None
+        raise decision_failure(exc.decision) from None
     except SpendBlocked as exc:
         raise _refused(exc) from None
     except (JournalError, StateDirError) as exc:
         raise _journal_failure(exc) from None
     except SpendOutcomeUnknown as exc:
         raise _outcome_unknown(exc) from None
-
-
-async def execute(ctx: Context, spend: Spend) -> Export | Extraction:
-    """Authorize, then send through the gate (journal first, same key on every attempt)."""
-    gate = _gate(ctx)
-    authorize(ctx, gate, spend)
-    try:
-        with _reported():
-            result = await gate.execute(spend.request, ctx.client(), confirmed=True)
-    except LeadError as exc:  # a definitive refusal: journaled as rejected, nothing spent
-        failure = from_lead_error(exc)
-        failure.details["idempotency_key"] = spend.request.idempotency_key
-        raise failure from None
-    return result.record
 
 
 def _refused(exc: SpendBlocked) -> CliFailure:
@@ -302,6 +406,9 @@ def intent_json(intent: SpendIntent) -> dict[str, Any]:
         "profile": intent.profile,
         "server": intent.origin,
         "account": intent.account.label,
+        "surface": intent.surface or None,
+        "authorized_by": intent.authorized_by,
+        "debited": intent.debited,
         "created_at": intent.created_at.isoformat(),
         "attempts": intent.attempts,
         "last_error": intent.last_error,

@@ -89,6 +89,9 @@ class Authorization:
     a price that counts, is authorized."""
     launch_ceiling: int | None = None
     """The same for extraction launches (`--max-launches`)."""
+    ceiling_authorizes: bool = True
+    """False: the ceilings only cap, a person still says yes (a command line at a terminal
+    without `--yes`)."""
     allowance: Allowance | None = None
     can_ask: bool = True
     """False: nobody can be asked, so what would be "ask" is "refuse" with its code."""
@@ -301,7 +304,7 @@ def _pre_authorized(quote: Quote, auth: Authorization, budget: Budget) -> Outcom
     """Send when what the user set in advance covers the spend; else ask, saying why."""
     total, allowance = quote.total, auth.allowance
     if quote.unit is Unit.LAUNCH:
-        if auth.launch_ceiling is not None:
+        if auth.launch_ceiling is not None and auth.ceiling_authorizes:
             return Verdict.SEND, None, "Within --max-launches.", AuthorizedBy.MAX_LAUNCHES
         if allowance is not None and total <= allowance.launches:
             return Verdict.SEND, None, "Within the launches allowed.", AuthorizedBy.ALLOWANCE
@@ -320,7 +323,7 @@ def _pre_authorized(quote: Quote, auth: Authorization, budget: Budget) -> Outcom
             "nothing set in advance covers it.",
             None,
         )
-    if auth.ceiling is not None:
+    if auth.ceiling is not None and auth.ceiling_authorizes:
         return Verdict.SEND, None, "Within --max-credits.", AuthorizedBy.MAX_CREDITS
     if allowance is not None and total <= allowance.credits:
         return Verdict.SEND, None, "Within the credits allowed.", AuthorizedBy.ALLOWANCE

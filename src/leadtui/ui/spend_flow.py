@@ -1,9 +1,12 @@
 """The one UI path for every credit-consuming action (unlock, extraction create/launch).
 
-`confirm_and_spend` runs: read-only check (central, SpendGate.check_allowed) → budget check →
-ConfirmSpend → SpendGate.execute (journal before send, the same key on every retry) → 409s
-explained by `error.code` → `app.refresh_identity()` so the credits badge follows. Nothing is
-ever re-sent under a new key without the user confirming a new spend.
+`confirm_and_spend` renders the spend decision (`SpendGate.decide`, against a balance read
+now): read-only is shown at once; anything else opens ConfirmSpend with the decision's quote,
+which asks (y), refuses (Esc closes) or, within the budget, sends without asking. Then
+`SpendGate.spend` decides again on a fresh balance, journals, sends with the same key on every
+retry; 409s are explained by `error.code`; an overcharge is reported with its request id; the
+credits badge follows every balance read. Nothing is ever re-sent under a new key without the
+user confirming a new spend.
 
 A confirmed spend is never cancelled by a key: ConfirmSpend stays up saying it is sending
 until the server answers (or the client gives up: the intent is then offered as pending), and
@@ -25,10 +28,17 @@ from leadtui.api.contract import ErrorCode
 from leadtui.api.errors import ApiError, LeadError
 from leadtui.api.keys import short_key
 from leadtui.api.models import Export, Search
-from leadtui.spend.errors import JournalError, ReadOnlyProfile, SpendBlocked, SpendOutcomeUnknown
+from leadtui.spend.decision import Authorization, Code, Decision, Surface, Verdict
+from leadtui.spend.errors import (
+    JournalError,
+    ReadOnlyProfile,
+    SpendBlocked,
+    SpendOutcomeUnknown,
+    SpendRefused,
+)
 from leadtui.spend.gate import SpendResult
 from leadtui.spend.journal import SpendIntent, SpendOperation
-from leadtui.spend.quote import Quote, affordable_results, still_locked
+from leadtui.spend.quote import Quote, Unit, affordable_results, still_locked
 from leadtui.spend.request import SpendRequest
 from leadtui.ui.dialogs.confirm import ConfirmText
 from leadtui.ui.dialogs.confirm_spend import ConfirmSpend
@@ -79,22 +89,35 @@ async def confirm_and_spend(screen: Screen[Any], request: SpendRequest) -> Spend
     LeadScreen, else a toast); none escapes.
     """
     app = _app(screen)
+    authorization = Authorization(Surface.APP)
     try:
         gate = await app.spending()
-        gate.check_allowed()
+        decision = await gate.decide(request, app.client, authorization)
     except (SpendBlocked, JournalError) as error:
         _show(screen, _blocked(error))
         return None
-    # A spend the balance cannot cover is shown (and refused) even within the budget.
-    ask = gate.requires_confirmation(request) or request.quote.shortfall > 0
-    dialog = ConfirmSpend(request, ask=ask)
-    await app.push_screen(dialog)
-    if ask and not await dialog.answer:
-        app.notify("Cancelled: nothing was sent, nothing was spent.", timeout=4)
+    _follow_balance(app, decision)
+    if decision.verdict is Verdict.REFUSE:  # nothing to confirm: said where errors are said
+        _show(screen, decision_report(decision))
         return None
+    dialog = ConfirmSpend(request, decision)
+    await app.push_screen(dialog)
+    if not decision.sends:
+        if not await dialog.answer:
+            if decision.verdict is Verdict.ASK:
+                app.notify("Cancelled: nothing was sent, nothing was spent.", timeout=4)
+            return None
+        authorization = dataclasses.replace(authorization, confirmed=True)
     try:
         with in_flight(app):
-            result = await gate.execute(request, app.client, confirmed=True)
+            result = await gate.spend(request, app.client, authorization)
+    except SpendRefused as refused:  # decided again before sending: e.g. the balance fell
+        if refused.decision is not None:
+            _follow_balance(app, refused.decision)
+            _show(screen, decision_report(refused.decision))
+        else:
+            _show(screen, _blocked(refused))
+        return None
     except (SpendBlocked, JournalError) as error:
         _show(screen, _blocked(error))
         return None
@@ -110,6 +133,30 @@ async def confirm_and_spend(screen: Screen[Any], request: SpendRequest) -> Spend
         dialog.finished()
     await _after_spend(screen, result)
     return result
+
+
+_REFUSAL_TITLES = {
+    Code.READ_ONLY: "Spending is switched off",
+    Code.INSUFFICIENT_CREDITS: "Not enough credits",
+    Code.NO_LAUNCHES_LEFT: "No launches left",
+    Code.PENDING_SAME_SPEND: "The same spend is pending",
+    Code.IDEMPOTENCY_CONFLICT: "Key already used",
+    Code.OVER_BUDGET: "Over the budget",
+    Code.PRICE_UNKNOWN: "Price unknown",
+}
+
+
+def decision_report(decision: Decision) -> ErrorReport:
+    """A decision that did not send, as the error panel shows it (nothing was sent)."""
+    code = decision.code or Code.CONFIRMATION_REQUIRED
+    return ErrorReport(_REFUSAL_TITLES.get(code, "Not sent"), decision.message, code=code.value)
+
+
+def _follow_balance(app: LeadApp, decision: Decision) -> None:
+    """The header shows the balance the decision just read."""
+    quote = decision.quote
+    if quote.unit is Unit.CREDIT and quote.balance is not None:
+        app.credits = quote.balance
 
 
 async def resend_intent(screen: Screen[Any], intent: SpendIntent) -> SpendResult | None:
@@ -186,6 +233,17 @@ async def _after_spend(screen: Screen[Any], result: SpendResult) -> None:
         watcher.follow("export", record.exportId)
     else:
         watcher.follow("extraction", record.extractionId)
+    overcharge = result.overcharge_text()
+    if overcharge is not None:
+        _show(
+            screen,
+            ErrorReport(
+                "Overcharged",
+                overcharge,
+                code="overcharge",
+                request_id=record.request_id,
+            ),
+        )
     app.note_spend()  # usage totals and the search's counts moved: their screens reload
     try:
         await app.refresh_identity()

@@ -9,6 +9,7 @@ from leadtui.api.contract import ExtractionStatus
 from leadtui.api.models import Extraction, ExtractionDraft, ExtractionRequest
 from leadtui.cli import spending
 from leadtui.cli.commands.verbs import list_verb, record_verb, results_verb, wait_verb
+from leadtui.cli.failures import usage_failure
 from leadtui.cli.output import Column, field, percent
 from leadtui.cli.records import show_record
 from leadtui.cli.request_files import checked
@@ -73,22 +74,29 @@ async def update(ctx: Context) -> int:
 
 
 async def _consume_launch(ctx: Context, spend: spending.Spend) -> int:
-    """A launch of the quota is consumed only with the prompt's yes or --yes."""
+    """A launch of the quota is consumed only with the prompt's yes, --yes or --max-launches."""
     if ctx.ns.dry_run:
-        return spending.show_dry_run(ctx, spend)
+        return await spending.show_dry_run(ctx, spend)
     show_record(ctx, await spending.execute(ctx, spend), extraction_rows)
     return 0
 
 
+def _check_launches(ctx: Context) -> None:
+    if ctx.ns.max_launches is not None and ctx.ns.max_launches < 0:
+        raise usage_failure("--max-launches must be 0 or more. Nothing was sent.")
+
+
 async def create(ctx: Context) -> int:
     """Create and launch in one call."""
+    _check_launches(ctx)
     body = checked(ExtractionRequest, ctx.ns.file, ctx.deps.stdin)
-    return await _consume_launch(ctx, await spending.create_extraction_spend(ctx.client(), body))
+    return await _consume_launch(ctx, await spending.create_extraction_spend(ctx, body))
 
 
 async def launch(ctx: Context) -> int:
     """Launch a draft."""
-    spend = await spending.launch_extraction_spend(ctx.client(), ctx.ns.id)
+    _check_launches(ctx)
+    spend = await spending.launch_extraction_spend(ctx, ctx.ns.id)
     return await _consume_launch(ctx, spend)
 
 

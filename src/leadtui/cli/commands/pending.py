@@ -27,10 +27,12 @@ async def list_pending(ctx: Context) -> int:
             "—" if i.amount is None else f"{i.amount:,}",
             i.created_at.strftime("%Y-%m-%d %H:%M:%S"),
             i.account.label,
+            i.surface or "—",
         ]
         for i in intents
     ]
-    lines = table_lines(["Key", "Operation", "Details", "Credits", "Journaled", "Account"], rows)
+    headers = ["Key", "Operation", "Details", "Credits", "Journaled", "Account", "By"]
+    lines = table_lines(headers, rows)
     ctx.out.line(ctx.out.bold(lines[0]))
     for text in lines[1:]:
         ctx.out.line(text)

@@ -26,9 +26,9 @@ async def run(ctx: Context) -> int:
     _check_count(ns.results)
     if ns.max_credits is not None and ns.max_credits < 0:
         raise usage_failure("--max-credits must be 0 or more. Nothing was sent.")
-    spend = await spending.unlock_spend(ctx.client(), ns.search_id, ns.results)
+    spend = await spending.unlock_spend(ctx, ns.search_id, ns.results)
     if ns.dry_run:
-        return spending.show_dry_run(ctx, spend)
+        return await spending.show_dry_run(ctx, spend)
     export = await spending.execute(ctx, spend)
     show_record(ctx, export, export_rows)
     if isinstance(export, Export):

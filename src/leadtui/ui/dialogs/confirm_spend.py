@@ -1,8 +1,12 @@
-"""ConfirmSpend: the one modal in front of every credit-consuming call, and its progress.
+"""ConfirmSpend: the one modal in front of every credit-consuming call; it renders the spend
+decision and its progress.
 
-Its figures all come from the spend's `Quote`. After `y` the dialog stays up and says
-"Sending… (same key on every retry)" until the server answers: a confirmed spend has no key
-that cancels it. A spend the balance cannot cover is shown but never offered.
+Its figures all come from the decision's quote (re-priced against the balance read when it
+opened). A decision that asks offers `y` and says why it asks; one that sends without asking
+(within the budget) says so while it sends. (A refusal opens no dialog: it is shown where
+errors are.) After `y` the dialog stays
+up saying "Sending… (same key on every retry)" until the server answers: a confirmed spend has
+no key that cancels it.
 """
 
 from __future__ import annotations
@@ -12,8 +16,9 @@ import asyncio
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.widgets import Button, Static
+from textual.widgets import Static
 
+from leadtui.spend.decision import Decision, Verdict
 from leadtui.spend.journal import SpendOperation
 from leadtui.spend.quote import Quote, Unit, plural
 from leadtui.spend.request import SpendRequest
@@ -32,8 +37,9 @@ def spend_title(quote: Quote) -> str:
     return f"Launch extraction {quote.target}"
 
 
-def quote_table(quote: Quote, short_key: str) -> Table:
+def quote_table(decision: Decision, short_key: str) -> Table:
     """The figures of a spend as a two-column grid."""
+    quote = decision.quote
     grid = Table.grid(padding=(0, 2))
     grid.add_column(style="bold", no_wrap=True)
     grid.add_column(overflow="fold")
@@ -43,7 +49,8 @@ def quote_table(quote: Quote, short_key: str) -> Table:
         _launch_rows(grid, quote)
     else:
         _credit_rows(grid, quote)
-    grid.add_row("Key", Text(f"{short_key}… (the same key on every retry)"))
+        grid.add_row("Budget", Text(decision.budget.text()))
+    grid.add_row("Idempotency", Text(f"{short_key}… (the same key on every retry)"))
     return grid
 
 
@@ -59,7 +66,7 @@ def _credit_rows(grid: Table, quote: Quote) -> None:
         return
     line = Text(f"{quote.balance:,} → {after:,} after")
     if quote.shortfall:
-        line.append(f"  ✗ {quote.shortfall:,} short: the server would refuse", style="bold")
+        line.append(f"  ✗ {quote.shortfall:,} short", style="bold")
     grid.add_row("Balance", line)
 
 
@@ -71,29 +78,34 @@ def _launch_rows(grid: Table, quote: Quote) -> None:
         return
     line = Text(f"{plural(quote.balance, 'launch')} left → {quote.balance_after or 0:,} after")
     if quote.shortfall:
-        line.append("  ✗ none left: the server would refuse", style="bold")
+        line.append("  ✗ none left", style="bold")
     grid.add_row("Launches", line)
 
 
 class ConfirmSpend(ConfirmDialog):
     """`answer` resolves True on `y`, False on Esc/Cancel (which also closes the dialog).
 
-    From `y` on (or at once with `ask=False`: within the user's budget) the dialog shows that
-    the spend is sending; the caller calls `finished()` when the server has answered.
+    From `y` on (or at once when the decision sends without asking) the dialog shows that the
+    spend is sending; the caller calls `finished()` when the server has answered.
     """
 
     CSS_PATH = stylesheet("spending")
 
-    def __init__(self, request: SpendRequest, *, ask: bool = True) -> None:
-        quote = request.quote
+    def __init__(self, request: SpendRequest, decision: Decision) -> None:
+        quote = decision.quote
         key = "Launch" if quote.unit is Unit.LAUNCH else "Spend"
         super().__init__(f"Confirm: {spend_title(quote)}", self._label(quote), key_label=key)
         self.request = request
+        self.decision = decision
         self.quote = quote
-        self.ask = ask
         self.is_sending = False
         self._done = False
         self.answer: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+
+    @property
+    def ask(self) -> bool:
+        """A person's yes is needed (False: sent without asking)."""
+        return self.decision.verdict is Verdict.ASK
 
     @staticmethod
     def _label(quote: Quote) -> str:
@@ -102,38 +114,30 @@ class ConfirmSpend(ConfirmDialog):
         return f"Spend {quote.total_text()}"
 
     def compose_body(self) -> ComposeResult:
-        table = quote_table(self.quote, self.request.short_key)
+        table = quote_table(self.decision, self.request.short_key)
         yield Static(table, id="confirm-spend-figures", classes="confirm-text")
 
     def hint(self) -> str:
-        if self.quote.shortfall:
-            return (
-                f"Not enough credits: {self.quote.shortfall:,} short. Nothing can be sent; "
-                "Esc closes. Unlock fewer results or buy credits."
-            )
         return (
-            f"Press {CONFIRM_KEY} to {self.confirm_label.lower()}. Enter or Esc cancels; "
-            "nothing is sent until you confirm."
+            f"{self.decision.message} Press {CONFIRM_KEY} to {self.confirm_label.lower()}. "
+            "Enter or Esc cancels; nothing is sent until you confirm."
         )
 
     def on_mount(self) -> None:
         super().on_mount()
-        ok = self.query_one("#confirm-ok", Button)
-        ok.disabled = bool(self.quote.shortfall)
-        if not self.ask:
-            self.sending(within_budget=True)
+        if self.decision.sends:
+            self.sending(note=f"{self.decision.message} Sent without asking. ")
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "confirm" and (self.is_sending or self.quote.shortfall):
-            return None  # shown greyed: a spend the balance cannot cover is never offered
+        if action == "confirm" and self.is_sending:
+            return None
         if action == "cancel" and self.is_sending:
             return None  # sent: only the server's answer ends it
         return True
 
-    def sending(self, *, within_budget: bool = False) -> None:
+    def sending(self, *, note: str = "") -> None:
         """The spend is on its way: say so where the user is looking; no key ends it."""
         self.is_sending = True
-        note = "Within your spend_budget: sent without asking. " if within_budget else ""
         self.query_one("#confirm-hint", Static).update(
             f"{note}{SENDING}. Waiting for the server's answer: it cannot be cancelled now."
         )
@@ -153,7 +157,7 @@ class ConfirmSpend(ConfirmDialog):
             self.dismiss(True)
 
     def action_confirm(self) -> None:
-        if not self.is_sending and not self.quote.shortfall and not self.answer.done():
+        if not self.is_sending and not self.answer.done():
             self.answer.set_result(True)
             self.sending()
 

@@ -10,7 +10,7 @@ from textual import work
 from textual.binding import Binding, BindingType
 
 from leadtui.api.contract import MOVING_EXTRACTION_STATES, ExtractionStatus, Scope
-from leadtui.api.models import Extraction, Identity
+from leadtui.api.models import Extraction
 from leadtui.spend.gate import SpendRequest
 from leadtui.spend.journal import SpendOperation
 from leadtui.spend.quote import Quote
@@ -34,13 +34,6 @@ _TOGGLES = frozenset({*_PAUSABLE, ExtractionStatus.PAUSED})
 # Titles of what this panel shows on the screen's error panel, cleared by the next success.
 DRAFT_INCOMPLETE = "Draft incomplete"
 NO_LAUNCHES = "No launches left"
-
-
-def launches_left(identity: Identity | None) -> int | None:
-    """Launches the account has left, when GET /me says (the spec does not name the field)."""
-    launches = identity.extra("extraction_launches") if identity is not None else None
-    remaining = launches.get("remaining") if isinstance(launches, dict) else None
-    return remaining if isinstance(remaining, int) else None
 
 
 class ExtractionsPanel(JobPanel[Extraction]):
@@ -161,19 +154,11 @@ class ExtractionsPanel(JobPanel[Extraction]):
         )
 
     def _launches_left(self) -> int | None:
-        return launches_left(self.lead_app.identity)
+        identity = self.lead_app.identity
+        return None if identity is None else identity.launches_left
 
     async def _spend(self, action: str, request: SpendRequest, title: str) -> None:
-        quote = request.quote
-        if quote.balance is not None and quote.shortfall:
-            self._show(
-                ErrorReport(
-                    NO_LAUNCHES,
-                    "The account's extraction launches are used up: "
-                    f"{title.lower()} needs one. Nothing was sent.",
-                )
-            )
-            return
+        # Whether launches are left is the spend decision's to say (it reads GET /me afresh).
         doing = f"{title.lower()}: sending (the same key on every retry)"
         async with self.running(action, doing):
             result = await confirm_and_spend(self.screen, request)
