@@ -22,8 +22,9 @@ from leadtui.spend.journal import SpendJournal, SpendOutcome
 
 SPENDS = 50
 RESULTS_PER_UNLOCK = 3
+UNLOCK_SIZES = tuple(range(1, SPENDS + 1))
 PROFILE = "default"
-# Enough locked results for 50 unlocks of 3 (and the crash test's one more).
+# Enough locked results for fifty unlocks of 1 to 50 (and the crash test's one more).
 BROAD_SEARCH = {
     "activities": [{"name": n} for n in ("Bakery", "Florist", "Cafe", "Bookshop")],
     "countries": [{"name": n} for n in ("France", "Belgium", "Spain")],
@@ -138,11 +139,13 @@ async def test_fifty_unlocks_under_faults_make_fifty_exports_and_debit_once_each
         httpx.AsyncClient(base_url=faulty_sandbox) as control,
     ):
         search = await until_answered(lambda: client.searches.create(BROAD_SEARCH))
-        assert (search.result_count or 0) >= SPENDS * RESULTS_PER_UNLOCK + 1
+        assert (search.result_count or 0) >= sum(UNLOCK_SIZES) + 1
         before = await account(control)
         credits_before = (await reader.me()).credits
 
-        requests = [SpendRequest.unlock(search.searchId, RESULTS_PER_UNLOCK) for _ in range(SPENDS)]
+        # Fifty different unlocks: identical ones would wait for each other (a spend like a
+        # pending one is refused until that one is settled).
+        requests = [SpendRequest.unlock(search.searchId, n) for n in UNLOCK_SIZES]
         results = await spend_all(gate, requests, client)
 
         after = await account(control)
@@ -150,7 +153,7 @@ async def test_fifty_unlocks_under_faults_make_fifty_exports_and_debit_once_each
         exports = [e async for e in reader.exports.iter_all(limit=100)]
         log = await requests_log(control)
 
-    debit = SPENDS * RESULTS_PER_UNLOCK
+    debit = sum(UNLOCK_SIZES)
     assert before["credits"] - after["credits"] == debit
     assert credits_before - credits_after == debit  # the API's own read path agrees
     mine = [e for e in exports if e.searchId == search.searchId]
@@ -187,7 +190,10 @@ async def test_fifty_extraction_launches_under_faults_consume_fifty_launches(
             await until_answered(lambda: client.extractions.create_draft(EXTRACTION))
             for _ in range(SPENDS // 2)
         ]
-        requests = [SpendRequest.extraction_create(EXTRACTION) for _ in range(SPENDS // 2)]
+        requests = [
+            SpendRequest.extraction_create({**EXTRACTION, "localisations": [f"Town {n}"]})
+            for n in range(SPENDS // 2)
+        ]
         requests += [SpendRequest.extraction_launch(d.extractionId) for d in drafts]
         results = await spend_all(gate, requests, client)
 

@@ -17,6 +17,15 @@ from leadtui.api import (
     LeadClient,
     ServerError,
 )
+from leadtui.spend.decision import (
+    Authorization,
+    Budget,
+    Code,
+    Facts,
+    Surface,
+    Verdict,
+    judge,
+)
 from leadtui.spend.errors import (
     ConfirmationRequired,
     IntentOfAnotherAccount,
@@ -24,6 +33,7 @@ from leadtui.spend.errors import (
     ReadOnlyProfile,
     SpendBlocked,
     SpendOutcomeUnknown,
+    SpendRefused,
 )
 from leadtui.spend.gate import SpendRequest
 from leadtui.spend.journal import SpendJournal, SpendOperation, SpendOutcome
@@ -44,17 +54,21 @@ EXTRACTION = ExtractionRequest(
 )
 
 
+def _asks(journal: SpendJournal, request: SpendRequest, budget: int = 0) -> bool:
+    policy = gate(journal, budget=budget).policy
+    facts = Facts(request.quote, policy, Budget(budget, 0), request.idempotency_key)
+    return judge(facts, Authorization(Surface.APP)).verdict is Verdict.ASK
+
+
 def test_confirmation_follows_the_budget(journal: SpendJournal) -> None:
     def unlock(n: int) -> SpendRequest:
         return SpendRequest.unlock("srch_1", n, price_per_result=1)
 
-    assert gate(journal).requires_confirmation(unlock(1))
-    assert not gate(journal, budget=50).requires_confirmation(unlock(50))
-    assert gate(journal, budget=50).requires_confirmation(unlock(51))
+    assert _asks(journal, unlock(1))
+    assert not _asks(journal, unlock(50), budget=50)
+    assert _asks(journal, unlock(51), budget=50)
     # A spend that is not priced in credits is always confirmed.
-    assert gate(journal, budget=10_000).requires_confirmation(
-        SpendRequest.extraction_create(EXTRACTION)
-    )
+    assert _asks(journal, SpendRequest.extraction_create(EXTRACTION), budget=10_000)
 
 
 @pytest.mark.parametrize("stated", [None, 0, -1, 1.5, "1", True])
@@ -62,10 +76,10 @@ def test_a_price_the_server_does_not_state_usably_is_always_confirmed(
     journal: SpendJournal, stated: object
 ) -> None:
     # A proxy that rewrites the price to 0 must not turn "always ask" into "never ask".
-    request = SpendRequest.unlock("srch_1", 100, price_per_result=stated)  # type: ignore[arg-type]
+    request = SpendRequest.unlock("srch_1", 100, price_per_result=stated)
     assert request.amount == 100  # our stated default: 1 credit per result
-    assert gate(journal, budget=0).requires_confirmation(request)
-    assert gate(journal, budget=10_000).requires_confirmation(request)
+    assert _asks(journal, request, budget=0)
+    assert _asks(journal, request, budget=10_000)
 
 
 def test_a_request_knows_its_cost_and_key_before_confirmation() -> None:
@@ -82,8 +96,11 @@ async def test_unconfirmed_spend_over_budget_sends_nothing(
     client: LeadClient, journal: SpendJournal
 ) -> None:
     search = await client.searches.create(SEARCH)
-    with pytest.raises(ConfirmationRequired, match="budget is 0 credits"):
-        await gate(journal).execute(SpendRequest.unlock(search.searchId, 3), client)
+    with pytest.raises(ConfirmationRequired, match="nothing set in advance covers it"):
+        await gate(journal).execute(
+            SpendRequest.unlock(search.searchId, 3, price_per_result=search.price_per_result),
+            client,
+        )
     assert journal.history() == []
     assert await credits(client) == 10_000
 
@@ -139,16 +156,17 @@ async def test_read_only_blocks_every_spend(client: LeadClient, journal: SpendJo
 async def test_a_definitive_refusal_is_recorded_with_code_and_request_id(
     make_client: MakeClient, journal: SpendJournal
 ) -> None:
-    low = make_client("sk_demo_low")  # 5 credits
-    search = await low.searches.create(SEARCH)
-    request = SpendRequest.unlock(search.searchId, 6)
+    client = make_client()
+    search = await client.searches.create(SEARCH)
+    # More results than the search has left: only the server knows, and it refuses.
+    request = SpendRequest.unlock(search.searchId, (search.result_count or 0) + 1)
     with pytest.raises(Conflict) as caught:
-        await gate(journal).execute(request, low, confirmed=True)
-    assert caught.value.code == "insufficient_credits"
+        await gate(journal).execute(request, client, confirmed=True)
+    assert caught.value.code == "insufficient_results"
     rejected = journal.get(request.idempotency_key)
     assert rejected is not None
     assert rejected.outcome is SpendOutcome.REJECTED
-    assert rejected.outcome_detail["code"] == "insufficient_credits"
+    assert rejected.outcome_detail["code"] == "insufficient_results"
     assert rejected.outcome_detail["request_id"] == caught.value.request_id
     assert journal.pending() == []
 
@@ -228,9 +246,11 @@ async def test_extraction_create_and_launch_go_through_the_gate(
     journal_row = journal.get(created.idempotency_key)
     assert journal_row is not None
     assert journal_row.params == {"request": EXTRACTION.to_body()}
-    with pytest.raises(Conflict) as caught:
+    # None left now: refused before sending, in the words of the server's 409.
+    with pytest.raises(SpendRefused) as refused:
         await spender.execute(SpendRequest.extraction_create(EXTRACTION), low, confirmed=True)
-    assert caught.value.code == "extraction_unavailable"
+    assert refused.value.decision is not None
+    assert refused.value.decision.code is Code.NO_LAUNCHES_LEFT
 
     full = make_client("sk_demo_full")
     draft = await full.extractions.create_draft(EXTRACTION.to_body())

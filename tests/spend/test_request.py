@@ -13,9 +13,9 @@ from leadtui.api.keys import idempotency_key_problem
 from leadtui.api.models import Search
 from leadtui.config.settings import SpendPolicy
 from leadtui.spend import errors
+from leadtui.spend.decision import Authorization, Budget, Facts, Surface, Verdict, judge
 from leadtui.spend.errors import InvalidIdempotencyKey, SpendBlocked
 from leadtui.spend.journal import SpendJournal, SpendOperation
-from leadtui.spend.policy import needs_confirmation
 from leadtui.spend.quote import PriceSource, Quote
 from leadtui.spend.request import SpendRequest
 from tests.spend.conftest import DEMO, gate
@@ -74,16 +74,10 @@ def test_a_quote_that_does_not_fit_the_operation_is_refused() -> None:
     ],
 )
 def test_one_rule_decides_what_needs_confirming(quote: Quote, budget: int, asks: bool) -> None:
-    policy = SpendPolicy(budget, read_only=False)
-    assert needs_confirmation(quote, policy) is asks
-    request = (
-        SpendRequest.for_unlock(quote, "srch_1")
-        if quote.operation is SpendOperation.UNLOCK
-        else SpendRequest.for_launch(
-            Quote.launch(SpendOperation.EXTRACTION_LAUNCH, "ext_1", 10), "ext_1"
-        )
-    )
-    assert needs_confirmation(request, policy) is asks
+    facts = Facts(quote, SpendPolicy(budget, read_only=False), Budget(budget, 0), "k")
+    decision = judge(facts, Authorization(Surface.APP))
+    assert (decision.verdict is Verdict.ASK) is asks
+    assert (decision.verdict is Verdict.SEND) is not asks
 
 
 @pytest.mark.parametrize(

@@ -45,7 +45,7 @@ from leadtui.spend.journal import (
     UnreadableIntent,
 )
 from leadtui.spend.origin import spend_origin
-from leadtui.spend.policy import check_spend_allowed, needs_confirmation
+from leadtui.spend.policy import check_spend_allowed
 from leadtui.spend.quote import (
     PriceSource,
     Quote,
@@ -91,7 +91,6 @@ __all__ = [
     "Verdict",
     "affordable_results",
     "check_spend_allowed",
-    "needs_confirmation",
     "plural",
     "settles_spend",
     "spend_origin",

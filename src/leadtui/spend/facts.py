@@ -45,9 +45,15 @@ async def gather(
     *,
     profile: str,
     policy: SpendPolicy,
+    known: SpendAccount | None = None,
 ) -> Gathered:
+    """The facts for `request`. `known`: the account this client's key was found to belong
+    to earlier, used when GET /me fails now."""
     identity = await fresh_identity(client)
-    account = SpendAccount.of(identity, client.key_masked)
+    if identity is None and known is not None:
+        account = known
+    else:
+        account = SpendAccount.of(identity, client.key_masked)
     quote = request.quote
     if quote.unit is Unit.CREDIT:
         balance = None if identity is None else identity.credits

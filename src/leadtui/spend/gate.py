@@ -1,9 +1,9 @@
-"""The one path for every credit-consuming call: policy, journal, send, outcome.
+"""The one path for every credit-consuming call: decision, journal, send, outcome.
 
 A surface builds a `SpendRequest` from a Quote (its idempotency key exists from then on, so the
-confirmation can show its short form), asks `SpendGate.requires_confirmation`, asks the user,
-and only then calls `execute(..., confirmed=True)`. The gate refuses an unconfirmed spend over
-the budget and every spend in read-only mode, so no caller can skip the confirmation by mistake.
+confirmation can show its short form), asks `decide` with what it brings (`Authorization`),
+renders the decision, and calls `spend`, which decides again on a fresh balance before it
+journals and sends: no caller can skip a confirmation, a ceiling or the budget by mistake.
 
 Once any attempt of a spend may have been acted on (a transport failure, a timeout, a 5xx), no
 later 4xx settles it as rejected: the server may hold the money under that key while refusing
@@ -27,7 +27,6 @@ from leadtui.config.settings_model import SettingsModel, SpendPolicy
 from leadtui.spend.account import SpendAccount, account_of
 from leadtui.spend.decision import Authorization, AuthorizedBy, Decision, Surface, judge
 from leadtui.spend.errors import (
-    ConfirmationRequired,
     IntentMissing,
     IntentOfAnotherAccount,
     IntentSettled,
@@ -43,7 +42,7 @@ from leadtui.spend.journal import (
     new_claim_owner,
 )
 from leadtui.spend.origin import spend_origin
-from leadtui.spend.policy import check_spend_allowed, needs_confirmation
+from leadtui.spend.policy import check_spend_allowed
 from leadtui.spend.quote import plural
 from leadtui.spend.request import SpendRequest
 
@@ -126,10 +125,6 @@ class SpendGate:
     def for_profile(cls, settings: SettingsModel, journal: SpendJournal, profile: str) -> SpendGate:
         return cls(journal, profile=profile, policy=settings.spend_policy(profile))
 
-    def requires_confirmation(self, request: SpendRequest) -> bool:
-        """True unless the spend is in credits, at a price the server stated, within budget."""
-        return needs_confirmation(request, self.policy)
-
     def check_allowed(self) -> None:
         """Raise ReadOnlyProfile in read-only mode; a surface may call it to grey out keys."""
         check_spend_allowed(self.policy)
@@ -186,7 +181,12 @@ class SpendGate:
 
     async def _gather(self, request: SpendRequest, client: LeadClient) -> Gathered:
         gathered = await gather(
-            request, client, self.journal, profile=self.profile, policy=self.policy
+            request,
+            client,
+            self.journal,
+            profile=self.profile,
+            policy=self.policy,
+            known=self._accounts.get(client),
         )
         if gathered.account.id is not None:
             self._accounts[client] = gathered.account
@@ -240,28 +240,17 @@ class SpendGate:
         )
 
     async def execute(
-        self, request: SpendRequest, client: LeadClient, *, confirmed: bool = False
+        self,
+        request: SpendRequest,
+        client: LeadClient,
+        *,
+        confirmed: bool = False,
+        surface: Surface = Surface.APP,
     ) -> SpendResult:
-        """Journal the intent durably, send it with its key, record the outcome.
-
-        Raises ReadOnlyProfile, ConfirmationRequired, InvalidIdempotencyKey or JournalError
-        (nothing sent); the server's ApiError when it definitively refused (journaled as
-        rejected); SpendOutcomeUnknown when it may have acted (the intent stays pending:
-        offer `resend`, never a new request).
-        """
-        self.check_allowed()
-        if not confirmed and self.requires_confirmation(request):
-            raise ConfirmationRequired(
-                f"This spend ({request.quote.total_text()}, price "
-                f"{request.quote.price_source.value}) needs the user's confirmation: the budget "
-                f"is {self.policy.spend_budget} credits, for spends at a price the server states."
-            )
-        account = await self.account_of(client)
-        owner = new_claim_owner()
-        intent = await asyncio.to_thread(
-            self.journal_intent, request, client.base_url, account, claim_owner=owner
-        )
-        return await self._send(intent, client, owner, after_unknown=False)
+        """`spend` for a caller that asked nobody (or had `confirmed` the quote itself):
+        what would be asked is refused. Raises as `spend`."""
+        authorization = Authorization(surface, confirmed=confirmed, can_ask=False)
+        return await self.spend(request, client, authorization)
 
     def journal_intent(
         self,
