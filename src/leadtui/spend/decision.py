@@ -112,6 +112,8 @@ class Budget:
 
     def text(self) -> str:
         where = " (set in the environment: LEADTUI_SPEND_BUDGET)" if self.from_env else ""
+        if self.limit == 0:
+            return f"no spend_budget: every spend is asked{where}"
         return (
             f"{plural(self.left, 'credit')} left of the spend_budget of "
             f"{plural(self.limit, 'credit')} a day{where}"
