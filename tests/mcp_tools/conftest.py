@@ -203,10 +203,15 @@ def in_process(
 
     @asynccontextmanager
     async def connect(
-        *, elicitation: ElicitationFnT | None = None, **options: Any
+        *,
+        elicitation: ElicitationFnT | None = None,
+        transport: httpx.AsyncBaseTransport | None = None,
+        **options: Any,
     ) -> AsyncIterator[Client]:
         deps = McpDeps(
-            transport=httpx.ASGITransport(app=sandbox_app), sleep=clock.sleep, clock=clock
+            transport=transport or httpx.ASGITransport(app=sandbox_app),
+            sleep=clock.sleep,
+            clock=clock,
         )
         runtime = Runtime(Options(**options), deps)
         try:
