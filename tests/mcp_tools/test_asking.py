@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import anyio
 import httpx
 import mcp.types as types
 
@@ -61,4 +62,22 @@ async def test_a_client_that_cannot_ask_gets_authorization_required(
         )
     assert error["code"] == "authorization_required"
     assert error["quote"]["total"] == 2
+    assert await _credits(sandbox_http) == credits
+
+
+async def test_a_question_left_unanswered_sends_nothing(
+    in_process: Any, sandbox_http: httpx.AsyncClient
+) -> None:
+    search_id, credits = await _search_and_credits(sandbox_http)
+    never = anyio.Event()
+
+    async def away(context: Any, params: types.ElicitRequestParams) -> types.ElicitResult:
+        await never.wait()
+        raise AssertionError("never answered")
+
+    async with in_process(elicitation=away, legacy=True, ask_seconds=0.2) as client:
+        error = error_of(
+            await client.call_tool("unlock_results", {"search_id": search_id, "results": 2})
+        )
+    assert (error["code"], error["answer"]) == ("authorization_declined", "timed_out")
     assert await _credits(sandbox_http) == credits

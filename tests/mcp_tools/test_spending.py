@@ -109,6 +109,7 @@ async def test_the_user_is_asked_and_only_a_yes_sends_exactly_the_quote(
     assert f"Unlock 4 results of search {search_id}" in shown
     assert "Cost: 4 credits." in shown
     assert f"Balance: {credits:,} credits → {credits - 4:,} credits." in shown
+    assert "sk_demo_full" not in "\n".join([*user.questions, *machine.received])
 
 
 async def test_within_the_budget_it_is_sent_without_asking_and_past_it_asks(
