@@ -10,12 +10,13 @@ yes sends, anything else sends nothing and answers an error with its code and th
 # No `from __future__ import annotations` here: the SDK reads each tool's
 # `Annotated[..., Resolve(fn)]` at registration, and those name functions local to `register`.
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Annotated, Any, Final
 
 from mcp.server.mcpserver import Context, Elicit, ElicitationResult, MCPServer, Resolve
 from mcp.types import CallToolResult, ToolAnnotations
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from leadtui.api.errors import LeadError
 from leadtui.api.models import (
@@ -31,37 +32,37 @@ from leadtui.mcp.asking import Asked, SpendConsent
 from leadtui.mcp.reading import ExtractionId, SearchId, as_json
 from leadtui.mcp.results import ToolFailure, answer, from_lead_error
 from leadtui.mcp.runtime import Runtime
+from leadtui.mcp.spend_answers import (
+    JOURNAL_UNAVAILABLE,
+    SpendOut,
+    allowance_json,
+    blocked,
+    declined,
+    outcome_unknown,
+    quote_words,
+    refused,
+)
 from leadtui.spend.decision import (
-    ASK_CODES,
-    Allowance,
     Authorization,
     AuthorizedBy,
-    Code,
     Decision,
     Surface,
     Verdict,
 )
 from leadtui.spend.errors import (
-    InvalidIdempotencyKey,
     JournalError,
     SpendBlocked,
     SpendOutcomeUnknown,
-    SpendRefused,
 )
 from leadtui.spend.gate import SpendResult
 from leadtui.spend.intent import SpendOperation
-from leadtui.spend.quote import Quote, Unit
+from leadtui.spend.quote import Quote
 from leadtui.spend.request import SpendRequest
 
 # Spends credits or a launch; a retry with the same idempotency_key never spends twice.
 SPEND = ToolAnnotations(
     read_only_hint=False, destructive_hint=False, idempotent_hint=False, open_world_hint=True
 )
-
-AUTHORIZATION_REQUIRED: Final = "authorization_required"
-AUTHORIZATION_DECLINED: Final = "authorization_declined"
-OUTCOME_UNKNOWN: Final = "outcome_unknown"
-JOURNAL_UNAVAILABLE: Final = "journal_unavailable"
 
 RULE: Final = (
     " Authorization, in this order: within the budget the user gave when starting this server "
@@ -103,103 +104,12 @@ ExtractionBody = Annotated[
 ]
 
 
-class SpendOut(BaseModel):
-    sent: bool = Field(description="True when this call sent the spend (or replayed one).")
-    dry_run: bool
-    replayed: bool = Field(
-        default=False, description="The idempotency_key named an earlier spend: its outcome."
-    )
-    idempotency_key: str
-    quote: dict[str, Any] = Field(description="What it costs: units, price, total, balance.")
-    decision: dict[str, Any] = Field(description="The spend decision: verdict, code, message.")
-    record: dict[str, Any] | None = Field(description="The export or extraction it made.")
-    debited: int | None = Field(default=None, description="Credits the balance fell by.")
-    overcharge: str | None = None
-    allowance_left: dict[str, int] = Field(
-        description="What is left of the budget given at start (credits, launches)."
-    )
-
-
 @dataclass(frozen=True)
 class Priced:
     """A spend about to be authorized, and what the one decision says of it."""
 
     request: SpendRequest
     decision: Decision
-
-
-def _allowance_json(allowance: Allowance) -> dict[str, int]:
-    return {"credits": allowance.credits, "launches": allowance.launches}
-
-
-def _authorize_hint(quote: Quote) -> str:
-    if quote.unit is Unit.LAUNCH:
-        flag = f"--max-launches {quote.total}"
-    else:
-        flag = f"--max-credits {quote.total}"
-    return (
-        "Ask the user. They can authorize spends in advance by restarting this server with "
-        f"`leadtui mcp {flag}` (or more), or use an MCP client that can ask them (form "
-        "elicitation); then call again."
-    )
-
-
-def _quote_words(quote: Quote) -> str:
-    return f"{quote.total_text()} (balance {asking.balance_text(quote)})"
-
-
-def refused(decision: Decision) -> ToolFailure:
-    """A decision that is not send, as the agent reads it: nothing was sent."""
-    code = decision.code
-    if code in ASK_CODES and code is not Code.PRICE_UNKNOWN:
-        shown = AUTHORIZATION_REQUIRED
-    else:
-        shown = code.value if code is not None else AUTHORIZATION_REQUIRED
-    asks = code in ASK_CODES
-    return ToolFailure(
-        shown,
-        f"Not sent: {decision.message} Cost: {_quote_words(decision.quote)}.",
-        hint=_authorize_hint(decision.quote) if asks else None,
-        details={"quote": decision.quote.to_json(), "decision": decision.to_json()},
-    )
-
-
-def declined(decision: Decision, asked: Asked) -> ToolFailure:
-    return ToolFailure(
-        AUTHORIZATION_DECLINED,
-        f"The user was asked and did not authorize it ({asked.value}): nothing was sent. "
-        f"Cost: {_quote_words(decision.quote)}.",
-        hint="Do not retry unless the user asks for it.",
-        details={
-            "answer": asked.value,
-            "quote": decision.quote.to_json(),
-            "decision": decision.to_json(),
-        },
-    )
-
-
-def outcome_unknown(exc: SpendOutcomeUnknown) -> ToolFailure:
-    key = exc.intent.idempotency_key
-    cause = from_lead_error(exc.error)
-    return ToolFailure(
-        OUTCOME_UNKNOWN,
-        f"Whether the spend went through is unknown ({cause.code}: {cause.message}). It is "
-        f"journaled as pending under the idempotency key {key}; it never counts as failed.",
-        hint=(
-            "Call the same tool again with this idempotency_key (never a second debit); the "
-            "user sees it in `leadtui pending` and the app."
-        ),
-        status=cause.status,
-        request_id=cause.request_id,
-        details={"idempotency_key": key, "cause": cause.code},
-    )
-
-
-def _blocked(exc: SpendBlocked) -> ToolFailure:
-    if isinstance(exc, SpendRefused) and exc.decision is not None:
-        return refused(exc.decision)
-    code = "invalid_request" if isinstance(exc, InvalidIdempotencyKey) else "spend_refused"
-    return ToolFailure(code, f"{exc.title}: {exc.message}")
 
 
 class Spender:
@@ -223,7 +133,7 @@ class Spender:
             request: SpendRequest = await make(client)
             decision = await self.runtime.gate().decide(request, client, self.authorization(ctx))
         except SpendBlocked as exc:
-            raise _blocked(exc) from None
+            raise blocked(exc) from None
         except (JournalError, StateDirError) as exc:
             raise ToolFailure(
                 JOURNAL_UNAVAILABLE, f"{exc} Nothing was sent: a spend is first written down."
@@ -259,7 +169,7 @@ class Spender:
             try:
                 result = await runtime.gate().spend(priced.request, client, authorization)
             except SpendBlocked as exc:
-                raise _blocked(exc) from None
+                raise blocked(exc) from None
             except SpendOutcomeUnknown as exc:
                 if exc.intent.authorized_by == AuthorizedBy.ALLOWANCE.value:
                     runtime.use_allowance(priced.decision.quote)
@@ -287,12 +197,12 @@ class Spender:
             quote=decision.quote.to_json(),
             decision=decision.to_json(),
             record=None,
-            allowance_left=_allowance_json(self.runtime.allowance),
+            allowance_left=allowance_json(self.runtime.allowance),
         ).model_dump(mode="json")
         verdict = decision.verdict.value + (f" ({decision.code.value})" if decision.code else "")
         return answer(
             doc,
-            f"Dry run, nothing sent. Cost: {_quote_words(decision.quote)}. The decision: "
+            f"Dry run, nothing sent. Cost: {quote_words(decision.quote)}. The decision: "
             f"{verdict}. {decision.message}",
         )
 
@@ -308,7 +218,7 @@ class Spender:
             record=as_json(result.record),
             debited=result.debited,
             overcharge=result.overcharge_text(),
-            allowance_left=_allowance_json(self.runtime.allowance),
+            allowance_left=allowance_json(self.runtime.allowance),
         ).model_dump(mode="json")
         if result.replayed:
             summary = (
@@ -316,7 +226,7 @@ class Spender:
                 "first outcome, nothing spent again."
             )
         else:
-            summary = f"Sent: {_quote_words(decision.quote)}."
+            summary = f"Sent: {quote_words(decision.quote)}."
         overcharge = result.overcharge_text()
         return answer(doc, summary + (f" {overcharge}" if overcharge else ""))
 
@@ -341,6 +251,16 @@ def register(server: MCPServer[Any], runtime: Runtime) -> None:
     spender = Spender(runtime)
     seconds = runtime.deps.ask_seconds
 
+    def asks_about(priced_by: Callable[..., Awaitable[Priced]]) -> Callable[..., Any]:
+        """The resolver that asks the user about the spend `priced_by` priced."""
+
+        async def asked(
+            ctx: Context, dry_run: bool, priced: Annotated[Priced, Resolve(priced_by)]
+        ) -> Elicit[SpendConsent] | asking.Answer:
+            return await asking.ask(ctx, priced.decision, dry_run=dry_run, seconds=seconds)
+
+        return asked
+
     async def unlock_priced(
         ctx: Context, search_id: str, results: int, idempotency_key: str | None
     ) -> Priced:
@@ -351,10 +271,7 @@ def register(server: MCPServer[Any], runtime: Runtime) -> None:
 
         return await spender.priced(ctx, make)
 
-    async def unlock_asked(
-        ctx: Context, dry_run: bool, priced: Annotated[Priced, Resolve(unlock_priced)]
-    ) -> Elicit[SpendConsent] | asking.Answer:
-        return await asking.ask(ctx, priced.decision, dry_run=dry_run, seconds=seconds)
+    unlock_asked = asks_about(unlock_priced)
 
     @server.tool(annotations=SPEND, description=_UNLOCK + RULE)
     async def unlock_results(
@@ -378,10 +295,7 @@ def register(server: MCPServer[Any], runtime: Runtime) -> None:
 
         return await spender.priced(ctx, make)
 
-    async def create_asked(
-        ctx: Context, dry_run: bool, priced: Annotated[Priced, Resolve(create_priced)]
-    ) -> Elicit[SpendConsent] | asking.Answer:
-        return await asking.ask(ctx, priced.decision, dry_run=dry_run, seconds=seconds)
+    create_asked = asks_about(create_priced)
 
     @server.tool(annotations=SPEND, description=_CREATE + RULE)
     async def create_extraction(
@@ -403,10 +317,7 @@ def register(server: MCPServer[Any], runtime: Runtime) -> None:
 
         return await spender.priced(ctx, make)
 
-    async def launch_asked(
-        ctx: Context, dry_run: bool, priced: Annotated[Priced, Resolve(launch_priced)]
-    ) -> Elicit[SpendConsent] | asking.Answer:
-        return await asking.ask(ctx, priced.decision, dry_run=dry_run, seconds=seconds)
+    launch_asked = asks_about(launch_priced)
 
     @server.tool(annotations=SPEND, description=_LAUNCH + RULE)
     async def launch_extraction(
