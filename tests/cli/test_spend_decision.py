@@ -37,9 +37,16 @@ def test_the_same_idempotency_key_returns_the_first_outcome(cli: Cli) -> None:
     assert cli.credits() == 10_000 - 3
     assert len(cli.spending_requests()) == 1
     other = cli.run(
-        "unlock", search_id, "--results", "4", "--max-credits", "4", "--json",
-        "--idempotency-key", "nightly-2026-01-01",
-    )  # fmt: skip
+        "unlock",
+        search_id,
+        "--results",
+        "4",
+        "--max-credits",
+        "4",
+        "--json",
+        "--idempotency-key",
+        "nightly-2026-01-01",
+    )
     assert other.code == Exit.CONFLICT
     assert other.error["code"] == "idempotency_conflict"
     assert len(cli.spending_requests()) == 1
@@ -77,8 +84,15 @@ def test_json_never_prompts_and_no_input_refuses_every_prompt(
     flag = cli.run("unlock", search_id, "--results", "2", "--no-input", terminal=True, answer="y")
     assert flag.code == Exit.CONFIRMATION_REQUIRED
     monkeypatch.setenv("LEADTUI_NO_INPUT", "1")
-    env = cli.run("extractions", "create", "--file", "-", terminal=True, answer="y",
-                  stdin=json.dumps(EXTRACTION))  # fmt: skip
+    env = cli.run(
+        "extractions",
+        "create",
+        "--file",
+        "-",
+        terminal=True,
+        answer="y",
+        stdin=json.dumps(EXTRACTION),
+    )
     assert env.code == Exit.CONFIRMATION_REQUIRED
     assert cli.prompts == []
     assert cli.spending_requests() == []
@@ -87,20 +101,23 @@ def test_json_never_prompts_and_no_input_refuses_every_prompt(
 
 def test_max_launches_caps_and_authorizes_launches(cli: Cli) -> None:
     body = json.dumps(EXTRACTION)
-    over = cli.run("extractions", "create", "--file", "-", "--max-launches", "0", "--json",
-                   stdin=body)  # fmt: skip
+    over = cli.run(
+        "extractions", "create", "--file", "-", "--max-launches", "0", "--json", stdin=body
+    )
     assert over.code == Exit.CONFIRMATION_REQUIRED
     assert over.error["code"] == "over_ceiling"
     assert "--max-launches 1" in over.error["hint"]
     assert cli.spending_requests() == []
-    within = cli.run("extractions", "create", "--file", "-", "--max-launches", "1", "--json",
-                     stdin=body)  # fmt: skip
+    within = cli.run(
+        "extractions", "create", "--file", "-", "--max-launches", "1", "--json", stdin=body
+    )
     assert within.code == Exit.OK
     negative = cli.run("extractions", "launch", "ext_x", "--max-launches", "-1", "--json")
     assert negative.code == Exit.USAGE
     cli.control("PATCH", "/_sandbox/accounts/acct_demo", {"extraction_quota": 0})
-    none_left = cli.run("extractions", "create", "--file", "-", "--max-launches", "1", "--json",
-                        stdin=body)  # fmt: skip
+    none_left = cli.run(
+        "extractions", "create", "--file", "-", "--max-launches", "1", "--json", stdin=body
+    )
     assert none_left.code == Exit.CONFLICT
     assert none_left.error["code"] == "no_launches_left"
     assert len(cli.spending_requests()) == 1
@@ -114,12 +131,16 @@ def test_a_dry_run_the_balance_cannot_cover_says_so(
     search_id = cli.control(
         "POST",
         "/api/v1/searches",
-        {"activities": [{"name": "A"}], "countries": [{"name": "B"}],
-         "localisations": [{"name": "C"}]},
+        {
+            "activities": [{"name": "A"}],
+            "countries": [{"name": "B"}],
+            "localisations": [{"name": "C"}],
+        },
         key="sk_demo_low",
-    )["searchId"]  # fmt: skip
-    dry = cli.run("unlock", search_id, "--results", "10", "--max-credits", "10", "--dry-run",
-                  "--json")  # fmt: skip
+    )["searchId"]
+    dry = cli.run(
+        "unlock", search_id, "--results", "10", "--max-credits", "10", "--dry-run", "--json"
+    )
     assert dry.code == Exit.OK
     assert dry.doc["authorized_by"] is None
     assert dry.doc["refused"] == "insufficient_credits"

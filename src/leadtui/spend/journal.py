@@ -270,6 +270,17 @@ class SpendJournal:
                 (debited, idempotency_key),
             )
 
+    def activity(self, profile: str) -> tuple[int, str | None, str | None]:
+        """A mark that moves whenever a spend of `profile` is journaled or settled, by any
+        process: how many there are, the newest journaled and the newest settled."""
+        with self._connect() as db:
+            row = db.execute(
+                "SELECT COUNT(*), MAX(created_at), MAX(outcome_at) FROM spend_intents"
+                " WHERE profile = ?",
+                (profile,),
+            ).fetchone()
+        return int(row[0]), row[1], row[2]
+
     def budget_spent(self, profile: str) -> int:
         """Credits this profile spent without asking (authorized by its budget) in the last
         24 hours, by any process: what was debited when known, else what was quoted. A

@@ -141,6 +141,9 @@ class JobWatcher:
             self.notifier.announce_gone(self.board.gone)
         if self.board.stopped and self.board.error is not None:
             self.app.note_error(self.board.error)
+        from leadtui.ui.spend_flow import follow_journal  # the spend core: after the first frame
+
+        await follow_journal(self.app)  # a spend made elsewhere moves the balance shown
         self._schedule(self.poller.next_interval() if self.visible else self._hidden_interval())
 
     def _new_session(self) -> None:

@@ -17,12 +17,15 @@ exclusive worker (a second start would cancel the first).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
+import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, cast
 
 from textual.screen import Screen
+from textual.worker import Worker
 
 from leadtui.api.contract import ErrorCode
 from leadtui.api.errors import ApiError, LeadError
@@ -184,10 +187,18 @@ async def pending_intents(app: LeadApp) -> list[SpendIntent]:
     return await gate.pending(app.client)
 
 
-def offer_pending_spends(app: LeadApp) -> None:
+def offer_pending_spends(app: LeadApp) -> Worker[None] | None:
     """At start (and after each sign-in): show intents with no outcome, to resend or discard."""
-    if app.session is not None:
-        app.run_worker(_offer_pending(app), group="pending-spends", exclusive=True)
+    if app.session is None:
+        return None
+
+    # The function, not a coroutine made now: a worker cancelled before it starts (the app
+    # quitting early) then leaves no coroutine that was never awaited.
+    async def offer() -> None:
+        await _offer_pending(app)
+
+    started: Worker[None] = app.run_worker(offer, group="pending-spends", exclusive=True)
+    return started
 
 
 async def _offer_pending(app: LeadApp) -> None:
@@ -213,6 +224,37 @@ async def _offer_pending(app: LeadApp) -> None:
         await app.push_screen(PendingSpends(intents))
 
 
+# What each app last saw of its profile's journal (see `follow_journal`).
+_journal_seen: weakref.WeakKeyDictionary[LeadApp, object] = weakref.WeakKeyDictionary()
+
+
+async def _journal_mark(app: LeadApp) -> object:
+    gate = await app.spending()
+    return await asyncio.to_thread(gate.journal.activity, gate.profile)
+
+
+async def follow_journal(app: LeadApp) -> bool:
+    """Spends journaled or settled since the last look, by any surface (another window, the
+    command line, an agent): the balance is read again and the screens that show what a spend
+    changes reload. True when there were. The job watcher calls it on every poll."""
+    if app.session is None:
+        return False
+    try:
+        mark = await _journal_mark(app)
+    except JournalError:
+        return False
+    seen = _journal_seen.get(app)
+    _journal_seen[app] = mark
+    if seen is None or seen == mark:
+        return False
+    app.note_spend()
+    try:
+        await app.refresh_identity()
+    except LeadError as error:
+        app.notify_error(error)
+    return True
+
+
 async def _after_spend(screen: Screen[Any], result: SpendResult) -> None:
     app = _app(screen)
     record = result.record
@@ -233,22 +275,17 @@ async def _after_spend(screen: Screen[Any], result: SpendResult) -> None:
         watcher.follow("export", record.exportId)
     else:
         watcher.follow("extraction", record.extractionId)
-    overcharge = result.overcharge_text()
-    if overcharge is not None:
-        _show(
-            screen,
-            ErrorReport(
-                "Overcharged",
-                overcharge,
-                code="overcharge",
-                request_id=record.request_id,
-            ),
-        )
     app.note_spend()  # usage totals and the search's counts moved: their screens reload
     try:
         await app.refresh_identity()
     except LeadError as error:
         app.notify_error(error)
+    overcharge = result.overcharge_text()
+    if overcharge is not None:  # a toast, kept in History: the screens just reloaded
+        report = ErrorReport("Overcharged", overcharge, request_id=record.request_id)
+        app.notify_error(report)
+    with contextlib.suppress(JournalError):  # this spend is followed already
+        _journal_seen[app] = await _journal_mark(app)
 
 
 def _blocked(error: SpendBlocked | JournalError) -> ErrorReport:

@@ -1,4 +1,6 @@
-"""History: this session's requests and notifications, newest first, filterable, copyable.
+"""History: this session's requests and notifications, newest first, filterable, copyable;
+below them, the spend journal's spends by whoever made them (the app, the command line, an
+agent).
 
 What a user pastes into a support ticket: time, method and path, status, how long it took,
 the request id and the idempotency key's short form. Never the API key: entries hold none.
@@ -6,16 +8,20 @@ the request id and the idempotency key's short form. Never the API key: entries 
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from typing import ClassVar
 
-from textual import on
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.widgets import DataTable
 
+from leadtui.spend.errors import JournalError
+from leadtui.spend.intent import SpendIntent
 from leadtui.ui.clipboard import copy_and_tell
 from leadtui.ui.model.history import COLUMNS, HistoryEntry
+from leadtui.ui.model.spend_history import SPEND_COLUMNS, spend_cells, spend_record
 from leadtui.ui.screens.base import LeadScreen
 from leadtui.ui.widgets.view_table import ViewTable
 
@@ -38,6 +44,7 @@ class HistoryScreen(LeadScreen):
 
     DEFAULT_CSS = """
     HistoryScreen #history-table { height: 1fr; }
+    HistoryScreen #history-spends { height: auto; max-height: 9; }
     """
 
     def __init__(self) -> None:
@@ -54,12 +61,35 @@ class HistoryScreen(LeadScreen):
             copy_id=lambda entry: entry.request_id,
             id="history-table",
         )
+        yield ViewTable(
+            "Spends",
+            SPEND_COLUMNS,
+            spend_cells,
+            row_id=lambda intent: intent.idempotency_key,
+            record=spend_record,
+            id="history-spends",
+        )
 
     def on_mount(self) -> None:
         table = self._table
         table.border_subtitle = "newest first · / filter · y copy line · Enter describes"
         self._stop_listening = self.lead_app.history.listen(self._changed)
         self._fill()
+        spends = self.query_one("#history-spends", ViewTable)
+        spends.border_subtitle = "the spend journal · who spent it · newest first"
+        self._load_spends()
+
+    @work(group="history-spends")
+    async def _load_spends(self) -> None:
+        """Every spend of this profile in the journal, whichever surface made it."""
+        try:
+            gate = await self.lead_app.spending()
+            intents: list[SpendIntent] = await asyncio.to_thread(gate.journal.history, 50)
+        except JournalError as error:
+            self.lead_app.notify_error(error)
+            return
+        mine = [intent for intent in intents if intent.profile == gate.profile]
+        self.query_one("#history-spends", ViewTable).set_rows(mine)
 
     def on_unmount(self) -> None:
         if self._stop_listening is not None:
