@@ -16,6 +16,14 @@ def flat_text(app: Any) -> str:
     return " ".join(screen_text(app).split())
 
 
+def widget_text(app: Any, selector: str) -> str:
+    """The words drawn inside the widget `selector` on the current screen, one space apart
+    (what is drawn beside it, e.g. the screen under a dialog, left out)."""
+    region = app.screen.query_one(selector).region
+    rows = screen_text(app).splitlines()[region.y : region.bottom]
+    return " ".join(" ".join(row[region.x : region.right] for row in rows).split())
+
+
 def footer_text(app: Any) -> str:
     """The bottom row: the footer's keys as the user reads them."""
     return screen_text(app).splitlines()[-1].strip()

@@ -61,6 +61,9 @@ async def _send_held_unlock(app: Any, pilot: Any, held: HeldSpends) -> None:
     # Shown in the dialog the user is looking at, in the frame after the key.
     assert "Sending… (same key on every retry)" in screen_text(app)
     await wait_until(pilot, lambda: held.held == 1)
+    # Only keys that work are offered: neither y nor Esc does anything now.
+    assert "y Spend" not in _footer(app)
+    assert "Esc Cancel" not in _footer(app)
 
 
 async def test_confirm_spend_footer_names_its_own_keys(build_app: Any, client: Any) -> None:

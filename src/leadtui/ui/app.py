@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import sys
 import time
+from functools import partial
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import events, work
@@ -16,6 +17,7 @@ from textual.markup import MarkupError
 from textual.notifications import SeverityLevel
 from textual.reactive import reactive
 from textual.screen import Screen
+from textual.signal import Signal
 
 from leadtui.api.contract import Scope
 from leadtui.api.errors import ConfigurationError, Unauthorized
@@ -30,6 +32,7 @@ from leadtui.ui.screens.help import HelpScreen
 from leadtui.ui.services import AppDeps, FirstFrame, Session
 from leadtui.ui.sessions import SessionKeeper, signed_in_session
 from leadtui.ui.stylesheets import stylesheet
+from leadtui.ui.workers import start_worker
 
 if TYPE_CHECKING:
     from pydantic import SecretStr
@@ -113,6 +116,9 @@ class LeadApp(App[int]):
         self._jobs: JobWatcher | None = None
         self._spend_gate: SpendGate | None = None
         self.spends_in_flight = 0
+        self.spend_settled: Signal[str] = Signal(self, "spend_settled")
+        """Published with its idempotency key when a pending spend was resent and settled, or
+        discarded: what was shown about it is out of date."""
         self._pending_offer_due = False
         """Spends sent and not answered yet (counted by ui/spend_flow.py): quitting asks."""
         theme, keymap = (
@@ -329,7 +335,7 @@ class LeadApp(App[int]):
         if self.spends_in_flight:
             from leadtui.ui.spend_flow import confirm_quit
 
-            self.run_worker(confirm_quit(self), group="confirm-quit", exclusive=True)
+            start_worker(self, partial(confirm_quit, self), group="confirm-quit", exclusive=True)
             return
         self.exit()
 
@@ -338,7 +344,7 @@ class LeadApp(App[int]):
         if self.spends_in_flight:
             await self.action_quit()
             return
-        self.run_worker(self._confirm_quit(), group="confirm-quit", exclusive=True)
+        start_worker(self, self._confirm_quit, group="confirm-quit", exclusive=True)
 
     async def _confirm_quit(self) -> None:
         from leadtui.ui.dialogs.confirm import ConfirmText
@@ -371,10 +377,7 @@ class LeadApp(App[int]):
         light = self.theme == THEMES["dark"]
         self.theme = THEMES["light" if light else "dark"]
         self.settings.theme = "light" if light else "dark"
-        self.run_worker(
-            asyncio.to_thread(self.save_settings_now),
-            group="save-settings",
-        )
+        self.run_worker(self.save_settings_now, thread=True, group="save-settings")
 
     def palette_commands(self, screen: Screen[Any]) -> list[PaletteCommand]:
         """The palette: screens, app and account actions, then the screen's own commands."""

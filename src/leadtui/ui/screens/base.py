@@ -154,6 +154,13 @@ class LeadScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.watch(self.app, "identity", self._identity_changed, init=False)
+        self.lead_app.spend_settled.subscribe(self, self._spend_settled)
+
+    def _spend_settled(self, idempotency_key: str) -> None:
+        # "Outcome unknown" no longer holds once that spend is settled or discarded.
+        shown = self.error_panel.report
+        if shown is not None and shown.pending_spend == idempotency_key:
+            self.clear_error()
 
     def on_screen_resume(self) -> None:
         self._check_required_scopes()

@@ -24,6 +24,7 @@ from leadtui.ui.screens.searches import count_text, search_summary
 from leadtui.ui.spend_flow import confirm_and_spend, spending_switched_off, unlock_request
 from leadtui.ui.stylesheets import stylesheet
 from leadtui.ui.widgets.lead_table import LeadTable
+from leadtui.ui.workers import start_worker
 
 READ_ONLY = ErrorReport(
     "Spending is switched off",
@@ -62,7 +63,9 @@ class SearchDetailScreen(LeadScreen):
         yield Static("", id="search-detail-status")
         yield LeadTable(id="search-leads")
 
-    def on_mount(self) -> None:
+    def on_mount(self) -> None:  # LeadScreen's runs too (Textual calls every class's)
+        # A pending spend resent or discarded in its dialog may have moved the counts.
+        self.watch(self.app, "spends", self._spent, init=False)
         self._draw_summary()
         self._load_leads()
         self.query_one(LeadTable).focus()
@@ -81,9 +84,14 @@ class SearchDetailScreen(LeadScreen):
     def action_exports(self) -> None:
         from leadtui.ui.jumps import show_exports_of
 
-        self.app.run_worker(show_exports_of(self.lead_app, self.search.searchId), group="jump")
+        start_worker(
+            self.app, partial(show_exports_of, self.lead_app, self.search.searchId), group="jump"
+        )
 
     # --- data ---------------------------------------------------------------------------
+
+    def _spent(self) -> None:
+        self.refresh_search()
 
     @work(exclusive=True, group="search-detail-load")
     async def refresh_search(self) -> None:
