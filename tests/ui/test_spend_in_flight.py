@@ -145,7 +145,7 @@ async def test_an_answer_that_comes_while_quit_is_asked_keeps_both_dialogs_right
     app, held = held_app
     async with app.run_test(size=(100, 30)) as pilot:
         await _send_held_unlock(app, pilot, held)
-        await pilot.press("ctrl+q")
+        await pilot.press("ctrl+c")  # as ctrl+q: asks while a spend is sending
         await wait_until(pilot, lambda: "Quit while a spend is sending?" in screen_text(app))
         held.release.set()
         await wait_until(pilot, lambda: app.credits == 10_000 - 100)

@@ -69,6 +69,10 @@ class LeadApp(App[int]):
         Binding("question_mark,f1", "help", "Help", id="app.help", key_display="?"),
         Binding("ctrl+t", "toggle_theme", "Dark or light theme", id="app.toggle_theme", show=False),
         Binding("ctrl+q", "quit", "Quit", id="app.quit", priority=True),
+        # As in k9s and htop; a text field's selection is still copied by it (action_interrupt).
+        Binding(
+            "ctrl+c", "interrupt", "Quit (as ctrl+q)", id="app.interrupt", show=False, priority=True
+        ),
         # On a main screen; a screen pushed over one binds q (and Esc) to go back instead.
         Binding("q", "ask_quit", "Quit (asks)", id="app.ask_quit", show=False),
     ]
@@ -339,24 +343,24 @@ class LeadApp(App[int]):
             return
         self.exit()
 
+    async def action_interrupt(self) -> None:
+        """ctrl+c: copy a text field's selection, else quit as ctrl+q does."""
+        from textual.widgets import Input, TextArea
+
+        focused = self.focused
+        if isinstance(focused, Input | TextArea) and focused.selected_text:
+            focused.action_copy()
+            return
+        await self.action_quit()
+
     async def action_ask_quit(self) -> None:
         """q: quit once the user says so (ctrl+q quits at once)."""
         if self.spends_in_flight:
             await self.action_quit()
             return
-        start_worker(self, self._confirm_quit, group="confirm-quit", exclusive=True)
+        from leadtui.ui.quitting import confirm_quit
 
-    async def _confirm_quit(self) -> None:
-        from leadtui.ui.dialogs.confirm import ConfirmText
-
-        dialog = ConfirmText(
-            "Quit leadtui?",
-            "Jobs go on on the server; they are here when you come back. ctrl+q quits "
-            "without asking.",
-            "Quit",
-        )
-        if await self.push_screen_wait(dialog):
-            self.exit()
+        start_worker(self, partial(confirm_quit, self), group="confirm-quit", exclusive=True)
 
     def action_open(self, mode: str) -> None:
         self.switch_mode(mode)
