@@ -305,3 +305,51 @@ async def test_a_launch_shows_it_is_sending_once_confirmed(
         assert not screen.active_bindings["l"].enabled
         held.release.set()
         await wait_until(pilot, lambda: "⟳" not in screen_text(app))
+
+
+async def test_no_launches_left_keeps_the_new_extraction_form_and_what_was_typed(
+    jobs_app: Any, sandbox_http: httpx.AsyncClient
+) -> None:
+    await jobs_seed.set_quota(sandbox_http, 0)
+    async with jobs_app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        await pilot.app.refresh_identity()
+        await jobs_seed.open_jobs(pilot, ExtractionTable)
+        before = len(await jobs_seed.requests_log(sandbox_http))
+        await pilot.press("e")
+        form = await wait_for_screen(pilot, ExtractionForm)
+        await pilot.press(*"bakery", "tab", *"FR")
+        await pilot.press("ctrl+l")
+        await wait_until(pilot, lambda: "No launches left" in screen_text(pilot.app))
+        said = " ".join(line.strip("│ ") for line in screen_text(pilot.app).splitlines())
+        assert "ctrl+s saves it as a draft to launch later" in said
+        assert pilot.app.screen is form  # still open, with what was typed
+        assert "bakery" in screen_text(pilot.app)
+        assert len(await jobs_seed.requests_log(sandbox_http)) == before  # nothing sent
+        await pilot.press("ctrl+s")
+        await wait_until(pilot, lambda: "│ ext_000001  bakery · FR " in screen_text(pilot.app))
+
+
+async def test_tab_into_a_filled_field_puts_the_cursor_after_its_text(
+    jobs_app: Any, client: Any
+) -> None:
+    draft = await client.extractions.create_draft(jobs_seed.EXTRACTION)
+    async with jobs_app.run_test(size=(100, 30)) as pilot:
+        await jobs_seed.open_jobs(pilot, ExtractionTable, draft.extractionId)
+        await pilot.press("m")
+        form = await wait_for_screen(pilot, ExtractionForm)
+        countries = form.query_one("#x-countries", Input).value
+        await pilot.press("tab", *", BE")
+        await wait_until(pilot, lambda: f"{countries}, BE" in screen_text(pilot.app))
+
+
+async def test_a_pasted_column_fills_a_list_field_one_value_a_line(jobs_app: Any) -> None:
+    from textual import events
+
+    async with jobs_app.run_test(size=(100, 30)) as pilot:
+        await jobs_seed.open_jobs(pilot, ExtractionTable)
+        await pilot.press("e")
+        form = await wait_for_screen(pilot, ExtractionForm)
+        field = form.query_one("#x-categories", Input)
+        field.post_message(events.Paste("bakery\nflorist\n\nbutcher\n"))
+        await wait_until(pilot, lambda: "bakery, florist, butcher" in screen_text(pilot.app))

@@ -98,7 +98,7 @@ class ExtractionsPanel(JobPanel[Extraction]):
     @work(group="jobs-extraction-form")
     async def new_extraction(self) -> None:
         """The form for a new extraction: saved as a draft, or created and launched."""
-        result = await self.app.push_screen_wait(ExtractionForm())
+        result = await self.app.push_screen_wait(ExtractionForm(launches_left=self._launches_left))
         if result is None:
             return
         if result.launch:
