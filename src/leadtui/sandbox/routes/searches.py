@@ -40,10 +40,10 @@ async def list_searches(
 ) -> dict[str, Any]:
     state = sandbox_of(request)
     with state.store.reading() as conn:
-        rows, next_cursor = state.pages.newest_first(
-            conn, "searches", who.account_id, cursor, limit
+        records, next_cursor = state.pages.newest_first(
+            conn, "searches", who.account_id, cursor, limit, search_json
         )
-    return page([search_json(row) for row in rows], next_cursor)
+    return page(records, next_cursor)
 
 
 @router.post(
