@@ -56,6 +56,7 @@ class PendingSpends(ModalScreen[None]):
         self.intents = list(intents)
         self.resending = False
         """A resend is awaiting the server's answer: no key starts or cuts another."""
+        self._answer: ErrorReport | None = None
 
     def compose(self) -> ComposeResult:
         with Vertical(id="pending-spends-box") as box:
@@ -89,13 +90,16 @@ class PendingSpends(ModalScreen[None]):
         return cast("LeadApp", self.app)
 
     def show_error(self, report: ErrorReport) -> None:
-        """What the last resend or discard ran into, with its code and request id."""
+        """What the last resend or discard ran into, with its code and request id: in the
+        dialog (a toast would cover it), or as a toast once the dialog has closed."""
+        self._answer = report
         self._app().note_error(report)
         answer = self.query_one("#pending-spends-answer", Static)
         answer.update("\n".join(part for part in (report.title, report.text, report.meta) if part))
         answer.display = True
 
     def _clear_answer(self) -> None:
+        self._answer = None
         self.query_one("#pending-spends-answer", Static).display = False
 
     def _selected(self) -> SpendIntent | None:
@@ -108,6 +112,8 @@ class PendingSpends(ModalScreen[None]):
         self._app().spend_settled.publish(intent.idempotency_key)
         self.intents = [i for i in self.intents if i.idempotency_key != intent.idempotency_key]
         if not self.intents:
+            if self._answer is not None:
+                self._app().notify_error(self._answer)  # the dialog that showed it closes
             self.dismiss(None)
         else:
             self._draw()
@@ -158,11 +164,11 @@ class PendingSpends(ModalScreen[None]):
             gate = await self._app().spending()
             await asyncio.to_thread(gate.journal.discard, intent.idempotency_key)
         except IntentSettled as error:
-            self.notify(error.message, title=error.title, markup=False)
+            self.show_error(ErrorReport(error.title, error.message))
             self._settled(intent)
             return
         except (SpendBlocked, JournalError) as error:
-            self.notify(str(error), title=error.title, severity="error", markup=False)
+            self.show_error(ErrorReport(error.title, str(error)))
             return
         self.notify(f"Discarded {intent.short_key}…: it will not be resent.", timeout=4)
         self._settled(intent)
