@@ -363,7 +363,11 @@ class LeadApp(App[int]):
         start_worker(self, partial(confirm_quit, self), group="confirm-quit", exclusive=True)
 
     def action_open(self, mode: str) -> None:
+        """A screen's number opens that screen itself (Searches' list, not the search last
+        opened over it); a dialog waiting for an answer there stays, with what is under it."""
         self.switch_mode(mode)
+        while len(self.screen_stack) > 1 and isinstance(self.screen, LeadScreen):
+            self.pop_screen()
 
     def action_history(self) -> None:
         from leadtui.ui.screens.history import HistoryScreen

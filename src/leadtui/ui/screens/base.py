@@ -40,6 +40,8 @@ class LeadScreen(Screen[None]):
     REQUIRED_SCOPES: ClassVar[tuple[tuple[Scope, str], ...]] = ()
     # action -> (scope, what it does), e.g. {"unlock": (Scope.EXPORTS_WRITE, "unlock results")}.
     ACTION_SCOPES: ClassVar[dict[str, tuple[Scope, str]]] = {}
+    # The screen's main actions: the footer shows their keys at any width (KeyFooter).
+    MAIN_ACTIONS: ClassVar[frozenset[str]] = frozenset()
     # Kept for screens that set it: every footer now fits its keys whole (KeyFooter).
     COMPACT_FOOTER: ClassVar[bool] = False
 

@@ -44,6 +44,7 @@ class SearchDetailScreen(LeadScreen):
     }
 
     COMPACT_FOOTER = True
+    MAIN_ACTIONS = frozenset({"unlock"})
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("u", "unlock", "Unlock more", id="search.unlock"),
         Binding("r", "refresh", "Refresh", id="search.refresh"),
@@ -177,7 +178,13 @@ class SearchDetailScreen(LeadScreen):
                 else "Press u to unlock."
             )
         else:
-            at = f"row {table.cursor_row + 1:,} of {rows.row_count:,}"
+            shown = table.shown  # filtered or sorted: what the table shows, not what exists
+            if shown.active and not shown.row_count:
+                at = "no row matches the filter"
+            else:
+                at = f"row {table.cursor_row + 1:,} of {shown.row_count:,}"
+                if shown.active:
+                    at += " shown"  # the table's title says of how many, and how
             loading = (
                 f" · loading page {table.loading_page + 1:,}…"
                 if table.loading_page is not None
