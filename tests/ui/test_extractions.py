@@ -18,7 +18,7 @@ from leadtui.ui.screens.jobs import JobsScreen
 from leadtui.ui.widgets.job_tables import ExtractionTable
 from tests.ui import jobs_seed
 from tests.ui.pilot import settle, wait_for_screen
-from tests.ui.screen import screen_text, wait_until
+from tests.ui.screen import screen_text, toasts_text, wait_until
 
 API = "/api/v1"
 
@@ -353,3 +353,43 @@ async def test_a_pasted_column_fills_a_list_field_one_value_a_line(jobs_app: Any
         field = form.query_one("#x-categories", Input)
         field.post_message(events.Paste("bakery\nflorist\n\nbutcher\n"))
         await wait_until(pilot, lambda: "bakery, florist, butcher" in screen_text(pilot.app))
+
+
+class LosesPauseAnswers(httpx.AsyncBaseTransport):
+    """The sandbox; each pause is answered 503 after the server paused (`acts=True`), or
+    before it saw the request (`acts=False`): what a run of failed retries ends with."""
+
+    def __init__(self, sandbox: httpx.AsyncBaseTransport, *, acts: bool) -> None:
+        self.sandbox = sandbox
+        self.acts = acts
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        if request.method != "PATCH":
+            return await self.sandbox.handle_async_request(request)
+        if self.acts:
+            await self.sandbox.handle_async_request(request)
+        error = {"code": "internal_error", "message": "unavailable", "request_id": "req_lost"}
+        return httpx.Response(503, json={"error": error}, headers={"X-Request-Id": "req_lost"})
+
+
+@pytest.mark.parametrize("acts", [True, False], ids=["server-paused", "server-never-saw-it"])
+async def test_a_pause_whose_answer_was_lost_says_what_happened_and_names_it(
+    build_app: Any, client: Any, sandbox_app: Any, sandbox_clock: Any, acts: bool
+) -> None:
+    extraction = await jobs_seed.extraction(client)
+    sandbox_clock.advance(0.2)  # running
+    job_id = extraction.extractionId
+    lossy = LosesPauseAnswers(httpx.ASGITransport(app=sandbox_app), acts=acts)
+    app = build_app(transport=lossy)
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        await jobs_seed.open_jobs(pilot, ExtractionTable, job_id)
+        await pilot.press("z")
+        if acts:  # it worked: said as a success, never as a failure
+            said = f"Extraction {job_id} is paused."
+            await wait_until(pilot, lambda: said in toasts_text(app))
+            assert "Server error" not in toasts_text(app)
+        else:  # it failed: the toast says which action
+            said = f"Pausing {job_id} failed: Server error"
+            await wait_until(pilot, lambda: said in toasts_text(app))
+            assert "HTTP 503 · code internal_error" in toasts_text(app)
+        assert (await client.extractions.get(job_id)).status == ("paused" if acts else "running")

@@ -169,7 +169,6 @@ class SearchDetailScreen(LeadScreen):
 
     def _draw_status(self) -> None:
         table = self.query_one(LeadTable)
-        rows = table.rows
         if not self.search.unlocked_count:
             locked = count_text(still_locked(self.search))
             text = f"No results unlocked yet: {locked} can be. " + (
