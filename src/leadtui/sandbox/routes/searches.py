@@ -39,9 +39,15 @@ async def list_searches(
     request: Request, who: Reader, cursor: CursorParam = None, limit: LimitParam = DEFAULT_LIMIT
 ) -> dict[str, Any]:
     state = sandbox_of(request)
+    pricing = state.pricing
     with state.store.reading() as conn:
         records, next_cursor = state.pages.newest_first(
-            conn, "searches", who.account_id, cursor, limit, search_json
+            conn,
+            "searches",
+            who.account_id,
+            cursor,
+            limit,
+            lambda row: pricing.state_on(search_json(row)),
         )
     return page(records, next_cursor)
 
@@ -59,7 +65,7 @@ async def create_search(request: Request, who: Writer, body: SearchRequest) -> J
     state = sandbox_of(request)
     with state.store.transaction() as conn:
         row = insert_search(conn, who.account_id, body, state.now())
-    return JSONResponse({"data": search_json(row)}, status_code=201)
+    return JSONResponse({"data": state.pricing.state_on(search_json(row))}, status_code=201)
 
 
 @router.get(
@@ -72,8 +78,11 @@ async def create_search(request: Request, who: Writer, body: SearchRequest) -> J
     ),
 )
 async def get_search(request: Request, who: Reader, searchId: str) -> dict[str, Any]:
-    with sandbox_of(request).store.reading() as conn:
-        return {"data": search_json(load_search(conn, who.account_id, searchId))}
+    state = sandbox_of(request)
+    with state.store.reading() as conn:
+        return {
+            "data": state.pricing.state_on(search_json(load_search(conn, who.account_id, searchId)))
+        }
 
 
 @router.get(
