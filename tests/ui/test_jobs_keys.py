@@ -78,11 +78,3 @@ async def test_a_ready_export_says_where_d_saves_it(
             pilot, lambda: f"d saves {export.exportId}.zip to {folder}" in screen_text(app)
         )
 
-
-async def test_new_extraction_keeps_its_place_in_the_footer_at_80_columns(build_app: Any) -> None:
-    app = build_app()
-    async with app.run_test(size=(80, 24)) as pilot:
-        await jobs_seed.open_jobs(pilot, ExportTable)
-        footer = screen_text(app).splitlines()[-1]
-        assert "e New extraction" in footer
-        assert "d ZIP" in footer  # the table's own keys, as many as fit

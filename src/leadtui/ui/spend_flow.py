@@ -177,7 +177,7 @@ async def _after_spend(screen: Screen[Any], result: SpendResult) -> None:
         else f"extraction {record.extractionId}"
     )
     app.notify(
-        f"Done: {what} is {record.status} (key {result.intent.short_key}).",
+        f"Done: {what} is {record.status} (idempotency key {result.intent.short_key}…).",
         title="Spent",
         timeout=6,
     )
@@ -240,11 +240,11 @@ async def _explain_failure(
         return await _insufficient_results(screen, request, error)
     if isinstance(error, ApiError) and error.code == ErrorCode.IDEMPOTENCY_CONFLICT:
         text = (
-            f"The server already saw the key {key}… with a different request, so it refused "
-            "this one and charged nothing for it. The app never re-sends a spend under a new "
-            "key by itself: start the action again to confirm it with a new key."
+            f"The server already saw the idempotency key {key}… with a different request, so it "
+            "refused this one and charged nothing for it. The app never re-sends a spend under "
+            "a new key by itself: start the action again to confirm it with a new key."
         )
-        _show(screen, _report(error, "Key already used", text))
+        _show(screen, _report(error, "Idempotency key already used", text))
         return None
     _show(screen, describe(error))
     return None

@@ -37,7 +37,8 @@ def describe_intent(intent: SpendIntent) -> str:
         what = "Create an extraction"
     cost = "cost not stated" if intent.amount is None else plural(intent.amount, "credit")
     when = intent.created_at.strftime("%Y-%m-%d %H:%M UTC")
-    return f"{what} · {cost} · {intent.account.label} · {when} · key {intent.short_key}…"
+    key = f"idempotency key {intent.short_key}…"
+    return f"{what} · {cost} · {intent.account.label} · {when} · {key}"
 
 
 class PendingSpends(ModalScreen[None]):

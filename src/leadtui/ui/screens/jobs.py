@@ -32,7 +32,6 @@ class JobsScreen(LeadScreen):
     CSS_PATH = stylesheet("jobs")
 
     MODE = "jobs"
-    MAIN_ACTIONS = frozenset({"new_extraction"})
     LABEL = "Jobs"
     REQUIRED_SCOPES = ((Scope.EXPORTS_READ, "follow your export jobs"),)
     ACTION_SCOPES: ClassVar[dict[str, tuple[Scope, str]]] = {
