@@ -77,4 +77,3 @@ async def test_a_ready_export_says_where_d_saves_it(
         await wait_until(
             pilot, lambda: f"d saves {export.exportId}.zip to {folder}" in screen_text(app)
         )
-
