@@ -50,7 +50,7 @@ def quote_table(decision: Decision, short_key: str) -> Table:
     else:
         _credit_rows(grid, quote)
         grid.add_row("Budget", Text(decision.budget.text()))
-    grid.add_row("Idempotency", Text(f"{short_key}… (the same key on every retry)"))
+    grid.add_row("Idempotency key", Text(f"{short_key}… (the same on every retry)"))
     return grid
 
 
@@ -129,11 +129,8 @@ class ConfirmSpend(ConfirmDialog):
             self.sending(note=f"{self.decision.message} Sent without asking. ")
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "confirm" and self.is_sending:
-            return None
-        if action == "cancel" and self.is_sending:
-            return None  # sent: only the server's answer ends it
-        return True
+        # Sent: only the server's answer ends it, so neither key is shown.
+        return not (self.is_sending and action in ("confirm", "cancel"))
 
     def sending(self, *, note: str = "") -> None:
         """The spend is on its way: say so where the user is looking; no key ends it."""
