@@ -5,6 +5,7 @@ advance goes without asking. An overcharging server is reported with its request
 from __future__ import annotations
 
 import re
+from functools import partial
 from typing import Any
 
 import httpx
@@ -66,7 +67,7 @@ async def test_the_app(row: Row, build_app: Any, sandbox_http: httpx.AsyncClient
             await settle(pilot)
         request = await request_for(row, arranged, app.client)
         before = await _spends(sandbox_http)
-        worker = app.run_worker(confirm_and_spend(app.screen, request))
+        worker = app.run_worker(partial(confirm_and_spend, app.screen, request))
         verdict, code = row.app
         if verdict == "ask":
             dialog = await wait_for_screen(pilot, ConfirmSpend)
@@ -101,7 +102,7 @@ async def test_an_overcharge_is_reported_with_its_request_id(
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot)
         request = await request_for(row, arranged, app.client)
-        worker = app.run_worker(confirm_and_spend(app.screen, request))
+        worker = app.run_worker(partial(confirm_and_spend, app.screen, request))
         await worker.wait()
         assert isinstance(worker.result, SpendResult)
         (sent,) = await _spends(sandbox_http)

@@ -206,7 +206,7 @@ class SpendGate:
         key = result.intent.idempotency_key
         await asyncio.to_thread(_quietly, key, lambda: self.journal.record_debit(key, debited))
         if debited > (result.intent.amount or 0):
-            log.warning(
+            log.info(  # every surface reports it to the user in its own words
                 "overcharge: intent %s quoted %s credits, debited %s (request %s)",
                 short_key(key),
                 result.intent.amount,
