@@ -9,7 +9,6 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import pytest
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS
@@ -64,8 +63,9 @@ def test_the_early_answer_speaks_the_sdks_handshake_versions() -> None:
     assert HANDSHAKE_VERSIONS == HANDSHAKE_PROTOCOL_VERSIONS
 
 
-@pytest.mark.parametrize("version", [HANDSHAKE_VERSIONS[0], HANDSHAKE_VERSIONS[-1]])
-def test_initialize_is_answered_once_as_the_sdk_answers_it(tmp_path: Path, version: str) -> None:
+def test_initialize_is_answered_once_as_the_sdk_answers_it(tmp_path: Path) -> None:
+    # The newest handshake version is every stdio session's in the other tests: the oldest here.
+    version = HANDSHAKE_VERSIONS[0]
     answers, logged = _serve(tmp_path, _initialize(version), INITIALIZED, LIST_TOOLS)
     assert [answer["id"] for answer in answers] == [7, 8]
     result = answers[0]["result"]
