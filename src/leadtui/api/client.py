@@ -12,6 +12,7 @@ import httpx
 from pydantic import SecretStr
 
 from leadtui import __version__
+from leadtui.api.deadlines import DEFAULT_TIMEOUT
 from leadtui.api.errors import ConfigurationError
 from leadtui.api.exchange import ExchangeObserver
 from leadtui.api.keys import api_key_problem, mask_key
@@ -54,7 +55,7 @@ class LeadClient:
         base_url: str | None = None,
         api_key: str | SecretStr | None = None,
         *,
-        timeout: float = 10.0,
+        timeout: float = DEFAULT_TIMEOUT,
         max_retries: int = 3,
         transport: httpx.AsyncBaseTransport | None = None,
         sleep: Sleep | None = None,

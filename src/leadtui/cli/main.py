@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Final, NoReturn
 
 from leadtui import __version__
+from leadtui.api.deadlines import MIN_STREAM_BYTES_PER_WINDOW, REQUEST_DEADLINE
 from leadtui.cli.exit_codes import help_table
 from leadtui.cli.parser import KEEP, add_twin_commands, common_options, listed_only
 
@@ -37,6 +38,9 @@ _EPILOG = (
     + "\n\nscripts: add --json for one JSON document on stdout (errors too), --jsonl for lines."
     + "\nA spend is sent only when authorized: a prompt at a terminal, --max-credits C, or the"
     + "\nprofile's spend_budget; otherwise exit 10 and nothing is sent."
+    + f"\n\nnetwork: deadline: {REQUEST_DEADLINE:g} s per request, for connecting and the answer "
+    + "over all\nits retries; a download's body must keep arriving, at least "
+    + f"{MIN_STREAM_BYTES_PER_WINDOW // 1024} KiB every {REQUEST_DEADLINE:g} s."
 )
 
 
