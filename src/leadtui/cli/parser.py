@@ -277,7 +277,12 @@ def _pending(sub: Any, summary: str, common: argparse.ArgumentParser) -> None:
             "at start). Resending uses the same idempotency key: never a second debit."
         ),
     )
-    _command(verbs, "list", "this profile's pending spends", "pending:list_pending", common)
+    listing = _command(
+        verbs, "list", "this profile's pending spends", "pending:list_pending", common
+    )
+    listing.add_argument(
+        "--all", action="store_true", help="every one (always: this list is never paged)"
+    )
     resend = _command(
         verbs, "resend", "send a pending spend again, same key", "pending:resend", common
     )
