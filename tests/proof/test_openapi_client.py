@@ -29,9 +29,9 @@ from openapi_core.datatypes import RequestParameters
 from starlette.testclient import TestClient
 from werkzeug.datastructures import Headers, ImmutableMultiDict
 
+from leadtui.api.contract import LEAD_COLUMNS
 from leadtui.sandbox.app import create_app
 from leadtui.sandbox.config import SandboxConfig
-from leadtui.sandbox.leads import LEAD_COLUMNS
 from tests.cli.test_spending import EXTRACTION
 from tests.conftest import FakeClock
 

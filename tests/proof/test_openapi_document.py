@@ -229,7 +229,7 @@ def test_archives_are_described_as_3_1_describes_bytes(document: dict[str, Any])
 
 
 def test_custom_download_columns_are_the_names_allowed(document: dict[str, Any]) -> None:
-    from leadtui.sandbox.leads import LEAD_COLUMNS
+    from leadtui.api.contract import LEAD_COLUMNS
 
     columns = document["components"]["schemas"]["CustomDownloadRequest"]["properties"]["columns"]
     assert columns["items"] == {"type": "string", "enum": list(LEAD_COLUMNS)}

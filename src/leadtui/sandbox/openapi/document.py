@@ -18,10 +18,10 @@ from leadtui.api.contract import (
     API_PREFIX,
     API_VERSION,
     JSON_NESTING_MAX,
+    LEAD_COLUMNS,
     REQUEST_ID_HEADER,
     ErrorCode,
 )
-from leadtui.sandbox.leads import LEAD_COLUMNS
 from leadtui.sandbox.openapi.operations import ALWAYS_ERRORS, INVALID_PAGE, error
 
 TITLE: Final = "Lead Data API (leadtui sandbox)"
