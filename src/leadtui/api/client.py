@@ -16,7 +16,8 @@ from leadtui.api.deadlines import DEFAULT_TIMEOUT
 from leadtui.api.errors import ConfigurationError
 from leadtui.api.exchange import ExchangeObserver
 from leadtui.api.keys import api_key_problem, mask_key
-from leadtui.api.transport import RetryPolicy, Sleep, Transport
+from leadtui.api.retry_policy import RetryPolicy
+from leadtui.api.transport import Sleep, Transport
 from leadtui.api.urls import validate_base_url
 
 # The resources, the models and parsing are imported on first use, not with the client: the

@@ -10,11 +10,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import random
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
 from typing import Any, Final
 
 import httpx
@@ -49,6 +47,7 @@ from leadtui.api.errors import (
 )
 from leadtui.api.exchange import Exchange, ExchangeObserver, failure_outcome
 from leadtui.api.keys import unprintable_position
+from leadtui.api.retry_policy import RetryPolicy
 
 log = logging.getLogger("leadtui.api")
 
@@ -62,22 +61,6 @@ MAX_JSON_BYTES: Final = 8 * 1024 * 1024
 MAX_ERROR_BYTES: Final = 64 * 1024
 # Methods that may be replayed without a key: reading twice changes nothing.
 _SAFE_METHODS: Final = frozenset({"GET", "HEAD", "OPTIONS"})
-
-
-@dataclass(frozen=True)
-class RetryPolicy:
-    """How hard to try. `max_retries` counts retries, so attempts = max_retries + 1."""
-
-    max_retries: int = 3
-    backoff_base: float = 0.5
-    backoff_cap: float = 8.0
-    # A longer Retry-After is raised to the caller (with `.retry_after`) rather than slept.
-    max_retry_after: float = 60.0
-
-    def backoff(self, retry_number: int) -> float:
-        """Full jitter: uniform in [0, min(cap, base * 2^n)]."""
-        ceiling = min(self.backoff_cap, self.backoff_base * (2**retry_number))
-        return random.uniform(0.0, ceiling)
 
 
 def _request_id(response: httpx.Response) -> str | None:
