@@ -21,6 +21,7 @@ from leadtui.api.contract import Scope
 from leadtui.api.errors import ConfigurationError, Unauthorized
 from leadtui.config.errors import ConfigError
 from leadtui.ui.commands import LeadCommands, PaletteCommand
+from leadtui.ui.handle import AppHandle
 from leadtui.ui.key_bursts import is_text_field, split_meta_key, take_queued, until_handled
 from leadtui.ui.main_screens import SCREENS
 from leadtui.ui.model.errors import ErrorReport, describe, missing_scope
@@ -35,9 +36,10 @@ if TYPE_CHECKING:
     from pydantic import SecretStr
 
     from leadtui.api.client import LeadClient
-    from leadtui.api.models import Identity
+    from leadtui.api.models import Identity, Search
     from leadtui.config.settings_model import SettingsModel
     from leadtui.spend.gate import SpendGate
+    from leadtui.spend.journal import SpendIntent
     from leadtui.ui.job_watcher import JobWatcher
 
 THEMES = {"dark": "textual-dark", "light": "textual-light"}
@@ -127,6 +129,10 @@ class LeadApp(App[int]):
         if keymap:
             self.set_keymap(keymap)
 
+    def app_handle(self) -> AppHandle:
+        """What screens, dialogs and widgets work with (see ui/handle.py)."""
+        return self
+
     @property
     def deps(self) -> AppDeps:
         """Everything the app talks to; set from the start, or once the launch has loaded."""
@@ -196,9 +202,17 @@ class LeadApp(App[int]):
     def jobs(self) -> JobWatcher:
         """The app's one job watcher, made on first use (not needed for the first frame)."""
         if self._jobs is None:
-            from leadtui.ui.job_watcher import JobWatcher
+            from leadtui.ui.job_watcher import JobWatcher, WatchedAccount
 
-            self._jobs = JobWatcher(self)
+            account = WatchedAccount(
+                client=lambda: self.client,
+                settings=lambda: self.settings,
+                clock=self.clock,
+                signed_in=lambda: self.session is not None,
+                has_scope=self.has_scope,
+                note_error=self.note_error,
+            )
+            self._jobs = JobWatcher(self, account)
         return self._jobs
 
     async def spending(self) -> SpendGate:
@@ -283,6 +297,27 @@ class LeadApp(App[int]):
         self.credits = identity.credits
         self.key_rejected = False
         return identity
+
+    async def open_search(self, search: Search) -> None:
+        from leadtui.ui.jumps import show_search
+
+        await show_search(self, search)
+
+    async def show_exports_of(self, search_id: str) -> None:
+        from leadtui.ui.jumps import show_exports_of
+
+        await show_exports_of(self, search_id)
+
+    async def show_search_of(self, search_id: str) -> None:
+        from leadtui.ui.jumps import show_search_of
+
+        await show_search_of(self, search_id)
+
+    async def show_pending_spends(self, intents: list[SpendIntent]) -> None:
+        from leadtui.ui.dialogs.pending_spends import PendingSpends
+
+        if not isinstance(self.screen, PendingSpends):
+            await self.push_screen(PendingSpends(intents))
 
     def note_spend(self) -> None:
         """Call after the server settled a spend: screens that show what it changed reload."""

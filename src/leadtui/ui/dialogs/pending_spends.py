@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING, ClassVar, cast
+from typing import ClassVar
 
 from textual import work
 from textual.app import ComposeResult
@@ -17,11 +17,9 @@ from leadtui.spend.errors import IntentSettled, JournalError, SpendBlocked
 from leadtui.spend.journal import SpendIntent, SpendOperation
 from leadtui.spend.quote import plural
 from leadtui.ui.dialogs.confirm_spend import SENDING
+from leadtui.ui.handle import AppHandle, app_handle
 from leadtui.ui.spend_flow import resend_intent
 from leadtui.ui.stylesheets import stylesheet
-
-if TYPE_CHECKING:
-    from leadtui.ui.app import LeadApp
 
 
 def describe_intent(intent: SpendIntent) -> str:
@@ -82,8 +80,8 @@ class PendingSpends(ModalScreen[None]):
             options.highlighted = 0
         options.focus()
 
-    def _app(self) -> LeadApp:
-        return cast("LeadApp", self.app)
+    def _app(self) -> AppHandle:
+        return app_handle(self)
 
     def _selected(self) -> SpendIntent | None:
         index = self.query_one(OptionList).highlighted

@@ -79,9 +79,7 @@ class SearchDetailScreen(LeadScreen):
         ]
 
     def action_exports(self) -> None:
-        from leadtui.ui.jumps import show_exports_of
-
-        self.app.run_worker(show_exports_of(self.lead_app, self.search.searchId), group="jump")
+        self.app.run_worker(self.lead_app.show_exports_of(self.search.searchId), group="jump")
 
     # --- data ---------------------------------------------------------------------------
 

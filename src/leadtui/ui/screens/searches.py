@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from rich.text import Text
 from textual import on, work
@@ -17,9 +17,6 @@ from leadtui.ui.commands import PaletteCommand
 from leadtui.ui.screens.base import LeadScreen
 from leadtui.ui.stylesheets import stylesheet
 from leadtui.ui.widgets.view_table import Cell, ViewTable
-
-if TYPE_CHECKING:
-    from leadtui.ui.app import LeadApp
 
 PAGE_SIZE = 25
 # Load the next page when the highlight is this close to the last loaded row.
@@ -196,19 +193,7 @@ class SearchesScreen(LeadScreen):
             self.open_search(search)
 
     def open_search(self, search: Search) -> None:
-        self.app.run_worker(show_search(self.lead_app, search), group="open-search")
+        self.app.run_worker(self.lead_app.open_search(search), group="open-search")
 
     def action_refresh(self) -> None:
         self.reload()
-
-
-async def show_search(app: LeadApp, search: Search) -> None:
-    """Open `search` in the Searches stack: the list, then this one detail. A detail shown
-    before is replaced, never piled under it, so Esc from a detail goes to the list."""
-    from leadtui.ui.screens.search_detail import SearchDetailScreen
-
-    if app.current_mode != SearchesScreen.MODE:
-        await app.switch_mode(SearchesScreen.MODE)
-    while len(app.screen_stack) > 1 and not isinstance(app.screen, SearchesScreen):
-        await app.pop_screen()
-    await app.push_screen(SearchDetailScreen(search))

@@ -101,11 +101,9 @@ class ExportsPanel(JobPanel[Export]):
         self.app.push_screen(JobResultsScreen("export", export.exportId))
 
     def action_open_search(self) -> None:
-        from leadtui.ui.jumps import show_search_of
-
         export = self.table.selected
         if export is not None and export.searchId:
-            self.app.run_worker(show_search_of(self.lead_app, export.searchId), group="jump")
+            self.app.run_worker(self.lead_app.show_search_of(export.searchId), group="jump")
 
     @work(group="jobs-retry")
     async def action_retry(self) -> None:
