@@ -22,7 +22,7 @@ def _target(ctx: Context, name: str) -> Path:
     if given:
         path = Path(given).expanduser()
         return free_path(path, name) if path.is_dir() else path
-    return free_path(Path(ctx.settings.download_dir).expanduser(), name)
+    return free_path(ctx.resolved.download_dir, name)
 
 
 def _bar(ctx: Context, label: str) -> OnProgress:

@@ -103,12 +103,8 @@ class LeadApp(App[int]):
         self._session: Session | None = None
         self.session = session
         self.demo = deps.demo if deps is not None else bool(first_frame and first_frame.demo)
-        self.read_only = (
-            deps.settings.spend_policy(deps.profile).read_only
-            if deps is not None
-            else bool(first_frame and first_frame.read_only)
-        )
-        """Spending is switched off for this profile (the header says so)."""
+        self.read_only = deps.settings.spend_policy(deps.profile).read_only if deps else False
+        """Spending is switched off for this profile (the header says so once it is known)."""
         self.last_error: ErrorReport | None = None
         self.start_error: str | None = None
         """Why a launch's load failed (the app then exits with code 2)."""
@@ -242,6 +238,11 @@ class LeadApp(App[int]):
         """Take the deps a launch loaded after the first frame."""
         self._deps, self._settings = deps, deps.settings
         self.read_only = deps.settings.spend_policy(deps.profile).read_only
+        # The first frame's quick read of the looks gives way to the settings as resolved.
+        self.theme = THEMES.get(deps.settings.theme, THEMES["dark"])
+        if deps.settings.keymap != self._keymap:
+            self._keymap = dict(deps.settings.keymap)
+            self.set_keymap(self._keymap)
 
     def _offer_pending_spends(self) -> None:
         # Once the account is known (GET /me, which the journal's intents are matched to) and

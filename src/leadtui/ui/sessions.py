@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from textual.app import App
 
     from leadtui.api.client import LeadClient
-    from leadtui.config.credentials import Credentials
+    from leadtui.config.profile import ResolvedProfile
     from leadtui.ui.screens.sign_in import SignedIn, SignInScreen
 
 
@@ -121,7 +121,7 @@ class SessionKeeper:
             return
         app.call_from_thread(self._credentials_loaded, credentials)
 
-    def _credentials_loaded(self, credentials: Credentials) -> None:
+    def _credentials_loaded(self, credentials: ResolvedProfile) -> None:
         if credentials.key is None or not credentials.base_url:  # `needs_sign_in`, typed
             self.sign_in("")
             return
