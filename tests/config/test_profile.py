@@ -165,7 +165,7 @@ def test_read_only_and_budget_from_file_and_variables_alike(
     work = resolve_profile("work", read_key=False)
     assert work.read_only is True
     assert (work.spend_budget, work.budget_source) == (70, "environment")
-    assert work.policy.budget_from_environment is True
+    assert work.policy.budget_from_env is True
 
 
 def test_a_budget_set_only_in_the_environment_is_known_as_such(

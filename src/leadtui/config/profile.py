@@ -168,7 +168,7 @@ def resolve_profile(
         config_file=path,
         base_url=url,
         base_url_source=url_source,
-        policy=replace(policy, budget_from_environment=source == "environment"),
+        policy=replace(policy, budget_from_env=source == "environment"),
         budget_source=source,
         download_dir=Path(settings.download_dir).expanduser(),
     )
