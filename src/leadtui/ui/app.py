@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import sys
 import time
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -13,6 +12,7 @@ from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.content import Content
 from textual.markup import MarkupError
+from textual.message import Message
 from textual.notifications import SeverityLevel
 from textual.reactive import reactive
 from textual.screen import Screen
@@ -21,8 +21,9 @@ from leadtui.api.contract import Scope
 from leadtui.api.errors import ConfigurationError, Unauthorized
 from leadtui.config.errors import ConfigError
 from leadtui.ui.commands import LeadCommands, PaletteCommand
+from leadtui.ui.crash import CrashReportingConsole
 from leadtui.ui.handle import AppHandle
-from leadtui.ui.key_bursts import is_text_field, split_meta_key, take_queued, until_handled
+from leadtui.ui.key_bursts import is_text_field, split_meta_key, until_handled
 from leadtui.ui.main_screens import SCREENS
 from leadtui.ui.model.errors import ErrorReport, describe, missing_scope
 from leadtui.ui.model.history import History
@@ -84,6 +85,11 @@ class LeadApp(App[int]):
     # and the usage (Account's "credits used") refreshes.
     spends: reactive[int] = reactive(0, init=False)
 
+    # The key `on_event` is handing down until it is handled, and whether it came back
+    # unhandled (see `post_message`). Class defaults: Textual may post before __init__ ends.
+    _key_in_hand: events.Key | None = None
+    _key_came_back: bool = False
+
     def __init__(
         self,
         deps: AppDeps | None = None,
@@ -94,6 +100,9 @@ class LeadApp(App[int]):
         """With `deps`, ready at once (tests, screenshots). With `first_frame` instead (a
         launch), the frame paints from it first and its `load` fills the rest in a thread."""
         super().__init__()
+        # Textual renders a crash as a traceback with every frame's locals, which may hold the
+        # API key: this console renders it as one line instead (ui/crash.py).
+        self.console.__class__ = CrashReportingConsole
         self._deps = deps
         self._settings = deps.settings if deps is not None else None
         self.sessions = SessionKeeper(self, first_frame)
@@ -447,11 +456,26 @@ class LeadApp(App[int]):
             return
         for key in split_meta_key(event, in_text_field=is_text_field(self.focused)):
             target = self.focused or self.screen
-            await super().on_event(key)
-            if key.is_forwarded and await until_handled(target) and take_queued(self, key):
-                # Unhandled below, the key was queued back to the app behind the rest of the
-                # burst: its bindings (Tab's focus_next, the screens' keys) run now instead.
-                await self._on_message(key)
+            self._key_in_hand, self._key_came_back = key, False
+            try:
+                await super().on_event(key)
+                handled = key.is_forwarded and await until_handled(target)
+            finally:
+                came_back, self._key_in_hand = self._key_came_back, None
+            if came_back and handled:
+                # Unhandled below, the key came back to the app: its bindings (Tab's
+                # focus_next, the screens' keys) run now, before the rest of the burst.
+                await super().on_event(key)
+            elif came_back:
+                super().post_message(key)  # too slow to wait for: queued, as Textual would
+
+    def post_message(self, message: Message) -> bool:
+        # A key of a burst that nothing below handled bubbles back here; `on_event`, which
+        # is waiting for it, handles it at once rather than behind the rest of the burst.
+        if message is self._key_in_hand:
+            self._key_came_back = True
+            return True
+        return super().post_message(message)
 
     # --- keys the scopes forbid ---------------------------------------------------------
 
@@ -463,15 +487,6 @@ class LeadApp(App[int]):
             scope, doing = gates[active.binding.action]
             report = missing_scope(scope, doing)
             self.notify(report.text, title=report.title, severity="warning", markup=False)
-
-    def _fatal_error(self) -> None:
-        # Textual's default prints a traceback with every frame's locals, which may hold the
-        # API key: what a crash prints instead is in crash.py.
-        from leadtui.ui.crash import crash_report
-
-        self.bell()
-        self._exit_renderables.extend(crash_report(sys.exc_info()[1]))
-        self._close_messages_no_wait()
 
     async def on_unmount(self) -> None:
         if self.session is not None:
