@@ -15,6 +15,7 @@ from textual.app import App
 if TYPE_CHECKING:
     from textual.message_pump import MessagePump
     from textual.notifications import SeverityLevel
+    from textual.signal import Signal
 
     from leadtui.api.client import LeadClient
     from leadtui.api.contract import Scope
@@ -48,6 +49,9 @@ class AppHandle(Protocol):
     demo: bool
     start_error: str | None
     """Why a launch's load failed."""
+    spend_settled: Signal[str]
+    """Published with its idempotency key when a pending spend was resent and settled, or
+    discarded: what was shown about it is out of date."""
 
     @property
     def history(self) -> History: ...

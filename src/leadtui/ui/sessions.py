@@ -17,6 +17,7 @@ from leadtui.ui.handle import AppHandle, app_handle
 from leadtui.ui.model.errors import describe, key_refusal
 from leadtui.ui.services import AppDeps, FirstFrame, Session
 from leadtui.ui.widgets.header import AppHeader
+from leadtui.ui.workers import start_worker
 
 if TYPE_CHECKING:
     from pydantic import SecretStr
@@ -140,7 +141,7 @@ class SessionKeeper:
         lead.key_rejected = False
         lead.sign_ins += 1
         if old is not None and old.client is not client:
-            self._app.run_worker(old.client.aclose(), group="close-client")
+            start_worker(self._app, old.client.aclose, group="close-client")
 
     def _signed_in(self, result: SignedIn | None) -> None:
         lead = self._lead
