@@ -35,6 +35,7 @@ WILL_NOT_SETTLE: Final = "will_not_settle"
 NOT_FOUND: Final = ErrorCode.NOT_FOUND.value
 INTENT_SETTLED: Final = "intent_settled"
 INTENT_CLAIMED: Final = "intent_claimed"
+INTENT_UNREADABLE: Final = "intent_unreadable"
 ANOTHER_ACCOUNT: Final = "another_account"
 
 _BY_STATUS: Final = {400: Exit.USAGE, 401: Exit.AUTH, 403: Exit.AUTH, 404: Exit.NOT_FOUND}

@@ -72,6 +72,9 @@ class Runtime:
     """What is left of the budget given at start; each spend it authorized shrinks it."""
     spending: asyncio.Lock = field(init=False, default_factory=asyncio.Lock)
     """Held from the last decision to the outcome of a spend: one spend at a time."""
+    sending: str | None = field(init=False, default=None)
+    """The idempotency key of the spend being sent; None once its outcome is known (what to
+    say if the server is stopped meanwhile)."""
     _settings: SettingsModel | None = None
     _client: LeadClient | None = None
     _gate: SpendGate | None = None
