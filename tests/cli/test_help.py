@@ -32,7 +32,7 @@ def test_top_level_help_names_the_environment_with_a_meaning_each(
         ("LEADTUI_API_KEY", "API key"),
         ("LEADTUI_PROFILE", "profile"),
     ]:
-        (line,) = [line for line in text.splitlines() if line.strip().startswith(name)]
+        (line,) = [line for line in text.splitlines() if line.split()[:1] == [name]]
         assert meaning in line
 
 

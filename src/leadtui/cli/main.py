@@ -17,23 +17,24 @@ from leadtui.api.deadlines import MIN_STREAM_BYTES_PER_WINDOW, REQUEST_DEADLINE
 from leadtui.cli.exit_codes import help_table
 from leadtui.cli.help_texts import epilog
 from leadtui.cli.parser import KEEP, add_twin_commands, common_options, listed_only
+from leadtui.config.variables import VARIABLES
 
 if TYPE_CHECKING:
     from leadtui.cli.runtime import CliDeps
 
 DEMO_KEY = "sk_demo_full"
 
-_ENVIRONMENT = """\
-environment:
-  LEADTUI_BASE_URL     the API base URL, without /api/v1 (over the profile's)
-  LEADTUI_API_KEY      the API key (over the one saved by `leadtui login`)
-  LEADTUI_PROFILE      the profile to use when --profile is not given (default: default)
-  LEADTUI_CONFIG_FILE  the settings file (default: under the platform config dir)
-  NO_COLOR             any value: no colour on stderr
-"""
+
+def _environment() -> str:
+    """The variables as README lists them (one list: `config/variables.py`)."""
+    rows = [(v.name, v.meaning.replace("`", "")) for v in VARIABLES]
+    rows.append(("NO_COLOR", "any value: no colour on stderr"))
+    width = max(len(name) for name, _ in rows) + 2
+    return "environment:\n" + "".join(f"  {name.ljust(width)}{said}\n" for name, said in rows)
+
 
 _EPILOG = (
-    _ENVIRONMENT
+    _environment()
     + "\nexit codes (the commands for scripts):\n"
     + help_table()
     + "\n\nscripts: add --json for one JSON document on stdout (errors too), --jsonl for lines."
@@ -146,9 +147,13 @@ def _add_auth(sub: argparse._SubParsersAction[_Parser], summary: str) -> None:
         epilog=epilog("auth:status"),
         formatter_class=argparse.RawDescriptionHelpFormatter,
         help="which profile and key are used, and whether it works",
-        description="Which profile, server and key (masked) are used, and whether the key works.",
+        description="Which profile, server and key (masked) are used, the spend policy (and "
+        "where its budget comes from), and whether the key works.",
     )
     _add_profile(status, KEEP)
+    status.add_argument(
+        "--json", action="store_true", help="print exactly one JSON document on stdout"
+    )
 
 
 def _allowance(text: str) -> int:

@@ -103,7 +103,7 @@ class Spend:
 def _gate(ctx: Context) -> SpendGate:
     with _reported():
         journal = SpendJournal(ctx.deps.journal_path)
-    return SpendGate.for_profile(ctx.settings, journal, ctx.profile)
+    return SpendGate(journal, profile=ctx.profile, policy=ctx.resolved.policy)
 
 
 def _journal_failure(exc: Exception) -> CliFailure:

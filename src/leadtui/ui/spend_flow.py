@@ -23,7 +23,7 @@ import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import partial
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from textual.screen import Screen
 from textual.worker import Worker
@@ -46,15 +46,16 @@ from leadtui.spend.quote import Quote, Unit, affordable_results, still_locked
 from leadtui.spend.request import SpendRequest
 from leadtui.ui.dialogs.confirm import ConfirmText
 from leadtui.ui.dialogs.confirm_spend import ConfirmSpend
+from leadtui.ui.handle import AppHandle, app_handle
 from leadtui.ui.model.errors import ErrorReport, describe
 from leadtui.ui.workers import start_worker
 
 if TYPE_CHECKING:
-    from leadtui.ui.app import LeadApp
+    from textual.app import App
 
 
-def _app(screen: Screen[Any]) -> LeadApp:
-    return cast("LeadApp", screen.app)
+def _app(screen: Screen[Any]) -> AppHandle:
+    return app_handle(screen)
 
 
 def _show(screen: Screen[Any], report: ErrorReport) -> None:
@@ -70,14 +71,14 @@ def unlock_request(search: Search, count: int, balance: int | None) -> SpendRequ
     return SpendRequest.for_unlock(Quote.unlock(search, count, balance), search.searchId)
 
 
-def spending_switched_off(app: LeadApp) -> bool:
+def spending_switched_off(app: AppHandle) -> bool:
     """Read-only for this profile: the policy the gate enforces, known before any dialog, so
     spend keys are greyed out at once."""
     return app.settings.spend_policy(app.deps.profile).read_only
 
 
 @contextmanager
-def in_flight(app: LeadApp) -> Iterator[None]:
+def in_flight(app: AppHandle) -> Iterator[None]:
     """Count a spend the server has not answered yet (quitting asks while there is one)."""
     app.spends_in_flight += 1
     try:
@@ -106,7 +107,7 @@ async def confirm_and_spend(screen: Screen[Any], request: SpendRequest) -> Spend
         _show(screen, decision_report(decision))
         return None
     dialog = ConfirmSpend(request, decision)
-    await app.push_screen(dialog)
+    await screen.app.push_screen(dialog)
     if not decision.sends:
         if not await dialog.answer:
             if decision.verdict is Verdict.ASK:
@@ -157,7 +158,7 @@ def decision_report(decision: Decision) -> ErrorReport:
     return ErrorReport(_REFUSAL_TITLES.get(code, "Not sent"), decision.message, code=code.value)
 
 
-def _follow_balance(app: LeadApp, decision: Decision) -> None:
+def _follow_balance(app: AppHandle, decision: Decision) -> None:
     """The header shows the balance the decision just read."""
     quote = decision.quote
     if quote.unit is Unit.CREDIT and quote.balance is not None:
@@ -181,7 +182,7 @@ async def resend_intent(screen: Screen[Any], intent: SpendIntent) -> SpendResult
     return result
 
 
-async def pending_intents(app: LeadApp) -> list[SpendIntent]:
+async def pending_intents(app: AppHandle) -> list[SpendIntent]:
     """This profile's and server's intents whose outcome was never recorded."""
     if app.session is None:
         return []
@@ -189,21 +190,20 @@ async def pending_intents(app: LeadApp) -> list[SpendIntent]:
     return await gate.pending(app.client)
 
 
-def offer_pending_spends(app: LeadApp) -> Worker[None] | None:
+def offer_pending_spends(app: App[Any]) -> Worker[None] | None:
     """At start (and after each sign-in): show intents with no outcome, to resend or discard."""
-    if app.session is None:
+    if app_handle(app).session is None:
         return None
     return start_worker(app, partial(_offer_pending, app), group="pending-spends", exclusive=True)
 
 
-async def _offer_pending(app: LeadApp) -> None:
-    from leadtui.ui.dialogs.pending_spends import PendingSpends
-
+async def _offer_pending(app: App[Any]) -> None:
+    lead = app_handle(app)
     try:
-        intents = await pending_intents(app)
-        unreadable = await asyncio.to_thread((await app.spending()).journal.unreadable)
+        intents = await pending_intents(lead)
+        unreadable = await asyncio.to_thread((await lead.spending()).journal.unreadable)
     except JournalError as error:
-        app.notify_error(_blocked(error))
+        lead.notify_error(_blocked(error))
         return
     if unreadable:
         keys = ", ".join(f"{short_key(u.idempotency_key)} ({u.reason})" for u in unreadable)
@@ -215,20 +215,20 @@ async def _offer_pending(app: LeadApp) -> None:
             timeout=10,
             markup=False,
         )
-    if intents and not isinstance(app.screen, PendingSpends):
-        await app.push_screen(PendingSpends(intents))
+    if intents:
+        await lead.show_pending_spends(intents)
 
 
 # What each app last saw of its profile's journal (see `follow_journal`).
-_journal_seen: weakref.WeakKeyDictionary[LeadApp, object] = weakref.WeakKeyDictionary()
+_journal_seen: weakref.WeakKeyDictionary[AppHandle, object] = weakref.WeakKeyDictionary()
 
 
-async def _journal_mark(app: LeadApp) -> object:
+async def _journal_mark(app: AppHandle) -> object:
     gate = await app.spending()
     return await asyncio.to_thread(gate.journal.activity, gate.profile)
 
 
-async def follow_journal(app: LeadApp) -> bool:
+async def follow_journal(app: AppHandle) -> bool:
     """Spends journaled or settled since the last look, by any surface (another window, the
     command line, an agent): the balance is read again and the screens that show what a spend
     changes reload. True when there were. The job watcher calls it on every poll."""
@@ -369,7 +369,7 @@ def _outcome_unknown(screen: Screen[Any], unknown: SpendOutcomeUnknown) -> None:
             pending_spend=unknown.intent.idempotency_key,
         ),
     )
-    offer_pending_spends(_app(screen))
+    offer_pending_spends(screen.app)
 
 
 async def _insufficient_results(
@@ -402,7 +402,7 @@ async def _insufficient_results(
     return unlock_request(search, most, app.credits) if most else None
 
 
-async def confirm_quit(app: LeadApp) -> None:
+async def confirm_quit(app: App[Any]) -> None:
     """Quitting while a spend is sending: ask first (it would stay pending until next start)."""
     dialog = ConfirmText(
         "Quit while a spend is sending?",
