@@ -11,6 +11,7 @@ from textual.binding import Binding, BindingType
 
 from leadtui.api.contract import MOVING_EXTRACTION_STATES, ErrorCode, ExtractionStatus, Scope
 from leadtui.api.models import Extraction
+from leadtui.spend.decision import Code
 from leadtui.spend.gate import SpendRequest
 from leadtui.spend.journal import SpendOperation
 from leadtui.spend.quote import Quote
@@ -114,7 +115,9 @@ class ExtractionsPanel(JobPanel[Extraction]):
                 "Create and launch an extraction",
             )
             shown = cast("LeadScreen", self.screen).error_panel.report
-            if shown is before or shown is None or shown.code != ErrorCode.EXTRACTION_UNAVAILABLE:
+            # None left: refused by the spend decision (fresh GET /me) or by the server's 409.
+            no_launches = (ErrorCode.EXTRACTION_UNAVAILABLE, Code.NO_LAUNCHES_LEFT)
+            if shown is before or shown is None or shown.code not in no_launches:
                 return
             typed, why = result.body, NO_LAUNCHES_REFUSED
         extractions = self.lead_app.client.extractions
