@@ -18,6 +18,7 @@ from typing import Any
 from leadtui.api.client import LeadClient
 from leadtui.api.errors import LeadError
 from leadtui.api.models import Export, Extraction, ExtractionRequest, Identity
+from leadtui.cli import approving
 from leadtui.cli.exit_codes import Exit
 from leadtui.cli.failures import (
     ANOTHER_ACCOUNT,
@@ -260,16 +261,24 @@ def _reported() -> Iterator[None]:
 
 
 async def execute(ctx: Context, spend: Spend) -> Export | Extraction:
-    """Authorize, then send through the gate (journal first, same key on every attempt)."""
+    """Authorize (or, opted in and without a terminal, have it approved in the running app),
+    then send through the gate (journal first, same key on every attempt)."""
     gate = _gate(ctx)
-    authorize(ctx, gate, spend)
+    approved = None
     try:
-        with _reported():
-            result = await gate.execute(spend.request, ctx.client(), confirmed=True)
-    except LeadError as exc:  # a definitive refusal: journaled as rejected, nothing spent
-        failure = from_lead_error(exc)
-        failure.details["idempotency_key"] = spend.request.idempotency_key
-        raise failure from None
+        authorize(ctx, gate, spend)
+    except CliFailure as refusal:
+        if not approving.may_ask_the_app(ctx, refusal.code):
+            raise
+        spend, approved = await approving.approved_in_app(ctx, gate, spend)
+    with approving.told_to_the_app(ctx, approved):
+        try:
+            with _reported():
+                result = await gate.execute(spend.request, ctx.client(), confirmed=True)
+        except LeadError as exc:  # a definitive refusal: journaled as rejected, nothing spent
+            failure = from_lead_error(exc)
+            failure.details["idempotency_key"] = spend.request.idempotency_key
+            raise failure from None
     return result.record
 
 

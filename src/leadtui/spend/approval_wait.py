@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any, ClassVar, Final
 
 from leadtui.spend.account import SpendAccount
@@ -111,7 +113,7 @@ class InAppApproval:
             record = await asyncio.to_thread(
                 self.desk.ask,
                 current,
-                asker=self.asker,
+                asker=dataclasses.replace(self.asker, at=datetime.now(UTC)),
                 wait_seconds=self.timeout,
                 profile=profile,
                 origin=origin,

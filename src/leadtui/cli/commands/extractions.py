@@ -7,7 +7,7 @@ from typing import Any
 
 from leadtui.api.contract import ExtractionStatus
 from leadtui.api.models import Extraction, ExtractionDraft, ExtractionRequest
-from leadtui.cli import spending
+from leadtui.cli import approving, spending
 from leadtui.cli.commands.verbs import list_verb, record_verb, results_verb, wait_verb
 from leadtui.cli.output import Column, field, percent
 from leadtui.cli.records import show_record
@@ -72,6 +72,7 @@ async def _consume_launch(ctx: Context, spend: spending.Spend) -> int:
     """A launch of the quota is consumed only with the prompt's yes or --yes."""
     if ctx.ns.dry_run:
         return spending.show_dry_run(ctx, spend)
+    approving.check_options(ctx)
     show_record(ctx, await spending.execute(ctx, spend), extraction_rows)
     return 0
 
