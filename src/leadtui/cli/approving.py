@@ -9,9 +9,9 @@ a no, the timeout or an answer that does not match is a refusal with the quote (
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from leadtui.api.models import ExtractionRequest
 from leadtui.cli.exit_codes import Exit
@@ -152,3 +152,20 @@ def told_to_the_app(ctx: Context, approved: Approved | None) -> Iterator[None]:
         _approval(ctx).settled(approved, Progress.UNKNOWN, {"code": "interrupted"})
         raise
     _approval(ctx).settled(approved, Progress.SENT, {"code": "sent"})
+
+
+def who_asked(ctx: Context) -> Callable[[str], dict[str, Any]]:
+    """For `pending --json`: who asked for a spend and who approved it in the app (both None
+    for a spend that was not asked in the app), by idempotency key."""
+    try:
+        approved = ApprovalDesk(approvals_folder(ctx.deps.journal_path)).approved_by_key()
+    except OSError:
+        approved = {}
+
+    def who(key: str) -> dict[str, Any]:
+        request = approved.get(key)
+        if request is None or request.answer is None:
+            return {"asked_by": None, "approved_by": None}
+        return {"asked_by": request.asker.to_json(), "approved_by": request.answer.by.to_json()}
+
+    return who

@@ -176,14 +176,11 @@ class ApprovalDesk:
         found.sort(key=lambda r: (r.asker.at, r.id))
         return found, bad
 
-    def for_key(self, idempotency_key: str) -> ApprovalRequest | None:
-        """The approved request of a spend (its idempotency key), if it was asked in the app."""
+    def approved_by_key(self) -> dict[str, ApprovalRequest]:
+        """The approved request of each spend asked in the app, by its idempotency key."""
         requests, _ = self.requests()
-        approved = [
-            r
+        return {
+            r.idempotency_key: r
             for r in requests
-            if r.idempotency_key == idempotency_key
-            and r.answer is not None
-            and r.answer.verdict is Verdict.APPROVED
-        ]
-        return approved[-1] if approved else None
+            if r.answer is not None and r.answer.verdict is Verdict.APPROVED
+        }

@@ -51,6 +51,7 @@ class ApprovalWatcher:
         self._signature: tuple[tuple[str, int], ...] | None = None
         self._known: dict[str, Progress] = {}
         self._read_once = False
+        self._gone: set[str] = set()
         self._timer: Timer | None = None
 
     def start(self) -> None:
@@ -61,9 +62,19 @@ class ApprovalWatcher:
     def check(self) -> None:
         """Read the folder again if its listing changed (a cheap scandir)."""
         signature = self.desk.signature()
-        if signature != self._signature:
+        if signature != self._signature or self._an_asker_died():
             self._signature = signature
             self.app.run_worker(self.read(), group="approvals-read", exclusive=True)
+
+    def _an_asker_died(self) -> bool:
+        """An asker still waiting or sending has ended (no file says so: it was killed)."""
+        died = False
+        for request in self.requests:
+            live = request.progress in (Progress.WAITING, Progress.SENDING)
+            if live and request.id not in self._gone and request.asker.gone():
+                self._gone.add(request.id)
+                died = True
+        return died
 
     async def read(self) -> None:
         requests, refused = await asyncio.to_thread(self.desk.requests)

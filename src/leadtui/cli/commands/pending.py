@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from leadtui.api.models import Export
-from leadtui.cli import spending
+from leadtui.cli import approving, spending
 from leadtui.cli.commands.exports import export_rows
 from leadtui.cli.commands.extractions import extraction_rows
 from leadtui.cli.output import table_lines
@@ -14,7 +14,9 @@ from leadtui.cli.runtime import Context
 async def list_pending(ctx: Context) -> int:
     intents = await spending.pending_intents(ctx)
     if ctx.out.machine:
-        ctx.out.document({"data": [spending.intent_json(i) for i in intents], "next_cursor": None})
+        who = approving.who_asked(ctx)
+        data = [spending.intent_json(i) | who(i.idempotency_key) for i in intents]
+        ctx.out.document({"data": data, "next_cursor": None})
         return 0
     if not intents:
         ctx.out.info(f"No pending spends for profile '{ctx.profile}'.")

@@ -32,7 +32,7 @@ class Standing(StrEnum):
     ANOTHER_PROFILE = "another profile"
     ANOTHER_SERVER = "another server"
     CHANGED = "refused: the file does not match its spend"
-    ASKER_GONE = "the asker has stopped"
+    ASKER_GONE = "the asker has stopped (see pending spends)"
     APPROVED = "approved: the asker sends it"
     DENIED = "denied"
     TIMED_OUT = "timed out"
@@ -96,6 +96,8 @@ def settled_standing(request: ApprovalRequest) -> Standing | None:
     """The standing of a request that was answered or given up; None while it waits."""
     if request.progress in _DONE:
         return _DONE[request.progress]
+    if request.progress is Progress.SENDING and request.asker.gone():
+        return Standing.ASKER_GONE  # killed after the yes: its journal says what is pending
     if request.answer is not None:
         return _ANSWERED[request.answer.verdict]
     if request.progress is Progress.NOT_SENT:
