@@ -42,6 +42,9 @@ OFF_THE_FIRST_FRAME = (
     "leadtui.ui.screens.search_builder",
     "leadtui.ui.screens.jobs",
     "leadtui.ui.screens.sign_in",
+    "mcp",  # the agents' tool server's SDK: `leadtui mcp` only
+    "mcp_types",
+    "leadtui.mcp",
 )
 
 # Runs the real launch path (cli parser → launch.build_app) headless until the header shows
@@ -241,6 +244,9 @@ def test_importing_the_launch_path_builds_no_model_resource_or_journal() -> None
 # anyio's asyncio backend (the command line sends through httpx's sync client), httpx's own
 # command line, Textual, the spend journal, the code of the other commands.
 OFF_THE_ACCOUNT_COMMAND = (
+    "mcp",  # the agents' tool server's SDK: `leadtui mcp` only
+    "mcp_types",
+    "leadtui.mcp",
     "keyring",
     "pydantic_settings",
     "dotenv",

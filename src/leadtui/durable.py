@@ -5,10 +5,24 @@ Imports nothing of leadtui, so every layer (api, settings, ui) may use it.
 
 from __future__ import annotations
 
+import contextlib
 import errno
+import io
 import os
+import stat
 import tempfile
 from pathlib import Path
+from typing import BinaryIO, Final
+
+# What stands at a path when it is not a regular file, in a user's words.
+_KINDS: Final = (
+    (stat.S_ISDIR, "a folder"),
+    (stat.S_ISLNK, "a symbolic link"),
+    (stat.S_ISFIFO, "a named pipe (FIFO)"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+)
 
 
 def os_error_reason(exc: OSError) -> str:
@@ -47,3 +61,70 @@ def write_atomically(path: Path, content: bytes, mode: int = 0o600) -> None:
         Path(tmp).unlink(missing_ok=True)
         raise
     fsync_dir(path.parent)
+
+
+class NotARegularFile(OSError):
+    """Something other than a regular file stands where a file was to be written: it is
+    neither replaced nor written through."""
+
+    def __init__(self, path: Path, kind: str) -> None:
+        number = errno.EISDIR if kind == "a folder" else errno.EEXIST
+        super().__init__(number, f"it is {kind}, not a regular file", str(path))
+        self.kind = kind
+
+
+def refuse_unless_regular(path: Path) -> None:
+    """Raise NotARegularFile when `path` exists and is not a regular file (links not followed:
+    a planted symbolic link is refused, never written through)."""
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        return
+    if stat.S_ISREG(mode):
+        return
+    kind = next((words for is_kind, words in _KINDS if is_kind(mode)), "not a regular file")
+    raise NotARegularFile(path, kind)
+
+
+class NewFile:
+    """The next content of `path`, which takes its place only once complete.
+
+    It is written to a temporary file created exclusively in `path`'s folder under a random
+    name (no planted file or link can be written through), then fsynced and renamed over
+    `path`. A target that exists and is not a regular file (a folder, a device, a FIFO, a
+    link) is refused, before the first byte and again just before the rename. Blocking.
+    """
+
+    def __init__(self, path: Path, mode: int = 0o644) -> None:
+        refuse_unless_regular(path)
+        self.path = path
+        fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
+        self.temporary = Path(name)
+        with contextlib.suppress(OSError):  # a file system without modes: mkstemp's 0600
+            os.fchmod(fd, mode)
+        self.binary: BinaryIO = os.fdopen(fd, "wb")
+
+    def text(self) -> io.TextIOWrapper:
+        """The same file as UTF-8 text (newlines as written)."""
+        return io.TextIOWrapper(self.binary, encoding="utf-8", newline="", write_through=True)
+
+    def commit(self) -> Path:
+        """Flush, fsync and rename over `path`; on failure nothing is left behind."""
+        try:
+            self.binary.flush()
+            os.fsync(self.binary.fileno())
+            self.binary.close()
+            refuse_unless_regular(self.path)
+            os.replace(self.temporary, self.path)
+        except BaseException:
+            self.abandon()
+            raise
+        fsync_dir(self.path.parent)
+        return self.path
+
+    def abandon(self) -> None:
+        """Drop what was written: `path` stays as it was."""
+        if not self.binary.closed:
+            with contextlib.suppress(OSError):  # a failed flush of what is dropped anyway
+                self.binary.close()
+        self.temporary.unlink(missing_ok=True)

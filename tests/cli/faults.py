@@ -61,3 +61,21 @@ class CursorRepeated(httpx.AsyncBaseTransport):
         self.first_cursor = self.first_cursor or doc["next_cursor"]
         doc["next_cursor"] = self.first_cursor
         return httpx.Response(response.status_code, json=doc)
+
+
+class EmptyPageWithCursor(httpx.AsyncBaseTransport):
+    """A server whose second page of `/searches` is empty yet names a next one."""
+
+    def __init__(self, inner: httpx.AsyncBaseTransport) -> None:
+        self.inner = inner
+        self.pages = 0
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        response = await self.inner.handle_async_request(request)
+        if request.method != "GET" or not request.url.path.endswith("/searches"):
+            return response
+        self.pages += 1
+        doc = json.loads(await response.aread())
+        if self.pages == 2:
+            doc = {"data": [], "next_cursor": "more-later"}
+        return httpx.Response(response.status_code, json=doc)

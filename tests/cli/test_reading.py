@@ -13,7 +13,7 @@ import pytest
 from leadtui.api.keys import mask_key
 from leadtui.cli.exit_codes import Exit
 from tests.cli.conftest import Cli
-from tests.cli.faults import CursorRepeated
+from tests.cli.faults import CursorRepeated, EmptyPageWithCursor
 
 
 def test_account_json_is_the_whole_me_record(cli: Cli) -> None:
@@ -236,6 +236,7 @@ def test_an_unreachable_server_exits_9_as_network(
     ran = cli.run("account", "--json", transport=httpx.MockTransport(refuse))
     assert ran.code == Exit.UNAVAILABLE
     assert ran.error["code"] == "network"
+    assert ran.error["hint"].startswith("The server was unreachable after retries;")
     assert len(cli.sleeps) == 3  # retried, on the injected sleep
 
 
@@ -285,7 +286,28 @@ def test_a_server_repeating_its_cursor_cannot_keep_all_walking(cli: Cli) -> None
         cli.new_search(result_filter={"n": n})
     looping = CursorRepeated(cli.transport)
     ran = cli.run("searches", "list", "--limit", "1", "--all", "--json", transport=looping)
-    assert ran.code == Exit.OK
-    assert len(ran.doc["data"]) == 2  # the first page, then the page its cursor named again
-    assert ran.doc["next_cursor"] is None
+    assert ran.code == Exit.UNAVAILABLE  # a partial list never looks complete
+    assert ran.error["code"] == "list_incomplete"
+    assert "already sent" in ran.error["message"]
+    assert ran.error["items_read"] == 2
+    assert len(ran.error["data"]) == 2  # the first page, then the page its cursor named again
+    assert ran.error["next_cursor"] == looping.first_cursor
     assert looping.pages == 2
+
+
+def test_an_empty_page_naming_a_next_one_is_not_the_end(cli: Cli) -> None:
+    for n in range(3):
+        cli.new_search(result_filter={"n": n})
+    stalling = EmptyPageWithCursor(cli.transport)
+    ran = cli.run("searches", "list", "--limit", "1", "--all", "--jsonl", transport=stalling)
+    assert ran.code == Exit.UNAVAILABLE
+    *items, error = [json.loads(line) for line in ran.out.splitlines()]
+    assert len(items) == 1  # what was read came out as it arrived
+    assert error["error"]["code"] == "list_incomplete"
+    assert error["error"]["next_cursor"] == "more-later"
+    table = cli.run(
+        "searches", "list", "--limit", "1", "--all", transport=EmptyPageWithCursor(cli.transport)
+    )
+    assert table.code == Exit.UNAVAILABLE
+    assert "empty page" in table.err
+    assert "1 items were read" in table.err

@@ -118,3 +118,24 @@ def test_extraction_drafts_are_updated_and_listed(cli: Cli) -> None:
     bad = update_draft(cli, draft_id, {"urls": ["not a url"], "bogus": 1})
     assert bad.code == Exit.USAGE
     assert {f["field"] for f in bad.error["fields"]} == {"urls.0", "bogus"}
+
+
+def test_waiting_on_a_draft_or_a_paused_extraction_ends_at_once(cli: Cli) -> None:
+    draft = cli.run("extractions", "draft", "--file", "-", "--json", stdin=json.dumps(EXTRACTION))
+    draft_id = draft.doc["extractionId"]
+    ran = cli.run("extractions", "wait", draft_id, "--json")
+    assert ran.code == Exit.CONFLICT
+    assert ran.error["code"] == "will_not_settle"
+    assert ran.error["job_status"] == "draft"
+    assert "extractions launch" in ran.error["hint"]
+    assert cli.sleeps == []  # it did not poll
+
+    running = cli.run(
+        "extractions", "create", "--file", "-", "--yes", "--json", stdin=json.dumps(EXTRACTION)
+    ).doc["extractionId"]
+    assert cli.run("extractions", "pause", running, "--json").code == Exit.OK
+    paused = cli.run("extractions", "wait", running, "--timeout", "3600")
+    assert paused.code == Exit.CONFLICT
+    assert "it will not move on by itself" in paused.err
+    assert "extractions resume" in paused.err
+    assert cli.sleeps == []

@@ -7,15 +7,46 @@ from pathlib import Path
 
 import pytest
 
-from leadtui.config.download_folder import FolderCheck, check_folder, complete_folder, free_path
+from leadtui.config.download_folder import (
+    NAME_MAX,
+    FolderCheck,
+    check_folder,
+    complete_folder,
+    file_name,
+    free_path,
+)
 
 
-def test_a_free_name_never_overwrites_a_file_or_a_download_in_progress(tmp_path: Path) -> None:
+def test_a_free_name_never_overwrites_a_file_or_a_link(tmp_path: Path) -> None:
     folder = tmp_path / "new" / "deeper"
     assert free_path(folder, "exp_1.zip") == folder / "exp_1.zip"  # the folder is made
     (folder / "exp_1.zip").write_bytes(b"first")
-    (folder / "exp_1-1.zip.part").write_bytes(b"still arriving")
+    (folder / "exp_1-1.zip").symlink_to(tmp_path / "nowhere")
     assert free_path(folder, "exp_1.zip") == folder / "exp_1-2.zip"
+
+
+@pytest.mark.parametrize(
+    ("made_from", "name"),
+    [
+        ("../../../escaped.zip", "_.._.._escaped.zip"),
+        ("/etc/passwd", "_etc_passwd"),
+        ("..", "download"),
+        ("exp_1\n\x1b[31m.zip", "exp_1___31m.zip"),
+        ("a/b\\c.zip", "a_b_c.zip"),
+    ],
+)
+def test_a_name_made_from_an_id_stays_in_the_folder(
+    tmp_path: Path, made_from: str, name: str
+) -> None:
+    path = free_path(tmp_path, made_from)
+    assert path == tmp_path / name
+    assert path.parent == tmp_path
+
+
+def test_a_long_id_keeps_its_extension() -> None:
+    name = file_name("x" * 500 + ".zip")
+    assert len(name) == NAME_MAX
+    assert name.endswith("x.zip")
 
 
 def test_an_existing_folder_and_one_that_can_be_created(tmp_path: Path) -> None:

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any, ClassVar, Final
 
 from leadtui.api.contract import REQUEST_ID_HEADER, ErrorCode
+from leadtui.durable import NotARegularFile
 
 
 class LeadError(Exception):
@@ -68,7 +69,7 @@ class DownloadNotSaved(LeadError):
 
     `path` is the file asked for, `reason` what the system said ("read-only file system",
     "no space left on device", "permission denied", ...), `errno` its number when known.
-    Nothing is left half-written: neither a partial file nor its `.part`.
+    Nothing is left half-written: neither a partial file nor its temporary one.
     """
 
     title = "Not saved"
@@ -82,6 +83,8 @@ class DownloadNotSaved(LeadError):
     @classmethod
     def from_os_error(cls, path: Path, error: OSError) -> DownloadNotSaved:
         """The reason in the system's words for `error.errno`, lower-cased to fit a sentence."""
+        if isinstance(error, NotARegularFile):
+            return cls(path, str(error.strerror), error.errno)
         if error.errno is None:
             return cls(path, "the file system refused the write")
         words = os.strerror(error.errno)

@@ -5,9 +5,11 @@ from __future__ import annotations
 import os
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
-from typing import Literal
+from typing import BinaryIO, Literal
 
-from leadtui.api.downloads import OnProgress, save_stream
+import httpx
+
+from leadtui.api.downloads import OnProgress, copy_stream, save_stream
 from leadtui.api.errors import LeadError
 from leadtui.api.models import CustomDownloadRequest, Export, ExportRequest, Lead, Page
 from leadtui.api.pagination import iterate
@@ -15,6 +17,9 @@ from leadtui.api.params import idempotency_key_for, list_params
 from leadtui.api.parsing import parse_page, parse_record
 from leadtui.api.transport import Transport
 from leadtui.api.urls import segment
+
+# Where an archive goes: a file (written atomically), or an open binary stream.
+Target = str | os.PathLike[str] | BinaryIO
 
 
 class Exports:
@@ -79,26 +84,35 @@ class Exports:
         return parse_record(response, Export)
 
     async def download(
-        self, export_id: str, path: str | os.PathLike[str], *, on_progress: OnProgress | None = None
-    ) -> Path:
-        """Save the ZIP archive of a ready export to `path` (atomically)."""
-        target = Path(path)
+        self, export_id: str, path: Target, *, on_progress: OnProgress | None = None
+    ) -> Path | None:
+        """Save the ZIP archive of a ready export to `path` (atomically), or write it to an
+        open binary stream (None then)."""
         async with self._transport.stream("GET", f"/exports/{segment(export_id)}/download") as r:
-            return await save_stream(r, target, on_progress)
+            return await _save(r, path, on_progress)
 
     async def custom_download(
         self,
         export_id: str,
-        path: str | os.PathLike[str],
+        path: Target,
         columns: Sequence[str],
         format: Literal["csv", "json"] = "csv",
         *,
         on_progress: OnProgress | None = None,
-    ) -> Path:
-        """Save an archive of the selected authorized columns to `path` (atomically)."""
+    ) -> Path | None:
+        """Save an archive of the selected authorized columns to `path` (atomically), or
+        write it to an open binary stream (None then)."""
         body = CustomDownloadRequest(columns=[*columns], format=format).to_body()
-        target = Path(path)
         async with self._transport.stream(
             "POST", f"/exports/{segment(export_id)}/custom-download", json=body
         ) as r:
-            return await save_stream(r, target, on_progress)
+            return await _save(r, path, on_progress)
+
+
+async def _save(
+    response: httpx.Response, to: Target, on_progress: OnProgress | None
+) -> Path | None:
+    if isinstance(to, str | os.PathLike):
+        return await save_stream(response, Path(to), on_progress)
+    await copy_stream(response, to, on_progress)
+    return None

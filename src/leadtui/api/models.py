@@ -274,11 +274,18 @@ class Page(BaseModel, Generic[T]):
     next_cursor: str | None = None
 
     _poll_after: float | None = PrivateAttr(default=None)
+    _dropped_cursor: str | None = PrivateAttr(default=None)
 
     @property
     def poll_after(self) -> float | None:
         """Seconds the server asked us to wait before polling again (`Retry-After`)."""
         return self._poll_after
+
+    @property
+    def dropped_cursor(self) -> str | None:
+        """The cursor an empty page still named (the walk ends there regardless): a reader
+        that must know whether the list is whole sees that the server said there was more."""
+        return self._dropped_cursor
 
     @property
     def is_last(self) -> bool:

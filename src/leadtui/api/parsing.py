@@ -129,6 +129,7 @@ def parse_page(response: httpx.Response, model: type[R], limit: int | None) -> P
     page = Page[model].model_construct(items=wire.data, next_cursor=wire.cursor())  # type: ignore[valid-type]
     # A last page carries no cursor, so a reader that only looks at `next_cursor` stops too.
     if page.is_last:
+        page._dropped_cursor = page.next_cursor
         page.next_cursor = None
     page._poll_after = poll_hint(response)
     return page

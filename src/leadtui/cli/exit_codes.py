@@ -34,7 +34,10 @@ _MEANING: dict[Exit, str] = {
     Exit.WAIT_TIMED_OUT: "wait: --timeout passed before the job settled",
     Exit.AUTH: "401/403: key missing, rejected or lacking a scope; subscription or access off",
     Exit.NOT_FOUND: "404: no such search, export or extraction in this account",
-    Exit.CONFLICT: "409: not enough credits or results, job not ready, key or state conflict",
+    Exit.CONFLICT: (
+        "409: not enough credits or results, job not ready, key or state conflict; "
+        "wait: a draft or paused job, which will not move by itself"
+    ),
     Exit.OUTCOME_UNKNOWN: "a spend's outcome is unknown: journaled as pending (`leadtui pending`)",
     Exit.UNAVAILABLE: "network failure, 429 or 5xx after retries",
     Exit.CONFIRMATION_REQUIRED: "a spend was not authorized (or read_only): nothing was sent",

@@ -11,6 +11,7 @@ from leadtui.api.contract import ErrorCode
 from leadtui.api.errors import (
     ApiError,
     ConfigurationError,
+    DownloadNotSaved,
     LeadError,
     RequestTimeout,
     TransportError,
@@ -29,6 +30,8 @@ NOT_SIGNED_IN: Final = "not_signed_in"
 JOURNAL_UNAVAILABLE: Final = "journal_unavailable"
 UNEXPECTED: Final = "unexpected"
 WRITE_FAILED: Final = "write_failed"
+LIST_INCOMPLETE: Final = "list_incomplete"
+WILL_NOT_SETTLE: Final = "will_not_settle"
 NOT_FOUND: Final = ErrorCode.NOT_FOUND.value
 INTENT_SETTLED: Final = "intent_settled"
 INTENT_CLAIMED: Final = "intent_claimed"
@@ -112,7 +115,7 @@ def from_lead_error(error: LeadError) -> CliFailure:
             request_id=error.request_id,
         )
     if isinstance(error, TransportError):
-        what = "timed out" if isinstance(error, RequestTimeout) else "unreachable"
+        what = "timed out" if isinstance(error, RequestTimeout) else "was unreachable"
         return CliFailure(
             NETWORK,
             error.message,
@@ -121,4 +124,6 @@ def from_lead_error(error: LeadError) -> CliFailure:
         )
     if isinstance(error, ConfigurationError):
         return usage_failure(error.message)
+    if isinstance(error, DownloadNotSaved):
+        return CliFailure(WRITE_FAILED, error.message, Exit.UNEXPECTED)
     return CliFailure(UNEXPECTED, error.message, Exit.UNEXPECTED)

@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import csv
 import json
-import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
 from leadtui.cli.output import Column, Format, Output, cell, field, table_lines
-from leadtui.durable import fsync_dir
+from leadtui.durable import NewFile
 
 
 def _csv_value(value: object) -> str:
@@ -36,6 +35,11 @@ class Listing:
         self._csv: Any = None
         self._widths: list[int] | None = None
         self.count = 0
+
+    @property
+    def kept(self) -> list[Mapping[str, Any]] | None:
+        """The items read so far, for `json` (the one format that holds them until the end)."""
+        return list(self._kept) if self._fmt == "json" else None
 
     def _columns_for(self, first: Mapping[str, Any]) -> list[Column]:
         if self._columns is None:
@@ -95,21 +99,17 @@ class Listing:
 
 
 class AtomicTextFile:
-    """`-o FILE`: written to `FILE.part`, then renamed over FILE once complete."""
+    """`-o FILE`: written to a new exclusive file beside FILE, which takes FILE's place once
+    complete (see `NewFile`: a FILE that is not a regular file is refused)."""
 
     def __init__(self, path: Path) -> None:
+        self._file = NewFile(path)
         self.path = path
-        self._part = path.with_name(path.name + ".part")
-        self.stream: TextIO = self._part.open("w", encoding="utf-8", newline="")
+        self.stream: TextIO = self._file.text()
 
     def commit(self) -> Path:
         self.stream.flush()
-        os.fsync(self.stream.fileno())
-        self.stream.close()
-        os.replace(self._part, self.path)
-        fsync_dir(self.path.parent)
-        return self.path
+        return self._file.commit()
 
     def abandon(self) -> None:
-        self.stream.close()
-        self._part.unlink(missing_ok=True)
+        self._file.abandon()

@@ -138,6 +138,46 @@ def _add_auth(sub: argparse._SubParsersAction[_Parser], summary: str) -> None:
     _add_profile(status, KEEP)
 
 
+def _allowance(text: str) -> int:
+    """--max-credits / --max-launches of `leadtui mcp`: a whole number, 0 or more."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError("must be 0 or more")
+    return value
+
+
+def _add_mcp(sub: argparse._SubParsersAction[_Parser], summary: str) -> None:
+    mcp = sub.add_parser(
+        "mcp",
+        help=summary,
+        description=(
+            "Serve the Lead Data API to an AI agent as Model Context Protocol tools over stdio "
+            "(needs the mcp extra: pip install 'leadtui[mcp]'). A spend is sent only within "
+            "the budget given here, or after the user accepts its quote when the agent's "
+            "client can ask; otherwise nothing is sent."
+        ),
+    )
+    _add_profile(mcp, KEEP)
+    mcp.add_argument("--base-url", default=KEEP, help="API base URL, without /api/v1")
+    mcp.add_argument(
+        "--max-credits",
+        type=_allowance,
+        default=0,
+        metavar="N",
+        help="credits the agent may spend without asking, in all (default: 0)",
+    )
+    mcp.add_argument(
+        "--max-launches",
+        type=_allowance,
+        default=0,
+        metavar="M",
+        help="extraction launches the agent may use without asking, in all (default: 0)",
+    )
+
+
 # The app's own commands: each one's summary (as `leadtui --help` lists it) and what builds
 # the rest. The twin's commands follow them (see `parser.py`).
 _COMMANDS: Final[
@@ -147,6 +187,7 @@ _COMMANDS: Final[
     "login": ("save a key for a profile (checked with GET /me)", _add_login),
     "logout": ("forget the saved key of a profile", _add_logout),
     "auth": ("inspect authentication", _add_auth),
+    "mcp": ("serve tools to AI agents over stdio (Model Context Protocol)", _add_mcp),
 }
 
 
@@ -200,6 +241,8 @@ def main(argv: Sequence[str] | None = None, deps: CliDeps | None = None) -> int:
         from leadtui.cli.sandbox import run as run_sandbox
 
         return run_sandbox(ns)
+    if ns.command == "mcp":
+        return _run_mcp(ns)
     if ns.command in ("login", "logout", "auth"):
         from leadtui.cli import auth as auth_cli
 
@@ -216,6 +259,17 @@ def main(argv: Sequence[str] | None = None, deps: CliDeps | None = None) -> int:
     from leadtui.ui.launch import run as run_tui
 
     return run_tui(ns)
+
+
+def _run_mcp(ns: argparse.Namespace) -> int:
+    try:
+        from leadtui.mcp.command import run as run_mcp
+    except ModuleNotFoundError as exc:
+        if exc.name != "mcp" and not (exc.name or "").startswith("mcp."):
+            raise
+        print("leadtui mcp needs the mcp extra: pip install 'leadtui[mcp]'", file=sys.stderr)
+        return 2
+    return run_mcp(ns)
 
 
 def _run_demo(ns: argparse.Namespace) -> int:

@@ -53,16 +53,20 @@ class Output:
     fmt: Format
     tty: bool
     color: bool
+    json_asked: bool = False
+    """--json or --jsonl was given, whatever --format says."""
 
     @classmethod
-    def build(cls, stdout: TextIO, stderr: TextIO, fmt: Format) -> Output:
-        tty = _isatty(stderr)
-        return cls(stdout, stderr, fmt, tty, tty and not os.environ.get("NO_COLOR"))
+    def build(
+        cls, stdout: TextIO, stderr: TextIO, fmt: Format, *, json_asked: bool = False
+    ) -> Output:
+        tty = isatty(stderr)
+        return cls(stdout, stderr, fmt, tty, tty and not os.environ.get("NO_COLOR"), json_asked)
 
     @property
     def machine(self) -> bool:
         """True when stdout is for a program: errors go there too, as JSON."""
-        return self.fmt in ("json", "jsonl")
+        return self.json_asked or self.fmt in ("json", "jsonl")
 
     def info(self, text: str) -> None:
         """Human text for a person at a terminal; nothing for a script."""
@@ -124,6 +128,6 @@ def table_lines(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> list[s
     ]
 
 
-def _isatty(stream: TextIO) -> bool:
-    isatty = getattr(stream, "isatty", None)
-    return bool(isatty()) if callable(isatty) else False
+def isatty(stream: TextIO) -> bool:
+    asks = getattr(stream, "isatty", None)
+    return bool(asks()) if callable(asks) else False

@@ -62,6 +62,17 @@ def page_limit(text: str) -> int:
     return value
 
 
+def wait_seconds(text: str) -> float:
+    """--timeout: a number of seconds above zero (`-5`, `0`, `nan` and `inf` are refused)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError("must be a number of seconds above 0")
+    return value
+
+
 def _paging(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--limit", type=page_limit, help="items per page, 1 to 100 (server default 25)"
@@ -84,7 +95,10 @@ def _results(parser: argparse.ArgumentParser) -> None:
 def _wait(parser: argparse.ArgumentParser, what: str) -> None:
     parser.add_argument("id", metavar="ID")
     parser.add_argument(
-        "--timeout", type=float, default=600.0, help=f"give up after S seconds (default 600) {what}"
+        "--timeout",
+        type=wait_seconds,
+        default=600.0,
+        help=f"give up after S seconds (default 600) {what}",
     )
 
 

@@ -1,28 +1,25 @@
 """Saving an export's archive: where it goes, a progress bar on a terminal, and the path out.
 
-The download itself is the client's (`NAME.part`, fsync, atomic rename), as in the app.
+The download itself is the client's (a new exclusive file beside the target, fsync, atomic
+rename), as in the app; `-o -` streams the archive to standard output instead.
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Final
+from typing import BinaryIO, Final
 
 from leadtui.api.downloads import OnProgress
-from leadtui.cli.failures import write_failure
+from leadtui.cli.failures import usage_failure, write_failure
+from leadtui.cli.output import isatty
 from leadtui.cli.runtime import Context
-from leadtui.config.download_folder import free_path
+from leadtui.cli.targets import archive_path, names_stdout
 
 BAR_WIDTH: Final = 30
 
-
-def _target(ctx: Context, name: str) -> Path:
-    given = getattr(ctx.ns, "output", None)
-    if given:
-        path = Path(given).expanduser()
-        return free_path(path, name) if path.is_dir() else path
-    return free_path(Path(ctx.settings.download_dir).expanduser(), name)
+# Where the archive goes: a path, or an open binary stream (standard output).
+Fetch = Callable[[Path | BinaryIO, OnProgress], Awaitable[object]]
 
 
 def _bar(ctx: Context, label: str) -> OnProgress:
@@ -37,25 +34,44 @@ def _bar(ctx: Context, label: str) -> OnProgress:
     return show
 
 
-async def save_archive(
-    ctx: Context,
-    export_id: str,
-    name: str,
-    fetch: Callable[[Path, OnProgress], Awaitable[Path]],
-) -> Path:
-    """Download to -o PATH (a file, or a folder), else a free name in download_dir."""
+def _binary_stdout(ctx: Context) -> BinaryIO:
+    """Standard output for the archive's bytes, or a usage failure saying why not."""
+    if ctx.out.machine:
+        raise usage_failure(
+            "-o - writes the archive to stdout, where --json prints its document. Nothing was "
+            "sent.",
+            hint="Drop --json, or name a file or folder with -o.",
+        )
+    if isatty(ctx.out.stdout):
+        raise usage_failure(
+            "-o - would print a ZIP archive on the terminal. Nothing was sent.",
+            hint="Redirect it (> FILE) or pipe it (| unzip ...), or name a file with -o.",
+        )
+    binary: BinaryIO | None = getattr(ctx.out.stdout, "buffer", None)
+    if binary is None:
+        raise usage_failure("Standard output takes no bytes here. Nothing was sent.")
+    ctx.out.stdout.flush()
+    return binary
+
+
+async def save_archive(ctx: Context, export_id: str, name: str, fetch: Fetch) -> Path | None:
+    """Download to -o PATH (a file, or a folder), -o - (stdout), else a free name in
+    download_dir; the path it went to (None for stdout)."""
+    given: str | None = getattr(ctx.ns, "output", None)
+    label = f"{export_id} →"
+    if given and names_stdout(given, ctx.out.stdout):
+        await fetch(_binary_stdout(ctx), _bar(ctx, label))
+        ctx.out.progress(f"{export_id} → stdout", done=True)
+        return None
+    target = archive_path(given, name, ctx.settings.download_dir)
     try:
-        target = _target(ctx, name)
-    except OSError as exc:
-        raise write_failure(getattr(ctx.ns, "output", None) or "the download folder", exc) from None
-    try:
-        path = await fetch(target, _bar(ctx, f"{export_id} →"))
+        await fetch(target, _bar(ctx, label))
     except OSError as exc:
         raise write_failure(target, exc, " Nothing was left half-written.") from None
-    size = path.stat().st_size
-    ctx.out.progress(f"{export_id} → {path}", done=True)
+    size = target.stat().st_size
+    ctx.out.progress(f"{export_id} → {target}", done=True)
     if ctx.out.machine:
-        ctx.out.document({"exportId": export_id, "path": str(path), "bytes": size})
+        ctx.out.document({"exportId": export_id, "path": str(target), "bytes": size})
     else:
-        ctx.out.line(str(path))
-    return path
+        ctx.out.line(str(target))
+    return target

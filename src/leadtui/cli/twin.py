@@ -6,6 +6,7 @@ import argparse
 import asyncio
 import importlib
 import os
+import re
 import sys
 from collections.abc import Awaitable, Callable, Sequence
 from typing import TextIO, cast
@@ -59,7 +60,9 @@ def run(ns: argparse.Namespace, deps: CliDeps | None = None) -> int:
     from leadtui.config.secrets import KeyStoreError
 
     deps = deps or CliDeps()
-    out = Output.build(deps.stdout, deps.stderr, output_format(ns))
+    out = Output.build(
+        deps.stdout, deps.stderr, output_format(ns), json_asked=bool(ns.json or ns.jsonl)
+    )
     ctx = Context(ns, deps, out)
     try:
         return asyncio.run(_run(ctx, _handler(ns.runs)))
@@ -102,8 +105,28 @@ def _quiet_after_closed_pipe(stdout: TextIO) -> int:
     return Exit.OK
 
 
+# What may be echoed from the command line: an option's name, or a plain word (a command or a
+# verb, mistyped or not). Anything else could be a value, and a value could be a key.
+_FLAG = re.compile(r"-{1,2}[A-Za-z][A-Za-z0-9-]*")
+_WORD = re.compile(r"[a-z][a-z-]{0,29}")
+HIDDEN = "…"
+
+
+def without_values(message: str, argv: Sequence[str]) -> str:
+    """argparse's message with every value from `argv` replaced by `…` (`--api-key=…`)."""
+    for token in sorted(set(argv), key=len, reverse=True):
+        if _FLAG.fullmatch(token) or _WORD.fullmatch(token):
+            continue
+        flag, equals, _ = token.partition("=")
+        shown = f"{flag}={HIDDEN}" if equals and _FLAG.fullmatch(flag) else HIDDEN
+        message = re.sub(rf"(?<![^\s'\"]){re.escape(token)}(?![^\s'\",])", shown, message)
+    return message
+
+
 def report_usage_error(message: str, argv: Sequence[str], deps: CliDeps | None) -> int:
-    """argparse's refusal, as JSON when --json or --jsonl was asked for."""
+    """argparse's refusal, as JSON when --json or --jsonl was asked for; values typed on the
+    command line are never echoed (see `without_values`)."""
+    message = without_values(message, argv)
     deps = deps or CliDeps()
     machine = "--json" in argv or "--jsonl" in argv
     out = Output.build(deps.stdout, deps.stderr, "json" if machine else "table")

@@ -3,13 +3,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
 from typing import Final, TypeVar
 
 from leadtui.api.models import Record
 from leadtui.cli.exit_codes import Exit
-from leadtui.cli.failures import TIMEOUT, CliFailure
+from leadtui.cli.failures import TIMEOUT, WILL_NOT_SETTLE, CliFailure
 from leadtui.cli.runtime import Context
 
 R = TypeVar("R", bound=Record)
@@ -22,10 +22,13 @@ MIN_POLL_SECONDS: Final = 1.0
 
 @dataclass(frozen=True)
 class Goal:
-    """Which states end a wait, and how."""
+    """Which states end a wait, and how. A state in `idle` will not change by itself (a
+    draft waits for its launch, a paused job for its resume): waiting on it ends at once,
+    with what would move it on."""
 
     succeeded: frozenset[str]
     failed: frozenset[str]
+    idle: Mapping[str, str] = field(default_factory=dict)
 
     def exit_for(self, status: str | None) -> Exit | None:
         if status in self.succeeded:
@@ -50,9 +53,18 @@ async def wait_for(
         record = await fetch()
         status = getattr(record, "status", None)
         settled = goal.exit_for(status)
-        ctx.out.progress(describe(record), done=settled is not None)
+        idle = status is not None and status in goal.idle
+        ctx.out.progress(describe(record), done=settled is not None or idle)
         if settled is not None:
             return record, settled
+        if idle:
+            raise CliFailure(
+                WILL_NOT_SETTLE,
+                f"It is {status}: it will not move on by itself, so waiting would never end.",
+                Exit.CONFLICT,
+                hint=goal.idle[str(status)],
+                details={"job_status": status},
+            )
         interval = record.poll_after if record.poll_after is not None else DEFAULT_POLL_SECONDS
         interval = max(interval, MIN_POLL_SECONDS)
         remaining = deadline - clock()

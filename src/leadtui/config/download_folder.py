@@ -7,23 +7,44 @@ Blocking (it touches the file system): the app calls these in a thread.
 from __future__ import annotations
 
 import os
+import string
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Final
 
 from leadtui.durable import os_error_reason
+
+# A file name made from an id keeps these characters; any other becomes `_`.
+_NAME_CHARS: Final = frozenset(string.ascii_letters + string.digits + "._-")
+NAME_MAX: Final = 120
+
+
+def file_name(name: str) -> str:
+    """`name` as a file name that stays inside its folder, whatever an id holds.
+
+    Ids come from the server or the user (`../../escaped`, `a/b`, control characters): every
+    character outside letters, digits, `.`, `_` and `-` becomes `_`, and a leading dot is
+    dropped (no hidden file, no `..`). Long names are cut, keeping the extension.
+    """
+    kept = "".join(char if char in _NAME_CHARS else "_" for char in name).lstrip(".")
+    stem, dot, suffix = kept.rpartition(".")
+    if dot and len(suffix) <= 8 and len(kept) > NAME_MAX:
+        kept = stem[: NAME_MAX - len(suffix) - 1] + "." + suffix
+    return kept[:NAME_MAX] or "download"
 
 
 def free_path(folder: Path, name: str) -> Path:
     """`folder/name`, or `name-1`, `name-2`… so an earlier download is never overwritten.
 
-    The folder is created (with its parents) when missing. A `NAME.part` counts as taken: a
-    download in progress (the client streams to it, then renames) is not written over either.
+    `name` is made safe first (see `file_name`): the path is always directly in `folder`.
+    The folder is created (with its parents) when missing. A name taken by anything, even a
+    link to nothing, counts as taken.
     """
     folder.mkdir(parents=True, exist_ok=True)
-    target = folder / name
+    target = folder / file_name(name)
     stem, suffix = target.stem, target.suffix
     n = 1
-    while target.exists() or target.with_name(target.name + ".part").exists():
+    while target.exists() or target.is_symlink():
         target = folder / f"{stem}-{n}{suffix}"
         n += 1
     return target

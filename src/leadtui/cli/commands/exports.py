@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from leadtui.api.contract import ExportStatus
+from leadtui.api.downloads import OnProgress
 from leadtui.api.models import Export
 from leadtui.cli.commands.verbs import list_verb, record_verb, results_verb, wait_verb
 from leadtui.cli.failures import usage_failure
@@ -57,8 +58,8 @@ async def download(ctx: Context) -> int:
     client = ctx.client()
     export_id = ctx.ns.id
 
-    async def fetch(path: Path, progress: Any) -> Path:
-        return await client.exports.download(export_id, path, on_progress=progress)
+    async def fetch(to: Path | BinaryIO, progress: OnProgress) -> object:
+        return await client.exports.download(export_id, to, on_progress=progress)
 
     await save_archive(ctx, export_id, f"{export_id}.zip", fetch)
     return 0
@@ -71,9 +72,9 @@ async def custom_download(ctx: Context) -> int:
     client = ctx.client()
     export_id, archive_format = ctx.ns.id, ctx.ns.archive_format
 
-    async def fetch(path: Path, progress: Any) -> Path:
+    async def fetch(to: Path | BinaryIO, progress: OnProgress) -> object:
         return await client.exports.custom_download(
-            export_id, path, columns, archive_format, on_progress=progress
+            export_id, to, columns, archive_format, on_progress=progress
         )
 
     await save_archive(ctx, export_id, f"{export_id}-custom.zip", fetch)

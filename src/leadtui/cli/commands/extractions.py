@@ -27,6 +27,10 @@ EXTRACTION_COLUMNS: list[Column] = [
 _GOAL = Goal(
     frozenset({ExtractionStatus.COMPLETED}),
     frozenset({ExtractionStatus.FAILED, ExtractionStatus.STOPPED}),
+    {
+        ExtractionStatus.DRAFT: "Launch it first: leadtui extractions launch ID.",
+        ExtractionStatus.PAUSED: "Resume it first: leadtui extractions resume ID.",
+    },
 )
 
 

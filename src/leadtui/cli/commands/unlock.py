@@ -5,11 +5,11 @@ from __future__ import annotations
 from pydantic import ValidationError
 
 from leadtui.api.models import Export, ExportRequest
+from leadtui.api.reasons import field_reasons
 from leadtui.cli import approving, spending
 from leadtui.cli.commands.exports import export_rows
 from leadtui.cli.failures import usage_failure
 from leadtui.cli.records import show_record
-from leadtui.cli.request_files import field_reasons
 from leadtui.cli.runtime import Context
 
 

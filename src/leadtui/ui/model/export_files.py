@@ -10,7 +10,7 @@ from pathlib import Path
 
 from leadtui.api.client import LeadClient
 from leadtui.config.download_folder import free_path
-from leadtui.durable import write_atomically
+from leadtui.durable import NewFile
 
 
 def stamp(now: float) -> str:
@@ -18,12 +18,17 @@ def stamp(now: float) -> str:
 
 
 def write_rows_csv(folder: Path, name: str, rows: list[list[str]]) -> Path:
-    """Write rows (header first) as CSV, atomically (temp file, fsync, rename). Blocking."""
+    """Write rows (header first) as CSV to a free name in `folder`, as every download is
+    written (see `NewFile`). Blocking."""
     buffer = io.StringIO()
     csv.writer(buffer).writerows(rows)
-    target = free_path(folder, name)
-    write_atomically(target, buffer.getvalue().encode(), mode=0o644)
-    return target
+    new = NewFile(free_path(folder, name))
+    try:
+        new.binary.write(buffer.getvalue().encode())
+    except BaseException:
+        new.abandon()
+        raise
+    return new.commit()
 
 
 async def authorized_columns(client: LeadClient, export_id: str) -> list[str]:

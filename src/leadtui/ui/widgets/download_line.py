@@ -1,8 +1,9 @@
 """`DownloadLine`: the jobs screen's last line: a download's progress, then where a file went.
 
-Downloads (whole or custom archives) and the CSV of a table are written here, never half: the
-client streams to `NAME.part` and renames; the CSV is written atomically. A failure says why
-and where, in the system's words.
+Downloads (whole or custom archives) and the CSV of a table are written here, never half and
+never through a planted file: each goes to a new exclusive file beside its free name (made
+safe from the export's id), renamed once complete. A failure says why and where, in the
+system's words.
 
 Every file goes to the download folder setting, or, for the keys that ask where (`a`, `O`,
 `W`), to the folder given in `SaveTo` for that one file: the setting never changes. The next

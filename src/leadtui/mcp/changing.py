@@ -1,0 +1,97 @@
+"""The tools that change something but spend nothing (`readOnlyHint: false`): create a search,
+retry an export, draft and edit extractions, pause, resume and stop them."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from mcp.server.mcpserver import MCPServer
+from mcp.types import CallToolResult, ToolAnnotations
+from pydantic import Field
+
+from leadtui.api.models import ExtractionDraft, SearchRequest
+from leadtui.mcp.reading import ExportId, ExtractionId, record_answer
+from leadtui.mcp.runtime import Runtime
+from leadtui.mcp.schemas import ExportOut, ExtractionOut, SearchOut
+
+CHANGE = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=True)
+# Stopping cannot be undone.
+FOR_GOOD = ToolAnnotations(read_only_hint=False, destructive_hint=True, open_world_hint=True)
+
+SearchBody = Annotated[
+    SearchRequest,
+    Field(
+        description="The spec's SearchRequest: activities, countries and localisations (1 to "
+        "100 items each; an item's name at most 160 characters, queryNames at most 30, "
+        "localisationIdentifiers at most 200), and an optional result_filter."
+    ),
+]
+DraftBody = Annotated[
+    ExtractionDraft,
+    Field(description="Any fields of an ExtractionRequest (all optional in a draft)."),
+]
+
+
+def register(server: MCPServer[Any], runtime: Runtime) -> None:
+    """Add the tools that change but spend nothing to `server`."""
+
+    @server.tool(annotations=CHANGE)
+    async def create_search(request: SearchBody) -> Annotated[CallToolResult, SearchOut]:
+        """Create and count a search. Costs no credits; its results are unlocked (with
+        credits) by unlock_results. Checked against every limit of the spec before sending."""
+        search = await runtime.client().searches.create(request)
+        return record_answer(
+            search,
+            f"Search {search.searchId} created: {search.result_count} results, "
+            f"{search.price_per_result} credit(s) per result to unlock.",
+        )
+
+    @server.tool(annotations=CHANGE)
+    async def retry_export(export_id: ExportId) -> Annotated[CallToolResult, ExportOut]:
+        """Queue a failed export again. Costs no credits; an export that did not fail comes
+        back unchanged."""
+        export = await runtime.client().exports.retry(export_id)
+        return record_answer(export, f"Export {export.exportId}: {export.status}.")
+
+    @server.tool(annotations=CHANGE)
+    async def draft_extraction(request: DraftBody) -> Annotated[CallToolResult, ExtractionOut]:
+        """Save an editable extraction draft. Consumes no launch; launch_extraction does."""
+        draft = await runtime.client().extractions.create_draft(request)
+        return record_answer(draft, f"Draft {draft.extractionId} saved.")
+
+    @server.tool(annotations=CHANGE)
+    async def update_extraction_draft(
+        extraction_id: ExtractionId, changes: DraftBody
+    ) -> Annotated[CallToolResult, ExtractionOut]:
+        """Change fields of a draft that is still editable (error draft_not_editable
+        otherwise). Consumes no launch."""
+        draft = await runtime.client().extractions.update_draft(extraction_id, changes)
+        return record_answer(draft, f"Draft {draft.extractionId} updated.")
+
+    @server.tool(annotations=CHANGE)
+    async def pause_extraction(
+        extraction_id: ExtractionId,
+    ) -> Annotated[CallToolResult, ExtractionOut]:
+        """Pause a running extraction (resume_extraction carries on). Costs nothing."""
+        extraction = await runtime.client().extractions.pause(extraction_id)
+        return record_answer(extraction, f"Extraction {extraction.extractionId}: paused.")
+
+    @server.tool(annotations=CHANGE)
+    async def resume_extraction(
+        extraction_id: ExtractionId,
+    ) -> Annotated[CallToolResult, ExtractionOut]:
+        """Resume a paused extraction. Costs nothing."""
+        extraction = await runtime.client().extractions.resume(extraction_id)
+        return record_answer(
+            extraction, f"Extraction {extraction.extractionId}: {extraction.status}."
+        )
+
+    @server.tool(annotations=FOR_GOOD)
+    async def stop_extraction(
+        extraction_id: ExtractionId,
+    ) -> Annotated[CallToolResult, ExtractionOut]:
+        """Stop an extraction for good (it cannot be resumed). Costs nothing."""
+        extraction = await runtime.client().extractions.stop(extraction_id)
+        return record_answer(
+            extraction, f"Extraction {extraction.extractionId}: {extraction.status}."
+        )

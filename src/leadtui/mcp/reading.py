@@ -1,0 +1,150 @@
+"""The read tools (`readOnlyHint: true`): the account, usage, searches, exports, extractions
+and their results, page by page."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from mcp.server.mcpserver import MCPServer
+from mcp.types import CallToolResult, ToolAnnotations
+from pydantic import BaseModel
+
+from leadtui.api.models import Lead, Page, Record
+from leadtui.mcp.results import answer
+from leadtui.mcp.runtime import Runtime
+from leadtui.mcp.schemas import (
+    AccountOut,
+    Cursor,
+    ExportOut,
+    ExtractionOut,
+    Limit,
+    Open,
+    PageOut,
+    SearchOut,
+    identifier,
+)
+
+READ = ToolAnnotations(read_only_hint=True, open_world_hint=True)
+
+SearchId = Annotated[str, identifier("The search's searchId.")]
+ExportId = Annotated[str, identifier("The export's exportId.")]
+ExtractionId = Annotated[str, identifier("The extraction's extractionId.")]
+
+
+def as_json(record: BaseModel) -> dict[str, Any]:
+    """The record as the service sent it: every field it had, none we default."""
+    return record.model_dump(mode="json", exclude_unset=True)
+
+
+def page_answer(page: Page[Any], what: str, *, leads: bool = False) -> CallToolResult:
+    items = [as_json(item) for item in page.items]
+    more = f" More with cursor {page.next_cursor!r}." if page.next_cursor else " Last page."
+    return answer(
+        {"data": items, "next_cursor": page.next_cursor},
+        f"{len(items)} {what}.{more}",
+        leads=leads,
+    )
+
+
+def record_answer(record: Record, summary: str) -> CallToolResult:
+    return answer(as_json(record), summary)
+
+
+def register(server: MCPServer[Any], runtime: Runtime) -> None:
+    """Add the read tools to `server`."""
+
+    @server.tool(annotations=READ)
+    async def account() -> Annotated[CallToolResult, AccountOut]:
+        """The account behind the key: credits, subscription status, scopes, extraction
+        launches left, and the key in use (masked). Costs nothing."""
+        client = runtime.client()
+        identity = await client.me()
+        doc = as_json(identity) | {"key_masked": client.key_masked}
+        return answer(
+            doc,
+            f"{identity.credits:,} credits; subscription {identity.subscription.status}.",
+        )
+
+    @server.tool(annotations=READ)
+    async def usage() -> Annotated[CallToolResult, Open]:
+        """The last 30 days of API use: totals, a daily series of requests and credits used,
+        the balance and the access status. Costs nothing."""
+        used = await runtime.client().usage()
+        return answer(
+            as_json(used),
+            f"{used.totals.requests:,} requests and {used.totals.credits_used:,} credits in "
+            f"{used.window_days} days.",
+        )
+
+    @server.tool(annotations=READ)
+    async def list_searches(
+        cursor: Cursor = None, limit: Limit = None
+    ) -> Annotated[CallToolResult, PageOut]:
+        """One page of the account's searches, with their result counts."""
+        return page_answer(await runtime.client().searches.list(cursor, limit), "searches")
+
+    @server.tool(annotations=READ)
+    async def get_search(search_id: SearchId) -> Annotated[CallToolResult, SearchOut]:
+        """One search: its result count, how many are unlocked, and the price per result."""
+        search = await runtime.client().searches.get(search_id)
+        return record_answer(
+            search,
+            f"Search {search.searchId}: {search.result_count} results, "
+            f"{search.unlocked_count} unlocked.",
+        )
+
+    @server.tool(annotations=READ)
+    async def search_results(
+        search_id: SearchId, cursor: Cursor = None, limit: Limit = None
+    ) -> Annotated[CallToolResult, PageOut]:
+        """One page of a search's results already unlocked with credits (lead records).
+        Reading them costs nothing; unlock more with unlock_results."""
+        page: Page[Lead] = await runtime.client().searches.results(search_id, cursor, limit)
+        return page_answer(page, "lead records", leads=True)
+
+    @server.tool(annotations=READ)
+    async def list_exports(
+        cursor: Cursor = None, limit: Limit = None
+    ) -> Annotated[CallToolResult, PageOut]:
+        """One page of export jobs (each unlock queues one), newest first."""
+        return page_answer(await runtime.client().exports.list(cursor, limit), "exports")
+
+    @server.tool(annotations=READ)
+    async def get_export(export_id: ExportId) -> Annotated[CallToolResult, ExportOut]:
+        """One export job: queued, processing, ready or failed, and its progress."""
+        export = await runtime.client().exports.get(export_id)
+        return record_answer(export, f"Export {export.exportId}: {export.status}.")
+
+    @server.tool(annotations=READ)
+    async def export_results(
+        export_id: ExportId, cursor: Cursor = None, limit: Limit = None
+    ) -> Annotated[CallToolResult, PageOut]:
+        """One page of a ready export's lead records (error export_not_ready until it is
+        ready: wait_for_job waits for it)."""
+        page = await runtime.client().exports.results(export_id, cursor, limit)
+        return page_answer(page, "lead records", leads=True)
+
+    @server.tool(annotations=READ)
+    async def list_extractions(
+        cursor: Cursor = None, limit: Limit = None
+    ) -> Annotated[CallToolResult, PageOut]:
+        """One page of extraction jobs and drafts."""
+        return page_answer(await runtime.client().extractions.list(cursor, limit), "extractions")
+
+    @server.tool(annotations=READ)
+    async def get_extraction(
+        extraction_id: ExtractionId,
+    ) -> Annotated[CallToolResult, ExtractionOut]:
+        """One extraction: draft, queued, running, paused, stopped, completed or failed."""
+        extraction = await runtime.client().extractions.get(extraction_id)
+        return record_answer(
+            extraction, f"Extraction {extraction.extractionId}: {extraction.status}."
+        )
+
+    @server.tool(annotations=READ)
+    async def extraction_results(
+        extraction_id: ExtractionId, cursor: Cursor = None, limit: Limit = None
+    ) -> Annotated[CallToolResult, PageOut]:
+        """One page of an extraction's live or archived results (lead records)."""
+        page = await runtime.client().extractions.results(extraction_id, cursor, limit)
+        return page_answer(page, "lead records", leads=True)

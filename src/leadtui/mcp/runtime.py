@@ -1,0 +1,115 @@
+"""What the tool server runs with: the outside world (injected by tests) and, built on first
+use, the profile's settings and the one client it keeps for its life.
+
+The same resolution as the command line and the app: `--base-url`, then LEADTUI_BASE_URL, then
+the profile; the key from the environment, the keyring or the key file; the same journal.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Final
+
+import httpx
+
+from leadtui.api.client import LeadClient
+from leadtui.api.errors import ConfigurationError
+from leadtui.config.credentials import API_KEY_ENV, BASE_URL_ENV, resolve_credentials
+from leadtui.config.errors import ConfigError
+from leadtui.config.secrets import KeyStoreError
+from leadtui.config.settings_model import SettingsModel, read_settings, resolve_profile_name
+from leadtui.mcp.results import NOT_SIGNED_IN, ToolFailure
+
+if TYPE_CHECKING:
+    from leadtui.config.secrets import KeyStore
+
+Sleep = Callable[[float], Awaitable[None]]
+
+CONFIGURATION: Final = "configuration"
+
+
+@dataclass
+class McpDeps:
+    """The world outside the server; the defaults are the real one."""
+
+    transport: httpx.AsyncBaseTransport | None = None
+    """None: the network."""
+    sleep: Sleep = asyncio.sleep
+    clock: Callable[[], float] = time.monotonic
+    keystore: KeyStore | None = None
+    journal_path: Path | None = None
+    environ: Mapping[str, str] | None = None
+    """None: this process's environment."""
+    ask_seconds: float = 300.0
+    """How long the user has to answer a question about a spend; then nothing is sent."""
+
+
+@dataclass(frozen=True)
+class Options:
+    """What the user gave when starting the server."""
+
+    profile: str | None = None
+    base_url: str | None = None
+    max_credits: int = 0
+    max_launches: int = 0
+
+
+@dataclass
+class Runtime:
+    """One server's life: its options, its world, and what is built on first use."""
+
+    options: Options
+    deps: McpDeps = field(default_factory=McpDeps)
+    _settings: SettingsModel | None = None
+    _client: LeadClient | None = None
+
+    @property
+    def settings(self) -> SettingsModel:
+        if self._settings is None:
+            try:
+                self._settings = read_settings()
+            except ConfigError as exc:
+                raise ToolFailure(CONFIGURATION, str(exc)) from None
+        return self._settings
+
+    @property
+    def profile(self) -> str:
+        return resolve_profile_name(self.options.profile, self.deps.environ)
+
+    def client(self) -> LeadClient:
+        """The client for this profile, built once; a tool error when nobody is signed in."""
+        if self._client is None:
+            try:
+                creds = resolve_credentials(
+                    self.settings,
+                    self.options.profile,
+                    keystore=self.deps.keystore,
+                    environ=self.deps.environ,
+                )
+            except (ConfigError, KeyStoreError) as exc:
+                raise ToolFailure(CONFIGURATION, str(exc)) from None
+            base_url = self.options.base_url or creds.base_url
+            if not base_url or creds.key is None:
+                raise ToolFailure(
+                    NOT_SIGNED_IN,
+                    f"Not signed in for profile '{creds.profile}'.",
+                    hint=(
+                        "The user runs `leadtui login` (or sets "
+                        f"{API_KEY_ENV} and {BASE_URL_ENV} for this server), then restarts it."
+                    ),
+                )
+            try:
+                self._client = LeadClient(
+                    base_url, creds.key, transport=self.deps.transport, sleep=self.deps.sleep
+                )
+            except ConfigurationError as exc:
+                raise ToolFailure(CONFIGURATION, exc.message) from None
+        return self._client
+
+    async def aclose(self) -> None:
+        if self._client is not None:
+            await self._client.aclose()
