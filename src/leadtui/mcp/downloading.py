@@ -72,9 +72,9 @@ def register(server: MCPServer[Any], runtime: Runtime) -> None:
                 WRITE_FAILED, f"Cannot save in {folder}: {exc.strerror or exc}."
             ) from None
         if columns:
-            path = await client.exports.custom_download(export_id, target, columns)
+            await client.exports.custom_download(export_id, target, columns)
         else:
-            path = await client.exports.download(export_id, target)
-        size = (await asyncio.to_thread(path.stat)).st_size
-        doc = {"exportId": export_id, "path": str(path), "bytes": size, "columns": columns}
-        return answer(doc, f"Saved {size:,} bytes to {path}.")
+            await client.exports.download(export_id, target)
+        size = (await asyncio.to_thread(target.stat)).st_size
+        doc = {"exportId": export_id, "path": str(target), "bytes": size, "columns": columns}
+        return answer(doc, f"Saved {size:,} bytes to {target}.")
