@@ -107,9 +107,12 @@ async def ask(sandbox: EmbeddedSandbox, search_id: str) -> asyncio.subprocess.Pr
 
 
 async def open_request(pilot: Any) -> None:
+    """Open Approvals once the request is announced; until its quote is checked and it may
+    be approved."""
     await wait_for_text(pilot, "1 approval waiting")
     await pilot.press("A")
-    await wait_for_screen(pilot, ApprovalsScreen)
+    screen = await wait_for_screen(pilot, ApprovalsScreen)
+    await wait_until(pilot, lambda: bool(screen.rows) and screen.rows[0].approvable)
     await wait_for_text(pilot, "waiting for you")
 
 
@@ -165,8 +168,8 @@ async def test_two_apps_open_approve_once_only(sandbox: EmbeddedSandbox) -> None
         await open_request(two)
         # Both confirmations are up at once; the first yes counts, the second finds it taken.
         await one.press("y")
-        await two.press("y")
         await wait_for_screen(one, ConfirmSpend)
+        await two.press("y")
         await wait_for_screen(two, ConfirmSpend)
         await one.press("y")
         await two.press("y")
