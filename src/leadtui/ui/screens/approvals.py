@@ -19,6 +19,7 @@ from textual.widgets import DataTable, Static
 
 from leadtui.api.client import LeadClient
 from leadtui.api.errors import LeadError
+from leadtui.api.keys import short_key
 from leadtui.api.models import Identity
 from leadtui.spend.account import SpendAccount
 from leadtui.spend.approval_records import Answer, ApprovalRequest, Party, Verdict
@@ -50,7 +51,7 @@ def detail(row: Review) -> str:
     return (
         f"{request.asker.label} asked at {when} to {row.what}: {quote.total_text()} "
         f"({quote.price_source.value}). Balance now: {row.balance}. "
-        f"Idempotency key {request.idempotency_key[:8]}…, profile {request.profile}, "
+        f"Idempotency key {short_key(request.idempotency_key)}…, profile {request.profile}, "
         f"{request.account.label}. {row.standing.value.capitalize()}."
     )
 
@@ -272,7 +273,7 @@ class ApprovalsScreen(LeadScreen):
         elif verdict is Verdict.APPROVED:
             self.app.notify(
                 f"Approved by you: {request.asker.label} sends {row.what} "
-                f"({quote.total_text()}) with key {request.idempotency_key[:8]}…",
+                f"({quote.total_text()}) with key {short_key(request.idempotency_key)}…",
                 title="Approved",
                 timeout=6,
             )
