@@ -123,7 +123,7 @@ def test_every_refusal_has_its_own_type_and_title() -> None:
     causes = [
         errors.ReadOnlyProfile,
         errors.ConfirmationRequired,
-        errors.InvalidIdempotencyKey,
+        errors.SpendRefused,
         errors.IntentMissing,
         errors.IntentSettled,
         errors.IntentOfAnotherAccount,

@@ -29,18 +29,28 @@ class Exports:
         self._transport = transport
 
     async def create(
-        self, search_id: str, additional_results: int, idempotency_key: str | None = None
+        self,
+        search_id: str,
+        additional_results: int,
+        idempotency_key: str | None = None,
+        *,
+        raw_body: bytes | None = None,
     ) -> Export:
         """Unlock `additional_results` results of a search: spends credits, queues an export.
 
         Every attempt carries one Idempotency-Key (made here if not given), so a retry never
         debits twice; the key is on the returned export and on any raised LeadError.
+        `raw_body`: the body already encoded by the caller (the spend journal), sent as is.
         """
         body = ExportRequest(additional_results=additional_results).to_body()
         key = idempotency_key_for(idempotency_key)
         try:
             response = await self._transport.request(
-                "POST", f"/searches/{segment(search_id)}/exports", json=body, idempotency_key=key
+                "POST",
+                f"/searches/{segment(search_id)}/exports",
+                json=body if raw_body is None else None,
+                content=raw_body,
+                idempotency_key=key,
             )
             return parse_record(response, Export, idempotency_key=key)
         except LeadError as exc:

@@ -28,12 +28,23 @@ class Extractions:
         self._transport = transport
 
     async def _keyed(
-        self, method: str, path: str, key: str | None, body: dict[str, Any] | None = None
+        self,
+        method: str,
+        path: str,
+        key: str | None,
+        body: dict[str, Any] | None = None,
+        raw_body: bytes | None = None,
     ) -> Extraction:
         """An IK-marked call: one key for every attempt, exposed on the result or the error."""
         used = idempotency_key_for(key)
         try:
-            response = await self._transport.request(method, path, json=body, idempotency_key=used)
+            response = await self._transport.request(
+                method,
+                path,
+                json=body if raw_body is None else None,
+                content=raw_body,
+                idempotency_key=used,
+            )
             return parse_record(response, Extraction, idempotency_key=used)
         except LeadError as exc:
             exc.idempotency_key = used
@@ -56,11 +67,16 @@ class Extractions:
         return parse_record(response, Extraction)
 
     async def create(
-        self, request: ExtractionRequest | dict[str, Any], idempotency_key: str | None = None
+        self,
+        request: ExtractionRequest | dict[str, Any],
+        idempotency_key: str | None = None,
+        *,
+        raw_body: bytes | None = None,
     ) -> Extraction:
-        """Create and start an extraction (consumes a launch)."""
+        """Create and start an extraction (consumes a launch). `raw_body`: the body already
+        encoded by the caller (the spend journal), sent as is."""
         body = ExtractionRequest.model_validate(request).to_body()
-        return await self._keyed("POST", "/extractions", idempotency_key, body)
+        return await self._keyed("POST", "/extractions", idempotency_key, body, raw_body)
 
     async def launch(self, extraction_id: str, idempotency_key: str | None = None) -> Extraction:
         """Launch a draft (consumes a launch)."""

@@ -176,6 +176,7 @@ class Record(BaseModel):
     # Set by the client from the response, never parsed from the body.
     _idempotency_key: str | None = PrivateAttr(default=None)
     _poll_after: float | None = PrivateAttr(default=None)
+    _request_id: str | None = PrivateAttr(default=None)
 
     def extra(self, name: str, default: Any = None) -> Any:
         """A field the spec does not show, read tolerantly."""
@@ -185,6 +186,11 @@ class Record(BaseModel):
     def idempotency_key(self) -> str | None:
         """The Idempotency-Key the call that returned this record carried, if any."""
         return self._idempotency_key
+
+    @property
+    def request_id(self) -> str | None:
+        """The request id of the answer this record came in, when the server gave one."""
+        return self._request_id
 
     @property
     def poll_after(self) -> float | None:
@@ -213,6 +219,14 @@ class Identity(Record):
     def active(self) -> bool:
         return self.subscription.status == "active"
 
+    @property
+    def launches_left(self) -> int | None:
+        """Extraction launches the account has left (`extraction_launches.remaining`, which
+        the spec does not promise); None when not stated as a whole number."""
+        launches = self.extra("extraction_launches")
+        left = launches.get("remaining") if isinstance(launches, dict) else None
+        return left if isinstance(left, int) and not isinstance(left, bool) else None
+
 
 class UsageDay(Record):
     date: str
@@ -239,7 +253,9 @@ class Search(Record):
     searchId: str
     result_count: int | None = None
     unlocked_count: int | None = None
-    price_per_result: int | None = None
+    price_per_result: Any = None
+    """As the server wrote it (any JSON value): `spend.quote.stated_price` decides whether it is
+    a usable price, so `true` or `"5"` is never read as 1 or 5."""
     created_at: str | None = None
 
 

@@ -101,6 +101,7 @@ def parse_record(
     record: R = parsed.data if isinstance(parsed, _Wrapped) else parsed
     record._poll_after = poll_hint(response)
     record._idempotency_key = idempotency_key
+    record._request_id = request_id_of(response)
     return record
 
 

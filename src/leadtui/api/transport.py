@@ -156,6 +156,7 @@ class Transport:
         params: Mapping[str, Any] | None,
         json: Any,
         headers: dict[str, str],
+        content: bytes | None = None,
     ) -> httpx.Request:
         """The request, or ConfigurationError when a value cannot go into it.
 
@@ -169,6 +170,11 @@ class Transport:
         )
         if bad_header is None:
             try:
+                if content is not None:
+                    headers = {**headers, "Content-Type": "application/json"}
+                    return self._http.build_request(
+                        method, path, params=params, content=content, headers=headers
+                    )
                 return self._http.build_request(
                     method, path, params=params, json=json, headers=headers
                 )
@@ -184,15 +190,18 @@ class Transport:
         *,
         params: Mapping[str, Any] | None = None,
         json: Any = None,
+        content: bytes | None = None,
         idempotency_key: str | None = None,
         auth: bool = True,
     ) -> httpx.Response:
-        """Send with retries; return a 2xx response with its body read, or raise."""
+        """Send with retries; return a 2xx response with its body read, or raise. `content`
+        is a JSON body already encoded, sent as these exact bytes on every attempt."""
         async with self._send(
             method,
             path,
             params=params,
             json=json,
+            content=content,
             idempotency_key=idempotency_key,
             auth=auth,
             stream=False,
@@ -222,6 +231,7 @@ class Transport:
         *,
         params: Mapping[str, Any] | None = None,
         json: Any = None,
+        content: bytes | None = None,
         idempotency_key: str | None,
         auth: bool,
         stream: bool,
@@ -233,6 +243,7 @@ class Transport:
             path,
             params=params,
             json=json,
+            content=content,
             headers=self._headers(auth=auth, idempotency_key=idempotency_key, stream=stream),
         )
         retry_number = 0

@@ -129,6 +129,8 @@ class SpendPolicy:
 
     spend_budget: int
     read_only: bool
+    budget_from_env: bool = False
+    """True when the budget in force was set only by LEADTUI_SPEND_BUDGET."""
 
 
 class SettingsModel(BaseModel):
@@ -184,7 +186,14 @@ class SettingsModel(BaseModel):
         """The budget is overridden per profile; read-only can only be added by a profile."""
         chosen = self.profile(profile)
         budget = self.spend_budget if chosen.spend_budget is None else chosen.spend_budget
-        return SpendPolicy(spend_budget=budget, read_only=self.read_only or bool(chosen.read_only))
+        from_env = chosen.spend_budget is None and f"{ENV_PREFIX}spend_budget" in {
+            name.lower() for name in setting_variables()
+        }
+        return SpendPolicy(
+            spend_budget=budget,
+            read_only=self.read_only or bool(chosen.read_only),
+            budget_from_env=from_env,
+        )
 
 
 def setting_variables(environ: Mapping[str, str] | None = None) -> list[str]:

@@ -29,6 +29,16 @@ class AccountChange(BaseModel):
     extraction_quota: int | None = Field(default=None, ge=0)
 
 
+class PricingChange(BaseModel):
+    """What searches state as their price, and what an unlock really debits per result."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    stated: Any = None  # any JSON value: 5, 0, -1, true, "5"; with omit_stated, left out
+    omit_stated: bool = False
+    charged: int | None = Field(default=None, ge=1)
+
+
 class ClockChange(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -80,6 +90,26 @@ async def change_account(request: Request, account_id: str, body: AccountChange)
             )
         row = conn.execute("SELECT * FROM accounts WHERE id = ?", (account_id,)).fetchone()
     return {"data": dict(row)}
+
+
+@router.put("/pricing")
+async def change_pricing(request: Request, body: PricingChange) -> dict[str, Any]:
+    """Searches state `stated` (omitted with `omit_stated`); unlocks debit `charged` per
+    result. A field left out of the body keeps its value."""
+    pricing = sandbox_of(request).pricing
+    if "stated" in body.model_fields_set:
+        pricing.stated = body.stated
+    if "omit_stated" in body.model_fields_set:
+        pricing.omit_stated = body.omit_stated
+    if body.charged is not None:
+        pricing.charged = body.charged
+    return {
+        "data": {
+            "stated": pricing.stated,
+            "omit_stated": pricing.omit_stated,
+            "charged": pricing.charged,
+        }
+    }
 
 
 @router.get("/clock")

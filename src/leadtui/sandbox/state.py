@@ -13,6 +13,7 @@ from fastapi import Request
 from leadtui.sandbox.clock import SandboxClock
 from leadtui.sandbox.config import SandboxConfig
 from leadtui.sandbox.pagination import Pages
+from leadtui.sandbox.pricing import Pricing
 from leadtui.sandbox.store import Store
 
 _LOG_LIMIT = 10_000
@@ -27,6 +28,8 @@ class RequestRecord:
     idempotency_key: str | None
     request_id: str
     fault: str | None = None
+    body: str | None = None
+    """The request body as received (UTF-8, undecodable bytes replaced), when there is one."""
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -37,6 +40,7 @@ class RequestRecord:
             "idempotency_key": self.idempotency_key,
             "request_id": self.request_id,
             "fault": self.fault,
+            "body": self.body,
         }
 
 
@@ -52,6 +56,7 @@ class SandboxState:
     served_over_socket: bool = False
     requests: deque[RequestRecord] = field(default_factory=lambda: deque(maxlen=_LOG_LIMIT))
     lock: threading.Lock = field(default_factory=threading.Lock)
+    pricing: Pricing = field(default_factory=Pricing)
 
     @classmethod
     def create(cls, config: SandboxConfig) -> SandboxState:
@@ -84,6 +89,7 @@ class SandboxState:
         self.store.reset()
         self.clock.reset()
         self.seed_demo_data()
+        self.pricing = Pricing()
         with self.lock:
             self.requests.clear()
             self.fault_rng = random.Random(self.config.fault_seed)

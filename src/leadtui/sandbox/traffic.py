@@ -24,6 +24,8 @@ from leadtui.sandbox.clock import iso
 from leadtui.sandbox.state import RequestRecord, SandboxState
 
 _IDEMPOTENCY = IDEMPOTENCY_HEADER.lower().encode()
+# The request log keeps a body's first bytes: enough to compare a spend's body with its journal.
+_LOGGED_BODY_MAX = 65_536
 _log = logging.getLogger(__name__)
 
 
@@ -54,9 +56,19 @@ class TrafficLayer:
             idempotency_key=_header(scope, _IDEMPOTENCY),
             request_id=request_id,
         )
+        chunks: list[bytes] = []
+
+        async def recording_receive() -> Message:
+            message = await receive()
+            if message["type"] == "http.request":
+                chunks.append(message.get("body", b""))
+            return message
+
         try:
-            await self._serve(scope, receive, send, record, rid_header)
+            await self._serve(scope, recording_receive, send, record, rid_header)
         finally:
+            body = b"".join(chunks)
+            record.body = body[:_LOGGED_BODY_MAX].decode("utf-8", "replace") if body else None
             self.state.log(record)
 
     async def _serve(

@@ -9,10 +9,26 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
-from leadtui.api.errors import LeadError
+from leadtui.api.errors import InvalidIdempotencyKey, LeadError
 
 if TYPE_CHECKING:
+    from leadtui.spend.decision import Decision
     from leadtui.spend.journal import SpendIntent
+
+__all__ = [
+    "ConfirmationRequired",
+    "IntentClaimed",
+    "IntentMissing",
+    "IntentOfAnotherAccount",
+    "IntentSettled",
+    "InvalidIdempotencyKey",
+    "JournalError",
+    "ReadOnlyProfile",
+    "SpendBlocked",
+    "SpendOutcomeUnknown",
+    "SpendRefused",
+    "refusal",
+]
 
 
 class JournalError(Exception):
@@ -31,22 +47,39 @@ class SpendBlocked(Exception):
         self.message = message
 
 
-class ReadOnlyProfile(SpendBlocked):
+class SpendRefused(SpendBlocked):
+    """The spend decision was not "send": `decision` (when the refusal came from one) says why,
+    with its code and quote, in the words every surface shows. Nothing was sent."""
+
+    title = "Not sent"
+
+    def __init__(self, message: str, decision: Decision | None = None) -> None:
+        super().__init__(message)
+        self.decision = decision
+
+
+class ReadOnlyProfile(SpendRefused):
     """Spending is switched off for this profile (read_only in the settings)."""
 
     title = "Spending is switched off"
 
 
-class ConfirmationRequired(SpendBlocked):
-    """The amount is over the budget (or unknown, or a launch) and was not confirmed."""
+class ConfirmationRequired(SpendRefused):
+    """Nothing set in advance covers the spend (over the budget, price unknown, a launch) and
+    nobody confirmed it."""
 
     title = "Confirmation required"
 
 
-class InvalidIdempotencyKey(SpendBlocked):
-    """The idempotency key cannot be sent (not printable ASCII, or not 1 to 128 characters)."""
+def refusal(decision: Decision) -> SpendRefused:
+    """The exception for a decision that is not "send" (its kind follows its code)."""
+    from leadtui.spend.decision import ASK_CODES, Code
 
-    title = "Invalid idempotency key"
+    if decision.code is Code.READ_ONLY:
+        return ReadOnlyProfile(decision.message, decision)
+    if decision.code in ASK_CODES:
+        return ConfirmationRequired(decision.message, decision)
+    return SpendRefused(decision.message, decision)
 
 
 class IntentMissing(SpendBlocked):

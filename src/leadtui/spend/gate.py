@@ -17,21 +17,24 @@ import asyncio
 import logging
 import weakref
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from leadtui.api.client import LeadClient
-from leadtui.api.errors import ApiError, LeadError, RequestTimeout
+from leadtui.api.errors import ApiError, LeadError, RequestTimeout, error_class
 from leadtui.api.keys import short_key
 from leadtui.api.models import Export, Extraction
 from leadtui.config.settings_model import SettingsModel, SpendPolicy
 from leadtui.spend.account import SpendAccount, account_of
+from leadtui.spend.decision import Authorization, AuthorizedBy, Decision, Surface, judge
 from leadtui.spend.errors import (
     ConfirmationRequired,
     IntentMissing,
     IntentOfAnotherAccount,
     IntentSettled,
     SpendOutcomeUnknown,
+    refusal,
 )
+from leadtui.spend.facts import Gathered, fresh_identity, gather
 from leadtui.spend.journal import (
     SpendIntent,
     SpendJournal,
@@ -41,6 +44,7 @@ from leadtui.spend.journal import (
 )
 from leadtui.spend.origin import spend_origin
 from leadtui.spend.policy import check_spend_allowed, needs_confirmation
+from leadtui.spend.quote import plural
 from leadtui.spend.request import SpendRequest
 
 __all__ = ["SpendGate", "SpendRequest", "SpendResult", "settles_spend"]
@@ -79,6 +83,32 @@ def _error_code(error: LeadError) -> str:
 class SpendResult:
     intent: SpendIntent
     record: Export | Extraction
+    decision: Decision | None = None
+    """The decision that let it out (None: a resend of a pending spend)."""
+    debited: int | None = None
+    """Credits the balance fell by, read after it settled (None: not measured)."""
+    replayed: bool = False
+    """The caller's key named a spend already journaled: this is its first outcome."""
+
+    @property
+    def overcharge(self) -> int:
+        """Credits debited above the quote (0: none, or not measured)."""
+        quoted = self.intent.amount
+        if self.debited is None or quoted is None:
+            return 0
+        return max(0, self.debited - quoted)
+
+    def overcharge_text(self) -> str | None:
+        """What every surface reports when the server took more than it quoted."""
+        if not self.overcharge:
+            return None
+        request_id = self.record.request_id or "unknown"
+        return (
+            f"Overcharged: the server debited {plural(self.debited or 0, 'credit')} for a spend "
+            f"quoted at {plural(self.intent.amount or 0, 'credit')} ({self.overcharge:,} more; "
+            f"request {request_id}, idempotency key {self.intent.idempotency_key}). It is "
+            "recorded, and this account's observed price is what it was really debited."
+        )
 
 
 class SpendGate:
@@ -114,6 +144,101 @@ class SpendGate:
                 self._accounts[client] = known
         return known
 
+    async def decide(
+        self, request: SpendRequest, client: LeadClient, authorization: Authorization
+    ) -> Decision:
+        """Send, ask or refuse, against a balance read now and what the journal knows.
+        Sends nothing that spends (it reads GET /me)."""
+        gathered = await self._gather(request, client)
+        return judge(gathered.facts, authorization)
+
+    async def spend(
+        self, request: SpendRequest, client: LeadClient, authorization: Authorization
+    ) -> SpendResult:
+        """Decide again (fresh balance), then journal durably, send with the key, record the
+        outcome and measure the debit.
+
+        Raises SpendRefused (or ReadOnlyProfile, ConfirmationRequired: its kinds) carrying the
+        Decision unless it says send; JournalError (nothing sent); the server's ApiError when
+        it definitively refused (journaled as rejected); SpendOutcomeUnknown when it may have
+        acted (the intent stays pending: offer `resend`, never a new request). The caller's
+        key naming a journaled spend with the same body returns that spend's first outcome.
+        """
+        gathered = await self._gather(request, client)
+        decision = judge(gathered.facts, authorization)
+        if not decision.sends:
+            raise refusal(decision)
+        if decision.replay is not None:
+            return await self._replay(decision, decision.replay, client)
+        priced = replace(request, quote=decision.quote)
+        owner = new_claim_owner()
+        intent = await asyncio.to_thread(
+            self.journal_intent,
+            priced,
+            client.base_url,
+            gathered.account,
+            claim_owner=owner,
+            surface=authorization.surface,
+            authorized_by=decision.authorized_by,
+        )
+        sent = await self._send(intent, client, owner, after_unknown=False)
+        return await self._measured(replace(sent, decision=decision), client)
+
+    async def _gather(self, request: SpendRequest, client: LeadClient) -> Gathered:
+        gathered = await gather(
+            request, client, self.journal, profile=self.profile, policy=self.policy
+        )
+        if gathered.account.id is not None:
+            self._accounts[client] = gathered.account
+        return gathered
+
+    async def _measured(self, result: SpendResult, client: LeadClient) -> SpendResult:
+        """The debit, measured from the balance after the spend settled, recorded with the
+        journal (it becomes the observed price); compared with the quote by `overcharge`."""
+        decision = result.decision
+        before = None if decision is None else decision.quote.balance
+        if before is None or result.intent.operation is not SpendOperation.UNLOCK:
+            return result
+        identity = await fresh_identity(client)
+        if identity is None or identity.credits > before:
+            return result
+        debited = before - identity.credits
+        key = result.intent.idempotency_key
+        await asyncio.to_thread(_quietly, key, lambda: self.journal.record_debit(key, debited))
+        if debited > (result.intent.amount or 0):
+            log.warning(
+                "overcharge: intent %s quoted %s credits, debited %s (request %s)",
+                short_key(key),
+                result.intent.amount,
+                debited,
+                result.record.request_id,
+            )
+        return replace(result, debited=debited)
+
+    async def _replay(
+        self, decision: Decision, first: SpendIntent, client: LeadClient
+    ) -> SpendResult:
+        """The caller's key was used before with this same request: its first outcome."""
+        if first.pending:
+            resent = await self.resend(first, client)
+            return replace(resent, decision=decision, replayed=True)
+        detail = first.outcome_detail
+        if first.outcome is SpendOutcome.SUCCEEDED:
+            return SpendResult(first, _journaled_record(first), decision, first.debited, True)
+        if first.outcome is SpendOutcome.REJECTED:
+            status = detail.get("status")
+            status = status if isinstance(status, int) else 409
+            raise error_class(status)(
+                status,
+                str(detail.get("code") or "rejected"),
+                str(detail.get("message") or "The server refused this spend the first time."),
+                detail.get("request_id") if isinstance(detail.get("request_id"), str) else None,
+                idempotency_key=first.idempotency_key,
+            )
+        raise IntentSettled(
+            f"Intent {first.short_key} was discarded; it is not sent again. Nothing was sent."
+        )
+
     async def execute(
         self, request: SpendRequest, client: LeadClient, *, confirmed: bool = False
     ) -> SpendResult:
@@ -145,18 +270,22 @@ class SpendGate:
         account: SpendAccount,
         *,
         claim_owner: str | None = None,
+        surface: Surface | None = None,
+        authorized_by: AuthorizedBy | None = None,
     ) -> SpendIntent:
-        """Step one of `execute`: write the intent durably, before anything is sent. Blocking."""
+        """Step one of a spend: write the intent durably, before anything is sent. Blocking."""
         return self.journal.record_intent(
             idempotency_key=request.idempotency_key,
             operation=request.operation,
             params=request.params,
-            body=request.body,
+            body=request.body_text,
             amount=request.amount,
             profile=self.profile,
             origin=base_url,
             account=account,
             claim_owner=claim_owner,
+            surface="" if surface is None else surface.value,
+            authorized_by=None if authorized_by is None else authorized_by.value,
         )
 
     async def resend(self, intent: SpendIntent, client: LeadClient) -> SpendResult:
@@ -213,7 +342,12 @@ class SpendGate:
             tried = len(exc.earlier_attempts) + 1
             unknown = after_unknown or any(_may_have_acted(e) for e in exc.earlier_attempts)
             if isinstance(exc, ApiError) and settles_spend(exc) and not unknown:
-                detail = {"status": exc.status, "code": exc.code, "request_id": exc.request_id}
+                detail = {
+                    "status": exc.status,
+                    "code": exc.code,
+                    "message": exc.message,
+                    "request_id": exc.request_id,
+                }
                 await asyncio.to_thread(
                     _quietly,
                     key,
@@ -234,7 +368,12 @@ class SpendGate:
             _quietly(key, lambda: journal.release(key, owner, attempts=1, last_error=None))
             raise
         record_id = record.exportId if isinstance(record, Export) else record.extractionId
-        done = {"id": record_id, "status": record.status}
+        done = {
+            "id": record_id,
+            "status": record.status,
+            "request_id": record.request_id,
+            "record": record.model_dump(mode="json"),
+        }
         await asyncio.to_thread(
             _quietly,
             key,
@@ -253,12 +392,33 @@ def _quietly(key: str, write: Callable[[], None]) -> None:
         log.warning("could not record the outcome of intent %s", short_key(key))
 
 
+def _journaled_record(intent: SpendIntent) -> Export | Extraction:
+    """The record a settled spend's server answer held, as the journal kept it."""
+    detail = intent.outcome_detail
+    kept = detail.get("record")
+    if intent.operation is SpendOperation.UNLOCK:
+        if isinstance(kept, dict):
+            return Export.model_validate(kept)
+        return Export(exportId=str(detail.get("id")), status=str(detail.get("status")))
+    if isinstance(kept, dict):
+        return Extraction.model_validate(kept)
+    return Extraction(extractionId=str(detail.get("id")), status=str(detail.get("status")))
+
+
 async def _dispatch(intent: SpendIntent, client: LeadClient) -> Export | Extraction:
+    """Send the intent as journaled: its body text, byte for byte, with its key. (A row an
+    earlier version wrote kept no body: it is rebuilt from its params as that version did.)"""
     key, params = intent.idempotency_key, intent.params
+    body = None if intent.body is None else intent.body.encode()
     if intent.operation is SpendOperation.UNLOCK:
         return await client.exports.create(
-            str(params["search_id"]), int(params["additional_results"]), idempotency_key=key
+            str(params["search_id"]),
+            int(params["additional_results"]),
+            idempotency_key=key,
+            raw_body=body,
         )
     if intent.operation is SpendOperation.EXTRACTION_CREATE:
-        return await client.extractions.create(dict(params["request"]), idempotency_key=key)
+        return await client.extractions.create(
+            dict(params["request"]), idempotency_key=key, raw_body=body
+        )
     return await client.extractions.launch(str(params["extraction_id"]), idempotency_key=key)

@@ -58,6 +58,15 @@ class SpendIntent:
     """HTTP attempts known to have been made (at least this many)."""
     last_error: str | None = None
     """The error code of the last failed attempt, when one failed."""
+    surface: str = ""
+    """Who spent it: `app`, `cli` or `agent` ("" for rows an earlier version wrote)."""
+    authorized_by: str | None = None
+    """What let it out: `confirmation`, `max-credits`, `max-launches`, `allowance`, `budget`."""
+    body: str | None = None
+    """The request body exactly as sent on every attempt (None: no body, or an earlier
+    version's row, whose body is rebuilt from `params`)."""
+    debited: int | None = None
+    """Credits the account was actually debited, measured from the balance after it settled."""
 
     @property
     def pending(self) -> bool:
@@ -151,4 +160,13 @@ def read_row(row: sqlite3.Row) -> SpendIntent:
         outcome_at=_date(row["outcome_at"], "outcome_at") if row["outcome_at"] else None,
         attempts=attempts,
         last_error=row["last_error"] if isinstance(row["last_error"], str) else None,
+        surface=_text(row, "surface") or "",
+        authorized_by=_text(row, "authorized_by"),
+        body=_text(row, "body"),
+        debited=row["debited"] if isinstance(row["debited"], int) else None,
     )
+
+
+def _text(row: sqlite3.Row, column: str) -> str | None:
+    value = row[column]
+    return value if isinstance(value, str) else None

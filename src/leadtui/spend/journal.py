@@ -48,6 +48,7 @@ from leadtui.spend.journal_file import create_private, prepare
 from leadtui.spend.origin import spend_origin
 
 __all__ = [
+    "BUDGET_WINDOW_SECONDS",
     "CLAIM_SECONDS",
     "JournalError",
     "SpendIntent",
@@ -55,20 +56,28 @@ __all__ = [
     "SpendOperation",
     "SpendOutcome",
     "UnreadableIntent",
+    "canonical_body",
     "canonical_body_hash",
     "default_journal_path",
     "new_claim_owner",
 ]
 
 JOURNAL_FILE_NAME: Final = "journal.sqlite3"
+BUDGET_WINDOW_SECONDS: Final = 24 * 60 * 60
+"""A spend_budget is what may be spent without asking in any window this long."""
 
 Clock = Callable[[], float]
 
 
-def canonical_body_hash(body: Mapping[str, Any] | None) -> str:
-    """sha256 of the body as canonical JSON (sorted keys, no spaces); of b"" when there is none."""
-    data = b"" if body is None else json.dumps(body, sort_keys=True, separators=(",", ":")).encode()
-    return hashlib.sha256(data).hexdigest()
+def canonical_body(body: Mapping[str, Any]) -> str:
+    """The body as it is journaled and sent: canonical JSON (sorted keys, no spaces)."""
+    return json.dumps(body, sort_keys=True, separators=(",", ":"))
+
+
+def canonical_body_hash(body: Mapping[str, Any] | str | None) -> str:
+    """sha256 of the body as canonical JSON (or of the text given); of b"" when there is none."""
+    text = "" if body is None else body if isinstance(body, str) else canonical_body(body)
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def default_journal_path() -> Path:
@@ -105,12 +114,14 @@ class SpendJournal:
         idempotency_key: str,
         operation: SpendOperation,
         params: Mapping[str, Any],
-        body: Mapping[str, Any] | None,
+        body: Mapping[str, Any] | str | None,
         amount: int | None,
         profile: str,
         origin: str,
         account: SpendAccount,
         claim_owner: str | None = None,
+        surface: str = "",
+        authorized_by: str | None = None,
     ) -> SpendIntent:
         """Write the intent and commit durably; call this BEFORE sending the request.
 
@@ -122,16 +133,20 @@ class SpendJournal:
         problem = idempotency_key_problem(idempotency_key)
         if problem is not None:
             raise InvalidIdempotencyKey(f"Not sent: {problem}.")
+        text = None if body is None else body if isinstance(body, str) else canonical_body(body)
         intent = SpendIntent(
             idempotency_key=idempotency_key,
             operation=SpendOperation(operation),
             params=dict(params),
-            body_sha256=canonical_body_hash(body),
+            body_sha256=canonical_body_hash(text),
             amount=amount,
             profile=profile,
             origin=spend_origin(origin),
             account=account,
-            created_at=datetime.now(UTC),
+            created_at=datetime.fromtimestamp(self.clock(), UTC),
+            surface=surface,
+            authorized_by=authorized_by,
+            body=text,
         )
         expires = self.clock() + CLAIM_SECONDS if claim_owner is not None else None
         try:
@@ -139,7 +154,8 @@ class SpendJournal:
                 db.execute(
                     "INSERT INTO spend_intents (idempotency_key, operation, params, body_sha256,"
                     " amount, profile, base_url, created_at, account_id, account_name, key_hint,"
-                    " claim_owner, claim_expires) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    " claim_owner, claim_expires, surface, authorized_by, body)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (
                         intent.idempotency_key,
                         intent.operation.value,
@@ -154,6 +170,9 @@ class SpendJournal:
                         account.key_hint,
                         claim_owner,
                         expires,
+                        surface,
+                        authorized_by,
+                        text,
                     ),
                 )
         except JournalError as exc:
@@ -242,6 +261,67 @@ class SpendJournal:
                     outcome.value,
                 ),
             )
+
+    def record_debit(self, idempotency_key: str, debited: int) -> None:
+        """What the account was actually debited for a settled spend (from its balance)."""
+        with self._connect() as db:
+            db.execute(
+                "UPDATE spend_intents SET debited = ? WHERE idempotency_key = ?",
+                (debited, idempotency_key),
+            )
+
+    def budget_spent(self, profile: str) -> int:
+        """Credits this profile spent without asking (authorized by its budget) in the last
+        24 hours, by any process: what was debited when known, else what was quoted. A
+        pending spend counts: it may have been debited."""
+        since = datetime.fromtimestamp(self.clock() - BUDGET_WINDOW_SECONDS, UTC).isoformat()
+        with self._connect() as db:
+            row = db.execute(
+                "SELECT COALESCE(SUM(COALESCE(debited, amount, 0)), 0) FROM spend_intents"
+                " WHERE profile = ? AND authorized_by = 'budget'"
+                " AND (outcome IS NULL OR outcome = 'succeeded')"
+                " AND created_at >= ?",
+                (profile, since),
+            ).fetchone()
+        return int(row[0])
+
+    def observed_price(self, origin: str, account: SpendAccount) -> int | None:
+        """Credits per result this account was actually debited on its last settled unlock
+        whose debit was measured (rounded up); None when there is none."""
+        with self._connect() as db:
+            rows = db.execute(
+                "SELECT * FROM spend_intents WHERE base_url = ? AND operation = 'unlock'"
+                " AND outcome = 'succeeded' AND debited IS NOT NULL"
+                " ORDER BY outcome_at DESC, rowid DESC LIMIT 50",
+                (spend_origin(origin),),
+            ).fetchall()
+        for intent in read_all(rows):
+            results = intent.params.get("additional_results")
+            if intent.account.same_as(account) and isinstance(results, int) and results > 0:
+                debited = intent.debited or 0
+                return -(-debited // results) if debited > 0 else None
+        return None
+
+    def pending_like(
+        self,
+        operation: SpendOperation,
+        params: Mapping[str, Any],
+        body_sha256: str,
+        *,
+        profile: str,
+        origin: str,
+        account: SpendAccount,
+    ) -> SpendIntent | None:
+        """A pending intent of this profile, server and account for the same operation,
+        target and body: sending another like it could debit twice."""
+        for other in self.pending(profile, origin, account):
+            if (
+                other.operation is operation
+                and other.body_sha256 == body_sha256
+                and dict(other.params) == dict(params)
+            ):
+                return other
+        return None
 
     def discard(self, idempotency_key: str) -> None:
         """The user chose not to resend: the intent stays in history, no longer pending.

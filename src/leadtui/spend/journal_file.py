@@ -10,7 +10,7 @@ from typing import Final
 
 from leadtui.spend.origin import spend_origin
 
-SCHEMA_VERSION: Final = 2
+SCHEMA_VERSION: Final = 3
 PRIVATE_MODE: Final = 0o600
 _SIDECARS: Final = ("-wal", "-shm")
 
@@ -33,7 +33,11 @@ CREATE TABLE IF NOT EXISTS spend_intents (
     attempts        INTEGER NOT NULL DEFAULT 0,
     last_error      TEXT,
     claim_owner     TEXT,
-    claim_expires   REAL
+    claim_expires   REAL,
+    surface         TEXT NOT NULL DEFAULT '',
+    authorized_by   TEXT,
+    body            TEXT,
+    debited         INTEGER
 )
 """
 # `base_url` holds the spend origin (spend_origin): the column keeps its first name so files
@@ -51,6 +55,14 @@ _ADDED_IN_2: Final = (
     ("last_error", "TEXT"),
     ("claim_owner", "TEXT"),
     ("claim_expires", "REAL"),
+)
+# Columns version 2 lacked. Rows written before keep '' (surface unknown) and NULLs: they were
+# never counted against a budget, their body was not kept, their debit not measured.
+_ADDED_IN_3: Final = (
+    ("surface", "TEXT NOT NULL DEFAULT ''"),
+    ("authorized_by", "TEXT"),
+    ("body", "TEXT"),
+    ("debited", "INTEGER"),
 )
 
 
@@ -87,7 +99,7 @@ def prepare(db: sqlite3.Connection) -> None:
 
 def _upgrade(db: sqlite3.Connection) -> None:
     present = {row[1] for row in db.execute("PRAGMA table_info(spend_intents)")}
-    for name, declaration in _ADDED_IN_2:
+    for name, declaration in (*_ADDED_IN_2, *_ADDED_IN_3):
         if name not in present:
             db.execute(f"ALTER TABLE spend_intents ADD COLUMN {name} {declaration}")
     rows = db.execute("SELECT idempotency_key, base_url FROM spend_intents").fetchall()

@@ -6,7 +6,7 @@ read the same `Quote`; none of them works out a price, a total or a balance on i
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
 
@@ -19,6 +19,7 @@ class PriceSource(StrEnum):
     """Where a quote's price comes from, in the words every surface shows."""
 
     SERVER = "stated by the server"
+    OBSERVED = "observed: what this account was debited per result on its last unlock"
     DEFAULT = "our default: the server states no usable price"
     QUOTA = "one launch of the account's extraction quota; no credit price is stated"
 
@@ -68,6 +69,8 @@ class Quote:
     """Credits per result (launches: 1 launch per launch)."""
     price_source: PriceSource
     balance: int | None
+    stated: object = None
+    """The price as the server wrote it, usable or not (to say what it stated)."""
 
     @classmethod
     def unlock(cls, search: Search, results: int, balance: int | None) -> Quote:
@@ -91,6 +94,7 @@ class Quote:
             price=DEFAULT_PRICE_PER_RESULT if price is None else price,
             price_source=PriceSource.DEFAULT if price is None else PriceSource.SERVER,
             balance=balance,
+            stated=price_per_result,
         )
 
     @classmethod
@@ -105,6 +109,20 @@ class Quote:
             price_source=PriceSource.QUOTA,
             balance=launches_left,
         )
+
+    def with_balance(self, balance: int | None) -> Quote:
+        """The same spend against a balance read later (the decision reads it fresh)."""
+        return replace(self, balance=balance)
+
+    def with_observed(self, observed: int | None) -> Quote:
+        """The price corrected by what this account was actually debited per result on its
+        last settled unlock: it stands in for a price the server does not state usably, and
+        replaces a stated one it exceeded (an overcharge). Launches are not priced in credits."""
+        if self.unit is not Unit.CREDIT or observed is None or observed <= 0:
+            return self
+        if self.price_source is PriceSource.DEFAULT or observed > self.price:
+            return replace(self, price=observed, price_source=PriceSource.OBSERVED)
+        return self
 
     @property
     def total(self) -> int:

@@ -1,8 +1,10 @@
 """`SpendRequest`: one spend about to be authorized, built from its Quote.
 
 The idempotency key is fixed when the request is built (so the confirmation can show its short
-form) and used for every attempt. The modal, the prompt and the gate all read the same quote;
-the amount journaled is `quote.credits`.
+form), or chosen by the caller, and used for every attempt. The body is built here once, as
+the text that is journaled and sent byte for byte on every attempt, retry and resend. The
+modal, the prompt and the gate all read the same quote; the amount journaled is
+`quote.credits`.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from leadtui.api.keys import idempotency_key_problem, new_idempotency_key, short
 from leadtui.api.models import ExportRequest, ExtractionRequest
 from leadtui.spend.errors import InvalidIdempotencyKey
 from leadtui.spend.intent import SpendOperation
+from leadtui.spend.journal import canonical_body
 from leadtui.spend.quote import Quote, Unit
 
 
@@ -53,30 +56,60 @@ class SpendRequest:
     def short_key(self) -> str:
         return short_key(self.idempotency_key)
 
+    @property
+    def body_text(self) -> str | None:
+        """The body exactly as it is journaled and sent (canonical JSON), or None."""
+        return None if self.body is None else canonical_body(self.body)
+
+    @property
+    def target_id(self) -> str:
+        """The search or extraction id the spend acts on ("" for a new extraction)."""
+        return str(self.params.get("search_id") or self.params.get("extraction_id") or "")
+
     @classmethod
-    def for_unlock(cls, quote: Quote, search_id: str) -> SpendRequest:
+    def for_unlock(
+        cls, quote: Quote, search_id: str, idempotency_key: str | None = None
+    ) -> SpendRequest:
         """`POST /searches/{search_id}/exports` for `quote.units` results."""
         if quote.operation is not SpendOperation.UNLOCK or quote.unit is not Unit.CREDIT:
             raise ValueError("an unlock needs an unlock quote, counted in credits")
         body = ExportRequest(additional_results=quote.units).to_body()
-        return cls(quote, {"search_id": search_id, "additional_results": quote.units}, body)
+        params = {"search_id": search_id, "additional_results": quote.units}
+        return cls._made(quote, params, body, idempotency_key)
+
+    @classmethod
+    def _made(
+        cls,
+        quote: Quote,
+        params: Mapping[str, Any],
+        body: Mapping[str, Any] | None,
+        idempotency_key: str | None,
+    ) -> SpendRequest:
+        if idempotency_key is None:
+            return cls(quote, params, body)
+        return cls(quote, params, body, idempotency_key)
 
     @classmethod
     def for_extraction(
-        cls, quote: Quote, request: ExtractionRequest | Mapping[str, Any]
+        cls,
+        quote: Quote,
+        request: ExtractionRequest | Mapping[str, Any],
+        idempotency_key: str | None = None,
     ) -> SpendRequest:
         """`POST /extractions`: create and launch in one call (consumes a launch)."""
         if quote.operation is not SpendOperation.EXTRACTION_CREATE:
             raise ValueError("creating an extraction needs an extraction.create quote")
         body = ExtractionRequest.model_validate(request).to_body()
-        return cls(quote, {"request": body}, body)
+        return cls._made(quote, {"request": body}, body, idempotency_key)
 
     @classmethod
-    def for_launch(cls, quote: Quote, extraction_id: str) -> SpendRequest:
+    def for_launch(
+        cls, quote: Quote, extraction_id: str, idempotency_key: str | None = None
+    ) -> SpendRequest:
         """`POST /extractions/{extraction_id}/launch` of a draft (consumes a launch)."""
         if quote.operation is not SpendOperation.EXTRACTION_LAUNCH:
             raise ValueError("launching a draft needs an extraction.launch quote")
-        return cls(quote, {"extraction_id": extraction_id}, None)
+        return cls._made(quote, {"extraction_id": extraction_id}, None, idempotency_key)
 
     @classmethod
     def unlock(

@@ -6,7 +6,7 @@ import sqlite3
 
 from leadtui.api.contract import ErrorCode, ExportStatus
 from leadtui.sandbox.domain.jobs import JobView, export_view, poll_hint
-from leadtui.sandbox.domain.ledger import debit_results
+from leadtui.sandbox.domain.ledger import PRICE_PER_RESULT, debit_results
 from leadtui.sandbox.domain.owned import load_owned
 from leadtui.sandbox.domain.searches import load_search
 from leadtui.sandbox.problems import ApiProblem
@@ -14,7 +14,12 @@ from leadtui.sandbox.store import make_id, next_seq
 
 
 def unlock(
-    conn: sqlite3.Connection, account_id: str, search_id: str, wanted: int, now: float
+    conn: sqlite3.Connection,
+    account_id: str,
+    search_id: str,
+    wanted: int,
+    now: float,
+    price: int = PRICE_PER_RESULT,
 ) -> sqlite3.Row:
     """Debit, unlock and queue the export, or raise 404/409 (call inside a transaction,
     after the idempotency check)."""
@@ -26,7 +31,7 @@ def unlock(
             ErrorCode.INSUFFICIENT_RESULTS,
             f"Only {locked} results of this search are still locked; {wanted} were asked.",
         )
-    cost = debit_results(conn, account_id, wanted, now)
+    cost = debit_results(conn, account_id, wanted, now, price)
     conn.execute(
         "UPDATE searches SET unlocked_count = unlocked_count + ? WHERE id = ?",
         (wanted, search_id),

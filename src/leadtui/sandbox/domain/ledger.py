@@ -27,10 +27,16 @@ def count_usage(
     )
 
 
-def debit_results(conn: sqlite3.Connection, account_id: str, results: int, now: float) -> int:
-    """Debit the price of `results` unlocked results and count it in /usage, or 409
+def debit_results(
+    conn: sqlite3.Connection,
+    account_id: str,
+    results: int,
+    now: float,
+    price: int = PRICE_PER_RESULT,
+) -> int:
+    """Debit `results` unlocked results at `price` each and count it in /usage, or 409
     `insufficient_credits` (inside a transaction); the credits debited."""
-    cost = results * PRICE_PER_RESULT
+    cost = results * price
     credits = int(
         conn.execute("SELECT credits FROM accounts WHERE id = ?", (account_id,)).fetchone()[0]
     )

@@ -86,7 +86,9 @@ async def create_export(
     state = sandbox_of(request)
 
     def act(conn: sqlite3.Connection, now: float) -> Outcome:
-        row = unlock(conn, who.account_id, searchId, body.additional_results, now)
+        row = unlock(
+            conn, who.account_id, searchId, body.additional_results, now, state.pricing.charged
+        )
         return 202, {"data": export_json(row, _view(state, row))}
 
     return once(state, request, who.account_id, idempotency_key, body.to_body(), act, _hint(state))

@@ -43,7 +43,8 @@ async def list_searches(
         rows, next_cursor = state.pages.newest_first(
             conn, "searches", who.account_id, cursor, limit
         )
-    return page([search_json(row) for row in rows], next_cursor)
+    pricing = state.pricing
+    return page([pricing.state_on(search_json(row)) for row in rows], next_cursor)
 
 
 @router.post(
@@ -59,7 +60,7 @@ async def create_search(request: Request, who: Writer, body: SearchRequest) -> J
     state = sandbox_of(request)
     with state.store.transaction() as conn:
         row = insert_search(conn, who.account_id, body, state.now())
-    return JSONResponse({"data": search_json(row)}, status_code=201)
+    return JSONResponse({"data": state.pricing.state_on(search_json(row))}, status_code=201)
 
 
 @router.get(
@@ -72,8 +73,11 @@ async def create_search(request: Request, who: Writer, body: SearchRequest) -> J
     ),
 )
 async def get_search(request: Request, who: Reader, searchId: str) -> dict[str, Any]:
-    with sandbox_of(request).store.reading() as conn:
-        return {"data": search_json(load_search(conn, who.account_id, searchId))}
+    state = sandbox_of(request)
+    with state.store.reading() as conn:
+        return {
+            "data": state.pricing.state_on(search_json(load_search(conn, who.account_id, searchId)))
+        }
 
 
 @router.get(

@@ -1,0 +1,345 @@
+"""The one spend decision every surface renders: send, ask (with the quote), or refuse (with a
+code and the quote).
+
+`judge` is the rule, a pure function of what is known: the quote re-priced against a balance
+read fresh and the price this account was observed to pay, the profile's policy, what the
+journal knows (budget spent in 24 hours, a pending identical spend, the caller's key), and what
+the surface brings (`Authorization`). `SpendGate.decide` gathers those facts and calls it; the
+app's dialog, the command line's prompt, `--dry-run`, exit codes and an agent's tool result are
+renderings of the `Decision` it returns.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import TYPE_CHECKING, Any
+
+from leadtui.spend.quote import Quote, Unit, plural
+
+if TYPE_CHECKING:
+    from leadtui.config.settings_model import SpendPolicy
+    from leadtui.spend.intent import SpendIntent
+
+NOTHING_SENT = "Nothing was sent."
+
+
+class Verdict(StrEnum):
+    SEND = "send"
+    ASK = "ask"
+    """A person must say yes to exactly this quote (`code` says why)."""
+    REFUSE = "refuse"
+
+
+class Code(StrEnum):
+    """Why a spend is refused, or why it needs a person's yes."""
+
+    READ_ONLY = "read_only"
+    INSUFFICIENT_CREDITS = "insufficient_credits"
+    NO_LAUNCHES_LEFT = "no_launches_left"
+    OVER_CEILING = "over_ceiling"
+    OVER_BUDGET = "over_budget"
+    PRICE_UNKNOWN = "price_unknown"
+    PENDING_SAME_SPEND = "pending_same_spend"
+    IDEMPOTENCY_CONFLICT = "idempotency_conflict"
+    CONFIRMATION_REQUIRED = "confirmation_required"
+    """Nothing the user set in advance (budget, ceiling, allowance) covers it."""
+
+
+# Codes that mean "a person could say yes"; unattended, they refuse with the same code.
+ASK_CODES = frozenset({Code.OVER_BUDGET, Code.PRICE_UNKNOWN, Code.CONFIRMATION_REQUIRED})
+
+
+class Surface(StrEnum):
+    """Who spends: journaled with every spend, shown in history and `leadtui pending`."""
+
+    APP = "app"
+    CLI = "cli"
+    AGENT = "agent"
+
+
+class AuthorizedBy(StrEnum):
+    CONFIRMATION = "confirmation"
+    MAX_CREDITS = "max-credits"
+    MAX_LAUNCHES = "max-launches"
+    ALLOWANCE = "allowance"
+    BUDGET = "budget"
+    REPLAY = "replay"
+    """The caller's key was used before with the same body: the first outcome, no new spend."""
+
+
+@dataclass(frozen=True)
+class Allowance:
+    """What the user authorized in advance for this run (an agent server's `--max-credits`
+    and `--max-launches`): a spend within it is sent, one over it is asked."""
+
+    credits: int = 0
+    launches: int = 0
+
+
+@dataclass(frozen=True)
+class Authorization:
+    """What a surface brings to the decision."""
+
+    surface: Surface
+    confirmed: bool = False
+    """A person said yes to exactly this quote (a dialog, a prompt, an elicitation)."""
+    ceiling: int | None = None
+    """A hard cap in credits (`--max-credits`): a spend over it is refused; one within it, at
+    a price that counts, is authorized."""
+    launch_ceiling: int | None = None
+    """The same for extraction launches (`--max-launches`)."""
+    allowance: Allowance | None = None
+    can_ask: bool = True
+    """False: nobody can be asked, so what would be "ask" is "refuse" with its code."""
+
+
+@dataclass(frozen=True)
+class Budget:
+    """The profile's spend_budget: credits spendable without asking in any 24 hours."""
+
+    limit: int
+    spent: int
+    """Spent without asking in the last 24 hours, by every process of the profile."""
+    from_env: bool = False
+
+    @property
+    def left(self) -> int:
+        return max(0, self.limit - self.spent)
+
+    def text(self) -> str:
+        where = " (set in the environment: LEADTUI_SPEND_BUDGET)" if self.from_env else ""
+        return (
+            f"{plural(self.left, 'credit')} left of the spend_budget of "
+            f"{plural(self.limit, 'credit')} a day{where}"
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "spend_budget": self.limit,
+            "spent_24h": self.spent,
+            "left": self.left,
+            "from_env": self.from_env,
+        }
+
+
+@dataclass(frozen=True)
+class Decision:
+    """The answer for one spend. `quote` is re-priced with the fresh balance; `message` is the
+    sentence every surface shows."""
+
+    verdict: Verdict
+    code: Code | None
+    quote: Quote
+    message: str
+    budget: Budget
+    surface: Surface
+    idempotency_key: str
+    authorized_by: AuthorizedBy | None = None
+    pending_key: str | None = None
+    """The pending identical spend's key (`pending_same_spend`)."""
+    replay: SpendIntent | None = None
+    """The journaled spend the caller's key names (same body): its outcome is the answer."""
+
+    @property
+    def sends(self) -> bool:
+        return self.verdict is Verdict.SEND
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "verdict": self.verdict.value,
+            "code": None if self.code is None else self.code.value,
+            "message": self.message,
+            "authorized_by": None if self.authorized_by is None else self.authorized_by.value,
+            "surface": self.surface.value,
+            "idempotency_key": self.idempotency_key,
+            "pending_key": self.pending_key,
+            "quote": self.quote.to_json(),
+            "budget": self.budget.to_json(),
+        }
+
+
+@dataclass(frozen=True)
+class Facts:
+    """What the journal and the server say, gathered by `SpendGate.decide`."""
+
+    quote: Quote
+    policy: SpendPolicy
+    budget: Budget
+    idempotency_key: str
+    pending: SpendIntent | None = None
+    """A pending spend with the same operation, target and body (another key)."""
+    same_key: SpendIntent | None = None
+    """The journaled spend under the caller's key, if any."""
+    same_key_same_body: bool = False
+    stated_price: object = None
+    """The price as the server wrote it (for the words of `price_unknown`)."""
+
+
+def judge(facts: Facts, authorization: Authorization) -> Decision:
+    """The decision for one spend, from what is known; sends nothing, reads nothing."""
+    quote, auth = facts.quote, authorization
+
+    def decided(
+        verdict: Verdict,
+        code: Code | None,
+        message: str,
+        *,
+        by: AuthorizedBy | None = None,
+        pending_key: str | None = None,
+        replay: SpendIntent | None = None,
+    ) -> Decision:
+        if verdict is Verdict.ASK and not auth.can_ask:
+            verdict = Verdict.REFUSE
+            message = f"{message} Nobody can be asked here. {NOTHING_SENT}"
+        return Decision(
+            verdict,
+            code,
+            quote,
+            message,
+            facts.budget,
+            auth.surface,
+            facts.idempotency_key,
+            by,
+            pending_key,
+            replay,
+        )
+
+    def refuse(code: Code, message: str, **kw: Any) -> Decision:
+        return decided(Verdict.REFUSE, code, f"{message} {NOTHING_SENT}", **kw)
+
+    if facts.policy.read_only:
+        return refuse(
+            Code.READ_ONLY,
+            "Spending is switched off (read_only = true in the settings or this profile).",
+        )
+    if facts.same_key is not None:
+        if not facts.same_key_same_body:
+            return refuse(
+                Code.IDEMPOTENCY_CONFLICT,
+                f"The idempotency key {facts.idempotency_key} was already used for another "
+                f"spend ({facts.same_key.operation.value}); one key names one spend. "
+                "Choose a new key for this one.",
+            )
+        return decided(
+            Verdict.SEND,
+            None,
+            f"The idempotency key {facts.idempotency_key} names a spend already journaled "
+            "with this same request: its first outcome is the answer, never a second debit.",
+            by=AuthorizedBy.REPLAY,
+            replay=facts.same_key,
+        )
+    if facts.pending is not None:
+        key = facts.pending.idempotency_key
+        return refuse(
+            Code.PENDING_SAME_SPEND,
+            f"An identical spend is still pending under the idempotency key {key} (its outcome "
+            f"is unknown); sending another could debit twice. Resend that one with "
+            f"`leadtui pending resend {key}` (never a second debit), or discard it first.",
+            pending_key=key,
+        )
+    short = _short_of_balance(quote)
+    if short is not None:
+        return refuse(short[0], short[1])
+    over = _over_ceiling(quote, auth)
+    if over is not None:
+        return refuse(Code.OVER_CEILING, over)
+    if auth.confirmed:
+        return decided(Verdict.SEND, None, "Confirmed by the user.", by=AuthorizedBy.CONFIRMATION)
+    if quote.unit is Unit.CREDIT and not quote.price_is_known:
+        return decided(Verdict.ASK, Code.PRICE_UNKNOWN, _price_unknown(quote, facts.stated_price))
+    verdict, code, message, by = _pre_authorized(quote, auth, facts.budget)
+    return decided(verdict, code, message, by=by)
+
+
+def _short_of_balance(quote: Quote) -> tuple[Code, str] | None:
+    """A balance read fresh that cannot cover the spend: refused before sending, in the words
+    of the server's own 409."""
+    if quote.balance is None or not quote.shortfall:
+        return None
+    if quote.unit is Unit.LAUNCH:
+        return (
+            Code.NO_LAUNCHES_LEFT,
+            "The account's extraction quota is used up (no launches left).",
+        )
+    return (
+        Code.INSUFFICIENT_CREDITS,
+        f"Unlocking {quote.units} results costs {quote.total} credits; the account has "
+        f"{quote.balance}.",
+    )
+
+
+def _over_ceiling(quote: Quote, auth: Authorization) -> str | None:
+    if quote.unit is Unit.CREDIT and auth.ceiling is not None and quote.total > auth.ceiling:
+        return (
+            f"This spend costs {quote.total_text()}, over the ceiling of "
+            f"{plural(auth.ceiling, 'credit')} (--max-credits {auth.ceiling})."
+        )
+    ceiling = auth.launch_ceiling
+    if quote.unit is Unit.LAUNCH and ceiling is not None and quote.total > ceiling:
+        return (
+            f"This spend consumes {quote.total_text()}, over the ceiling of "
+            f"{plural(ceiling, 'launch')} (--max-launches {ceiling})."
+        )
+    return None
+
+
+def _price_unknown(quote: Quote, stated: object) -> str:
+    shown = "no price" if stated is None else f"a price of {stated!r}"
+    return (
+        f"The server states {shown}, not a positive whole number, and this account has no "
+        f"settled unlock to observe one from: {quote.total_text()} is an estimate at "
+        f"{plural(quote.price, 'credit')} per result. No budget or ceiling covers an "
+        "estimate; a person must confirm it."
+    )
+
+
+Outcome = tuple[Verdict, Code | None, str, AuthorizedBy | None]
+
+
+def _pre_authorized(quote: Quote, auth: Authorization, budget: Budget) -> Outcome:
+    """Send when what the user set in advance covers the spend; else ask, saying why."""
+    total, allowance = quote.total, auth.allowance
+    if quote.unit is Unit.LAUNCH:
+        if auth.launch_ceiling is not None:
+            return Verdict.SEND, None, "Within --max-launches.", AuthorizedBy.MAX_LAUNCHES
+        if allowance is not None and total <= allowance.launches:
+            return Verdict.SEND, None, "Within the launches allowed.", AuthorizedBy.ALLOWANCE
+        if allowance is not None:
+            return (
+                Verdict.ASK,
+                Code.OVER_BUDGET,
+                f"This spend consumes {quote.total_text()}; the launches allowed in advance "
+                f"have {plural(allowance.launches, 'launch')} left.",
+                None,
+            )
+        return (
+            Verdict.ASK,
+            Code.CONFIRMATION_REQUIRED,
+            f"This spend consumes {quote.total_text()} of the account's extraction quota; "
+            "nothing set in advance covers it.",
+            None,
+        )
+    if auth.ceiling is not None:
+        return Verdict.SEND, None, "Within --max-credits.", AuthorizedBy.MAX_CREDITS
+    if allowance is not None and total <= allowance.credits:
+        return Verdict.SEND, None, "Within the credits allowed.", AuthorizedBy.ALLOWANCE
+    if budget.limit > 0 and total <= budget.left:
+        text = f"Within the spend_budget: {budget.text()} before this spend."
+        return Verdict.SEND, None, text, AuthorizedBy.BUDGET
+    if budget.limit > 0 or allowance is not None:
+        allowed = "" if allowance is None else f"; allowed in advance: {allowance.credits:,}"
+        return (
+            Verdict.ASK,
+            Code.OVER_BUDGET,
+            f"This spend costs {quote.total_text()}, over what may be spent without asking: "
+            f"{budget.text()}{allowed}.",
+            None,
+        )
+    return (
+        Verdict.ASK,
+        Code.CONFIRMATION_REQUIRED,
+        f"This spend costs {quote.total_text()}; nothing set in advance covers it "
+        "(no spend_budget, no ceiling).",
+        None,
+    )
