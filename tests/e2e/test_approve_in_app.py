@@ -113,7 +113,7 @@ async def open_request(pilot: Any) -> None:
     await pilot.press("A")
     screen = await wait_for_screen(pilot, ApprovalsScreen)
     await wait_until(pilot, lambda: bool(screen.rows) and screen.rows[0].approvable)
-    await wait_for_text(pilot, "waiting for you")
+    await wait_for_text(pilot, "Waiting for you.")
 
 
 async def test_a_script_spends_only_after_the_yes_in_the_app_and_once(

@@ -67,7 +67,7 @@ async def test_an_approved_request_is_sent_by_the_asker_once(
 
         await pilot.press("A")
         await wait_for_screen(pilot, ApprovalsScreen)
-        text = await wait_for_text(pilot, "waiting for you")
+        text = await wait_for_text(pilot, "Waiting for you.")
         assert AGENT in text
         assert "unlock 40 results" in text
         assert "10,000 credits → 9,960" in text
@@ -99,7 +99,7 @@ async def test_n_denies_and_nothing_is_sent(build_app: Any, client: Any, sandbox
         asker = start_asking(client, await _search(client), 40)
         await wait_for_text(pilot, "1 approval waiting")
         await pilot.press("A")
-        await wait_for_text(pilot, "waiting for you")
+        await wait_for_text(pilot, "Waiting for you.")
         await pilot.press("n")
 
         with pytest.raises(DeniedInApp) as denied:
@@ -121,7 +121,7 @@ async def test_no_answer_times_out_and_nothing_is_sent(
         asker = start_asking(client, await _search(client), 40, wait_seconds=30, clock=asker_clock)
         await wait_for_text(pilot, "1 approval waiting")
         await pilot.press("A")
-        await wait_for_text(pilot, "waiting for you")
+        await wait_for_text(pilot, "Waiting for you.")
         asker_clock.advance(31)
         with pytest.raises(ApprovalTimedOut):
             await asker

@@ -30,7 +30,7 @@ from leadtui.spend.origin import spend_origin
 from leadtui.spend.quote import Quote
 from leadtui.ui.approval_watch import ApprovalWatcher
 from leadtui.ui.dialogs.confirm_spend import ConfirmSpend
-from leadtui.ui.model.approval_review import Review, Standing, review
+from leadtui.ui.model.approval_review import Review, Standing, review, settled_standing
 from leadtui.ui.screens.base import LeadScreen
 from leadtui.ui.widgets.extractions_panel import launches_left
 from leadtui.ui.widgets.view_table import ViewTable
@@ -143,13 +143,8 @@ class ApprovalsScreen(LeadScreen):
     def _review(self, request: ApprovalRequest) -> Review:
         account = self._account
         if account is None or self.lead_app.session is None:
-            return review(
-                request,
-                profile=self.lead_app.deps.profile,
-                origin="",
-                account=SpendAccount(""),
-                fresh=None,
-            )
+            # Whose account this app spends from is not known yet: nothing is judged.
+            return Review(request, settled_standing(request) or Standing.CHECKING)
         return review(
             request,
             profile=self.lead_app.deps.profile,
