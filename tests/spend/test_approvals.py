@@ -84,7 +84,7 @@ def test_a_request_is_a_private_file_beside_the_journal_naming_who_asks_and_what
     read = desk.get(request_id)
     assert read is not None
     assert read.open
-    assert read.quote == request.quote
+    assert read.quote.to_json() == request.quote.to_json()
 
 
 def test_of_two_answers_only_the_first_counts(desk: ApprovalDesk) -> None:
