@@ -196,21 +196,32 @@ def in_process(
     sandbox_app: Any, clock: Clock, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> Any:
     """`async with in_process(max_credits=…) as client:` the server in this process, against
-    this test's in-process sandbox, with the official client (its newest protocol)."""
+    this test's in-process sandbox, with the official client (its newest protocol; the
+    initialize handshake with `legacy=True`)."""
     monkeypatch.setenv("LEADTUI_BASE_URL", URL)
     monkeypatch.setenv("LEADTUI_API_KEY", "sk_demo_full")
     monkeypatch.setenv("LEADTUI_DOWNLOAD_DIR", str(tmp_path / "downloads"))
 
     @asynccontextmanager
     async def connect(
-        *, elicitation: ElicitationFnT | None = None, **options: Any
+        *,
+        elicitation: ElicitationFnT | None = None,
+        transport: httpx.AsyncBaseTransport | None = None,
+        legacy: bool = False,
+        ask_seconds: float = 300.0,
+        **options: Any,
     ) -> AsyncIterator[Client]:
         deps = McpDeps(
-            transport=httpx.ASGITransport(app=sandbox_app), sleep=clock.sleep, clock=clock
+            transport=transport or httpx.ASGITransport(app=sandbox_app),
+            sleep=clock.sleep,
+            clock=clock,
+            ask_seconds=ask_seconds,
         )
         runtime = Runtime(Options(**options), deps)
+        mode = "legacy" if legacy else "auto"
+        server = build_server(runtime)
         try:
-            async with Client(build_server(runtime), elicitation_callback=elicitation) as client:
+            async with Client(server, elicitation_callback=elicitation, mode=mode) as client:
                 yield client
         finally:
             await runtime.aclose()

@@ -262,14 +262,15 @@ def main(argv: Sequence[str] | None = None, deps: CliDeps | None = None) -> int:
 
 
 def _run_mcp(ns: argparse.Namespace) -> int:
+    from leadtui.mcp.command import run as run_mcp
+
     try:
-        from leadtui.mcp.command import run as run_mcp
+        return run_mcp(ns)
     except ModuleNotFoundError as exc:
         if exc.name != "mcp" and not (exc.name or "").startswith("mcp."):
             raise
         print("leadtui mcp needs the mcp extra: pip install 'leadtui[mcp]'", file=sys.stderr)
         return 2
-    return run_mcp(ns)
 
 
 def _run_demo(ns: argparse.Namespace) -> int:

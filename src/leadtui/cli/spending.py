@@ -311,6 +311,8 @@ def intent_json(intent: SpendIntent) -> dict[str, Any]:
         "profile": intent.profile,
         "server": intent.origin,
         "account": intent.account.label,
+        "surface": intent.surface or None,
+        "authorized_by": intent.authorized_by,
         "created_at": intent.created_at.isoformat(),
         "attempts": intent.attempts,
         "last_error": intent.last_error,

@@ -1,13 +1,13 @@
 """`download_export`: save a ready export's archive under the download folder and answer its
-path and size, never its bytes. The download is the client's (`NAME.part`, then an atomic
-rename); where it goes is `config/download_folder.py`'s, as for the app and the command line."""
+path and size, never its bytes. The download is the client's (a new temporary file renamed
+into place); where it goes is `config/download_folder.py`'s, as for the app and the command
+line."""
 
 from __future__ import annotations
 
 import asyncio
-import re
 from pathlib import Path
-from typing import Annotated, Any, Final
+from typing import Annotated, Any
 
 from mcp.server.mcpserver import MCPServer
 from mcp.types import CallToolResult, ToolAnnotations
@@ -22,10 +22,6 @@ from leadtui.mcp.schemas import DownloadOut
 # Writes a file on this machine; saving again makes a new file, never overwrites.
 SAVE = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=True)
 
-# What an id may keep in a file name; anything else becomes `_`.
-_UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
-_NAME_MAX: Final = 100
-
 Columns = Annotated[
     list[Annotated[str, Field(min_length=1)]] | None,
     Field(
@@ -36,20 +32,10 @@ Columns = Annotated[
 ]
 
 
-def file_name(export_id: str, suffix: str) -> str:
-    """A file name made from an id that stays one plain name: no separator, no leading dot."""
-    stem = _UNSAFE.sub("_", export_id)[:_NAME_MAX].lstrip(".") or "export"
-    return stem + suffix
-
-
 def _target(folder: Path, name: str) -> Path:
-    """A free path for `name` inside `folder` (`~` expanded), checked to be inside it once
-    resolved. Blocking."""
-    folder = folder.expanduser()
-    target = free_path(folder, name)
-    if target.resolve().parent != folder.resolve():
-        raise ToolFailure(WRITE_FAILED, f"{name} would not be saved inside {folder}.")
-    return target
+    """A free path in `folder` (`~` expanded) for a name made from an id: `free_path` keeps
+    it directly in the folder, whatever the id holds. Blocking."""
+    return free_path(folder.expanduser(), name)
 
 
 def register(server: MCPServer[Any], runtime: Runtime) -> None:
@@ -64,7 +50,7 @@ def register(server: MCPServer[Any], runtime: Runtime) -> None:
         never its contents. Costs no credits."""
         client = runtime.client()
         folder = runtime.settings.download_dir
-        name = file_name(export_id, "-custom.zip" if columns else ".zip")
+        name = export_id + ("-custom.zip" if columns else ".zip")
         try:
             target = await asyncio.to_thread(_target, folder, name)
         except OSError as exc:

@@ -23,9 +23,13 @@ from leadtui.config.errors import ConfigError
 from leadtui.config.secrets import KeyStoreError
 from leadtui.config.settings_model import SettingsModel, read_settings, resolve_profile_name
 from leadtui.mcp.results import NOT_SIGNED_IN, ToolFailure
+from leadtui.spend.decision import Allowance
+from leadtui.spend.quote import Unit
 
 if TYPE_CHECKING:
     from leadtui.config.secrets import KeyStore
+    from leadtui.spend.gate import SpendGate
+    from leadtui.spend.quote import Quote
 
 Sleep = Callable[[float], Awaitable[None]]
 
@@ -64,8 +68,37 @@ class Runtime:
 
     options: Options
     deps: McpDeps = field(default_factory=McpDeps)
+    allowance: Allowance = field(init=False)
+    """What is left of the budget given at start; each spend it authorized shrinks it."""
+    spending: asyncio.Lock = field(init=False, default_factory=asyncio.Lock)
+    """Held from the last decision to the outcome of a spend: one spend at a time."""
     _settings: SettingsModel | None = None
     _client: LeadClient | None = None
+    _gate: SpendGate | None = None
+
+    def __post_init__(self) -> None:
+        self.allowance = Allowance(self.options.max_credits, self.options.max_launches)
+
+    def use_allowance(self, quote: Quote | None) -> None:
+        """Shrink what is left of the allowance by a quote it authorized."""
+        if quote is None:
+            return
+        credits, launches = self.allowance.credits, self.allowance.launches
+        if quote.unit is Unit.CREDIT:
+            credits = max(0, credits - quote.total)
+        else:
+            launches = max(0, launches - quote.total)
+        self.allowance = Allowance(credits, launches)
+
+    def gate(self) -> SpendGate:
+        """The spend core for this profile, on the journal every surface shares (built once)."""
+        if self._gate is None:
+            from leadtui.spend.gate import SpendGate
+            from leadtui.spend.journal import SpendJournal
+
+            journal = SpendJournal(self.deps.journal_path)
+            self._gate = SpendGate.for_profile(self.settings, journal, self.profile)
+        return self._gate
 
     @property
     def settings(self) -> SettingsModel:

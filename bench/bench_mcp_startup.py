@@ -1,0 +1,146 @@
+"""Start-up of the tool server: `leadtui mcp` until its answer to `initialize` is read, vs
+`leadtui account --json` until it exits.
+
+Both run as fresh processes, alternating, side by side in one run. The server is given what an
+MCP client sends at spawn (`initialize`, `notifications/initialized`, `tools/list`) and timed
+until each answer is on its stdout; the command line from spawn to exit, its GET /me round
+trip on loopback included. The sandbox runs in this process, so its imports are not counted;
+both get the key from LEADTUI_API_KEY. CPU time (user + sys) is printed too: on a busy machine
+it varies far less than the wall time.
+
+`initialize` is answered before the `mcp` SDK has loaded (see src/leadtui/mcp/handshake.py);
+the tools are listed once it has, so both figures are printed.
+
+    .venv/bin/python bench/bench_mcp_startup.py [--runs 11]
+
+Goal: initialize answered ≤ 1.5x the command line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+from installed import compile_leadtui
+
+CLIENT_OPENING = "".join(
+    json.dumps(message) + "\n"
+    for message in (
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "initialize",
+            "params": {
+                "protocolVersion": "2025-11-25",
+                "capabilities": {},
+                "clientInfo": {"name": "bench", "version": "1"},
+            },
+        },
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
+    )
+)
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def account_seconds(command: list[str], env: dict[str, str]) -> tuple[float, float]:
+    """(wall, CPU) seconds of one run of `command`, spawn to exit."""
+    cpu = _children_cpu()
+    start = time.perf_counter()
+    done = subprocess.run(command, env=env, capture_output=True, check=False)
+    elapsed = time.perf_counter() - start
+    if done.returncode != 0:
+        raise RuntimeError(f"{command} failed: {done.stderr.decode()[-500:]}")
+    return elapsed, _children_cpu() - cpu
+
+
+def _answer(line: bytes, request_id: int) -> None:
+    answer = json.loads(line)
+    if answer.get("id") != request_id or "result" not in answer:
+        raise RuntimeError(f"unexpected answer to request {request_id}: {line[:300]!r}")
+
+
+def server_seconds(command: list[str], env: dict[str, str]) -> tuple[float, float, float]:
+    """(initialize answered, tools listed, CPU) seconds of one server run, from spawn; the
+    CPU counted is the whole run's (it ends when stdin closes)."""
+    cpu = _children_cpu()
+    start = time.perf_counter()
+    with subprocess.Popen(
+        command,
+        env=env,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+    ) as server:
+        assert server.stdin is not None
+        assert server.stdout is not None
+        server.stdin.write(CLIENT_OPENING.encode())
+        server.stdin.flush()
+        _answer(server.stdout.readline(), 1)
+        initialized = time.perf_counter() - start
+        _answer(server.stdout.readline(), 2)
+        listed = time.perf_counter() - start
+        server.stdin.close()
+        server.wait(timeout=30)
+    return initialized, listed, _children_cpu() - cpu
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=11)
+    args = parser.parse_args()
+
+    from leadtui.sandbox.embedded import EmbeddedSandbox
+
+    compile_leadtui()
+
+    python = sys.executable
+    with tempfile.TemporaryDirectory() as home, EmbeddedSandbox() as sandbox:
+        env = {k: v for k, v in os.environ.items() if not k.startswith("LEADTUI_")} | {
+            "XDG_CONFIG_HOME": f"{home}/config",
+            "XDG_STATE_HOME": f"{home}/state",
+            "LEADTUI_BASE_URL": sandbox.base_url,
+            "LEADTUI_API_KEY": "sk_demo_full",
+        }
+        account = [python, "-m", "leadtui", "account", "--json"]
+        server = [python, "-m", "leadtui", "mcp"]
+        account_seconds(account, env)  # warm-up: cold .pyc and disk caches
+        server_seconds(server, env)
+        walls: dict[str, list[float]] = {"account": [], "initialize": [], "tools": []}
+        cpus: dict[str, list[float]] = {"account": [], "mcp": []}
+        for _ in range(args.runs):
+            wall, used = account_seconds(account, env)
+            walls["account"].append(wall)
+            cpus["account"].append(used)
+            initialized, listed, used = server_seconds(server, env)
+            walls["initialize"].append(initialized)
+            walls["tools"].append(listed)
+            cpus["mcp"].append(used)
+    ms = {name: statistics.median(values) * 1000 for name, values in walls.items()}
+    cpu_ms = {name: statistics.median(values) * 1000 for name, values in cpus.items()}
+    base = ms["account"]
+    print(f"leadtui account --json, to exit:      {base:6.0f} ms (median of {args.runs})")
+    print(
+        f"leadtui mcp, initialize answered:     {ms['initialize']:6.0f} ms "
+        f"({ms['initialize'] / base:.2f}x, goal ≤ 1.5x)"
+    )
+    print(
+        f"leadtui mcp, tools listed:            {ms['tools']:6.0f} ms ({ms['tools'] / base:.2f}x)"
+    )
+    print(f"cpu (user + sys): account {cpu_ms['account']:.0f} ms, mcp {cpu_ms['mcp']:.0f} ms")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

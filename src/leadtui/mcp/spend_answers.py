@@ -1,0 +1,116 @@
+"""The spend decision as an agent reads it: what was sent (`SpendOut`), or why nothing was
+(`refused`, `declined`, `outcome_unknown`), each with the quote."""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from pydantic import BaseModel, Field
+
+from leadtui.mcp import asking
+from leadtui.mcp.asking import Asked
+from leadtui.mcp.results import ToolFailure, from_lead_error
+from leadtui.spend.decision import ASK_CODES, Allowance, Code, Decision
+from leadtui.spend.errors import (
+    InvalidIdempotencyKey,
+    SpendBlocked,
+    SpendOutcomeUnknown,
+    SpendRefused,
+)
+from leadtui.spend.quote import Quote, Unit
+
+AUTHORIZATION_REQUIRED: Final = "authorization_required"
+AUTHORIZATION_DECLINED: Final = "authorization_declined"
+OUTCOME_UNKNOWN: Final = "outcome_unknown"
+JOURNAL_UNAVAILABLE: Final = "journal_unavailable"
+
+
+class SpendOut(BaseModel):
+    sent: bool = Field(description="True when this call sent the spend (or replayed one).")
+    dry_run: bool
+    replayed: bool = Field(
+        default=False, description="The idempotency_key named an earlier spend: its outcome."
+    )
+    idempotency_key: str
+    quote: dict[str, Any] = Field(description="What it costs: units, price, total, balance.")
+    decision: dict[str, Any] = Field(description="The spend decision: verdict, code, message.")
+    record: dict[str, Any] | None = Field(description="The export or extraction it made.")
+    debited: int | None = Field(default=None, description="Credits the balance fell by.")
+    overcharge: str | None = None
+    allowance_left: dict[str, int] = Field(
+        description="What is left of the budget given at start (credits, launches)."
+    )
+
+
+def allowance_json(allowance: Allowance) -> dict[str, int]:
+    return {"credits": allowance.credits, "launches": allowance.launches}
+
+
+def _authorize_hint(quote: Quote) -> str:
+    if quote.unit is Unit.LAUNCH:
+        flag = f"--max-launches {quote.total}"
+    else:
+        flag = f"--max-credits {quote.total}"
+    return (
+        "Ask the user. They can authorize spends in advance by restarting this server with "
+        f"`leadtui mcp {flag}` (or more), or use an MCP client that can ask them (form "
+        "elicitation); then call again."
+    )
+
+
+def quote_words(quote: Quote) -> str:
+    return f"{quote.total_text()} (balance {asking.balance_text(quote)})"
+
+
+def refused(decision: Decision) -> ToolFailure:
+    """A decision that is not send, as the agent reads it: nothing was sent."""
+    code = decision.code
+    if code in ASK_CODES and code is not Code.PRICE_UNKNOWN:
+        shown = AUTHORIZATION_REQUIRED
+    else:
+        shown = code.value if code is not None else AUTHORIZATION_REQUIRED
+    asks = code in ASK_CODES
+    return ToolFailure(
+        shown,
+        f"Not sent: {decision.message} Cost: {quote_words(decision.quote)}.",
+        hint=_authorize_hint(decision.quote) if asks else None,
+        details={"quote": decision.quote.to_json(), "decision": decision.to_json()},
+    )
+
+
+def declined(decision: Decision, asked: Asked) -> ToolFailure:
+    return ToolFailure(
+        AUTHORIZATION_DECLINED,
+        f"The user was asked and did not authorize it ({asked.value}): nothing was sent. "
+        f"Cost: {quote_words(decision.quote)}.",
+        hint="Do not retry unless the user asks for it.",
+        details={
+            "answer": asked.value,
+            "quote": decision.quote.to_json(),
+            "decision": decision.to_json(),
+        },
+    )
+
+
+def outcome_unknown(exc: SpendOutcomeUnknown) -> ToolFailure:
+    key = exc.intent.idempotency_key
+    cause = from_lead_error(exc.error)
+    return ToolFailure(
+        OUTCOME_UNKNOWN,
+        f"Whether the spend went through is unknown ({cause.code}: {cause.message}). It is "
+        f"journaled as pending under the idempotency key {key}; it never counts as failed.",
+        hint=(
+            "Call the same tool again with this idempotency_key (never a second debit); the "
+            "user sees it in `leadtui pending` and the app."
+        ),
+        status=cause.status,
+        request_id=cause.request_id,
+        details={"idempotency_key": key, "cause": cause.code},
+    )
+
+
+def blocked(exc: SpendBlocked) -> ToolFailure:
+    if isinstance(exc, SpendRefused) and exc.decision is not None:
+        return refused(exc.decision)
+    code = "invalid_request" if isinstance(exc, InvalidIdempotencyKey) else "spend_refused"
+    return ToolFailure(code, f"{exc.title}: {exc.message}")

@@ -1,0 +1,40 @@
+"""`leadtui mcp` on the command line: its options, and a clear word without the extra."""
+
+from __future__ import annotations
+
+import importlib.util
+import io
+from typing import Any
+
+import pytest
+
+from leadtui.cli.main import build_parser, main
+from leadtui.cli.runtime import CliDeps
+
+
+def test_the_budget_defaults_to_nothing_and_takes_the_profile() -> None:
+    ns = build_parser(["mcp"]).parse_args(["mcp", "--profile", "work"])
+    assert (ns.command, ns.profile, ns.max_credits, ns.max_launches) == ("mcp", "work", 0, 0)
+    ns = build_parser(["mcp"]).parse_args(["mcp", "--max-credits", "50", "--max-launches", "2"])
+    assert (ns.max_credits, ns.max_launches) == (50, 2)
+
+
+@pytest.mark.parametrize("value", ["-1", "ten", "1.5"])
+def test_a_budget_that_is_not_a_whole_number_of_0_or_more_is_a_usage_error(value: str) -> None:
+    err = io.StringIO()
+    code = main(["mcp", "--max-credits", value], CliDeps(stderr=err))
+    assert code == 2
+    assert "--max-credits" in err.getvalue()
+
+
+def test_without_the_extra_it_says_how_to_install_it(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    find_spec = importlib.util.find_spec
+
+    def without_mcp(name: str, *args: Any) -> Any:
+        return None if name == "mcp" else find_spec(name, *args)
+
+    monkeypatch.setattr(importlib.util, "find_spec", without_mcp)
+    assert main(["mcp"]) == 2
+    assert "pip install 'leadtui[mcp]'" in capsys.readouterr().err
