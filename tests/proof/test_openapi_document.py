@@ -185,7 +185,10 @@ def test_optional_request_members_are_absent_or_a_value_never_null(
 def test_urls_are_uris_and_integers_are_integers(document: dict[str, Any]) -> None:
     schemas = document["components"]["schemas"]
     for name in ("ExtractionRequest", "ExtractionDraft"):
-        assert schemas[name]["properties"]["urls"]["items"] == {"type": "string", "format": "uri"}
+        urls = schemas[name]["properties"]["urls"]
+        assert urls["items"] == {"type": "string", "format": "uri", "maxLength": 2_000}
+        assert urls["maxItems"] == 100
+        assert "16,384 bytes" in schemas[name]["properties"]["serp_config"]["description"]
     additional = schemas["ExportRequest"]["properties"]["additional_results"]
     assert (additional["type"], additional["minimum"], additional["maximum"]) == (
         "integer",

@@ -94,3 +94,22 @@ async def test_reset_restores_seed_but_never_reuses_ids(sandbox_http: httpx.Asyn
     assert (await sandbox_http.get(f"{API}/searches", headers=auth())).json()["data"] == []
     again = await create_search(sandbox_http)
     assert again["searchId"] != s["searchId"]
+
+
+async def test_discovery_names_the_sandboxs_levers_and_the_faults_it_injects(
+    sandbox_http: httpx.AsyncClient,
+) -> None:
+    from leadtui.sandbox.openapi.records import Discovery
+
+    doc = (await sandbox_http.get(f"{API}/")).json()
+    Discovery.model_validate(doc)  # as its OpenAPI document describes it
+    area = doc["sandbox"]
+    assert area["control"] == "/_sandbox"
+    levers = {(lever["method"], lever["path"]) for lever in area["levers"]}
+    assert ("PATCH", "/_sandbox/accounts/{account_id}") in levers
+    assert ("POST", "/_sandbox/exports/{export_id}/fail") in levers
+    assert all(lever["summary"] for lever in area["levers"])
+    faults = area["faults"]
+    assert (faults["fault_rate"], faults["latency_ms"], faults["job_seconds"]) == (0.0, 0, 0.3)
+    assert "--fault-rate" in faults["how"]
+    assert "--latency-ms" in faults["how"]

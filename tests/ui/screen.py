@@ -16,6 +16,23 @@ def flat_text(app: Any) -> str:
     return " ".join(screen_text(app).split())
 
 
+def widget_text(app: Any, selector: str) -> str:
+    """The words drawn inside the widget `selector` on the current screen, one space apart
+    (what is drawn beside it, e.g. the screen under a dialog, left out)."""
+    return _words_in(app, app.screen.query_one(selector).region)
+
+
+def toasts_text(app: Any) -> str:
+    """The words of every toast on screen (run the app with `notifications=True`)."""
+    return " ".join(_words_in(app, toast.region) for toast in app.screen.query("Toast"))
+
+
+def _words_in(app: Any, region: Any) -> str:
+    rows = screen_text(app).splitlines()[region.y : region.bottom]
+    text = " ".join(row[region.x : region.right] for row in rows)
+    return " ".join(text.replace("▌", " ").split())  # a toast's edge is no word
+
+
 def footer_text(app: Any) -> str:
     """The bottom row: the footer's keys as the user reads them."""
     return screen_text(app).splitlines()[-1].strip()

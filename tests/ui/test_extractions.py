@@ -18,7 +18,7 @@ from leadtui.ui.screens.jobs import JobsScreen
 from leadtui.ui.widgets.job_tables import ExtractionTable
 from tests.ui import jobs_seed
 from tests.ui.pilot import settle, wait_for_screen
-from tests.ui.screen import screen_text, wait_until
+from tests.ui.screen import screen_text, toasts_text, wait_until
 
 API = "/api/v1"
 
@@ -305,3 +305,91 @@ async def test_a_launch_shows_it_is_sending_once_confirmed(
         assert not screen.active_bindings["l"].enabled
         held.release.set()
         await wait_until(pilot, lambda: "⟳" not in screen_text(app))
+
+
+async def test_no_launches_left_keeps_the_new_extraction_form_and_what_was_typed(
+    jobs_app: Any, sandbox_http: httpx.AsyncClient
+) -> None:
+    await jobs_seed.set_quota(sandbox_http, 0)
+    async with jobs_app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        await pilot.app.refresh_identity()
+        await jobs_seed.open_jobs(pilot, ExtractionTable)
+        before = len(await jobs_seed.requests_log(sandbox_http))
+        await pilot.press("e")
+        form = await wait_for_screen(pilot, ExtractionForm)
+        await pilot.press(*"bakery", "tab", *"FR")
+        await pilot.press("ctrl+l")
+        await wait_until(pilot, lambda: "No launches left" in screen_text(pilot.app))
+        said = " ".join(line.strip("│ ") for line in screen_text(pilot.app).splitlines())
+        assert "ctrl+s saves it as a draft to launch later" in said
+        assert pilot.app.screen is form  # still open, with what was typed
+        assert "bakery" in screen_text(pilot.app)
+        assert len(await jobs_seed.requests_log(sandbox_http)) == before  # nothing sent
+        await pilot.press("ctrl+s")
+        await wait_until(pilot, lambda: "│ ext_000001  bakery · FR " in screen_text(pilot.app))
+
+
+async def test_tab_into_a_filled_field_puts_the_cursor_after_its_text(
+    jobs_app: Any, client: Any
+) -> None:
+    draft = await client.extractions.create_draft(jobs_seed.EXTRACTION)
+    async with jobs_app.run_test(size=(100, 30)) as pilot:
+        await jobs_seed.open_jobs(pilot, ExtractionTable, draft.extractionId)
+        await pilot.press("m")
+        form = await wait_for_screen(pilot, ExtractionForm)
+        countries = form.query_one("#x-countries", Input).value
+        await pilot.press("tab", *", BE")
+        await wait_until(pilot, lambda: f"{countries}, BE" in screen_text(pilot.app))
+
+
+async def test_a_pasted_column_fills_a_list_field_one_value_a_line(jobs_app: Any) -> None:
+    from textual import events
+
+    async with jobs_app.run_test(size=(100, 30)) as pilot:
+        await jobs_seed.open_jobs(pilot, ExtractionTable)
+        await pilot.press("e")
+        form = await wait_for_screen(pilot, ExtractionForm)
+        field = form.query_one("#x-categories", Input)
+        field.post_message(events.Paste("bakery\nflorist\n\nbutcher\n"))
+        await wait_until(pilot, lambda: "bakery, florist, butcher" in screen_text(pilot.app))
+
+
+class LosesPauseAnswers(httpx.AsyncBaseTransport):
+    """The sandbox; each pause is answered 503 after the server paused (`acts=True`), or
+    before it saw the request (`acts=False`): what a run of failed retries ends with."""
+
+    def __init__(self, sandbox: httpx.AsyncBaseTransport, *, acts: bool) -> None:
+        self.sandbox = sandbox
+        self.acts = acts
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        if request.method != "PATCH":
+            return await self.sandbox.handle_async_request(request)
+        if self.acts:
+            await self.sandbox.handle_async_request(request)
+        error = {"code": "internal_error", "message": "unavailable", "request_id": "req_lost"}
+        return httpx.Response(503, json={"error": error}, headers={"X-Request-Id": "req_lost"})
+
+
+@pytest.mark.parametrize("acts", [True, False], ids=["server-paused", "server-never-saw-it"])
+async def test_a_pause_whose_answer_was_lost_says_what_happened_and_names_it(
+    build_app: Any, client: Any, sandbox_app: Any, sandbox_clock: Any, acts: bool
+) -> None:
+    extraction = await jobs_seed.extraction(client)
+    sandbox_clock.advance(0.2)  # running
+    job_id = extraction.extractionId
+    lossy = LosesPauseAnswers(httpx.ASGITransport(app=sandbox_app), acts=acts)
+    app = build_app(transport=lossy)
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        await jobs_seed.open_jobs(pilot, ExtractionTable, job_id)
+        await pilot.press("z")
+        if acts:  # it worked: said as a success, never as a failure
+            said = f"Extraction {job_id} is paused."
+            await wait_until(pilot, lambda: said in toasts_text(app))
+            assert "Server error" not in toasts_text(app)
+        else:  # it failed: the toast says which action
+            said = f"Pausing {job_id} failed: Server error"
+            await wait_until(pilot, lambda: said in toasts_text(app))
+            assert "HTTP 503 · code internal_error" in toasts_text(app)
+        assert (await client.extractions.get(job_id)).status == ("paused" if acts else "running")

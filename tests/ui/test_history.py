@@ -149,11 +149,11 @@ def test_a_retry_shows_its_number_and_the_key_short() -> None:
     entry = history.entries()[0]
     assert entry.cells() == (
         "00:00:00",
-        "POST /searches/s/exports (retry 1)",
         "timeout",
         "1,500 ms",
         "",
         "01234567",
+        "POST /searches/s/exports (retry 1)",
     )
     assert entry.line() == (
         "2026-01-01T00:00:00Z  POST /searches/s/exports (retry 1)  timeout  1,500 ms  "
@@ -208,3 +208,21 @@ async def test_palette_lists_every_key_of_the_screen_first(build_app: Any) -> No
         await wait_until(pilot, lambda: "history: describe  D" in screen_text(app))
         await pilot.press("enter")
         await wait_until(pilot, lambda: '"method": "GET"' in screen_text(app))
+
+
+async def test_a_long_notification_leaves_every_column_on_screen(build_app: Any) -> None:
+    app = build_app(KEY)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await _open_history(app, pilot)
+        app.notify(
+            "exp_000010 is ready; select it under Exports: d downloads it, or a to a folder "
+            "you choose, o for a few columns only",
+            title="✓ Export is ready",
+        )
+        await wait_until(pilot, lambda: "Export is ready" in screen_text(app))
+        heading = next(line for line in _lines(app) if "Request id" in line)
+        for column in ("Time", "Status", "Took", "Request id", "Key", "What"):
+            assert column in heading
+        rows = [line for line in _lines(app) if "GET /me" in line]
+        assert rows
+        assert all("200" in row and " ms" in row and "req_" in row for row in rows)

@@ -11,7 +11,7 @@ from leadtui.spend.journal import SpendJournal, SpendOperation, new_claim_owner
 from leadtui.ui.dialogs.pending_spends import PendingSpends
 from tests.ui.conftest import SANDBOX_URL
 from tests.ui.pilot import settle
-from tests.ui.screen import screen_text, wait_until
+from tests.ui.screen import screen_text, wait_until, widget_text
 
 DEMO = SpendAccount("…full", "acct_demo", "Demo Co")
 LOW = SpendAccount("••••••••", "acct_low", "Lowball Ltd")
@@ -73,17 +73,18 @@ async def test_a_spend_settled_or_claimed_elsewhere_says_so_under_its_own_title(
 
         await pilot.press("r")
         await settle(pilot)
-        assert toasts(app)[-1] == (
-            "Spend already settled",
-            "Intent ik-gone is already discarded; it is not sent again.",
+        # Said in the dialog, which stays up for the other spend.
+        assert widget_text(app, "#pending-spends-answer") == (
+            "Spend already settled Intent ik-gone is already discarded; it is not sent again."
         )
         assert "srch_1" not in screen_text(app)  # settled: it left the list
 
         await pilot.press("d")
         await settle(pilot)
-        title, message = toasts(app)[-1]
-        assert title == "Spend being sent elsewhere"
-        assert message.startswith("Intent ik-busy is being sent by another window or process")
+        answer = widget_text(app, "#pending-spends-answer")
+        assert answer.startswith(
+            "Spend being sent elsewhere Intent ik-busy is being sent by another window or process"
+        )
         assert isinstance(app.screen, PendingSpends)
         assert "srch_2" in screen_text(app)
     [busy] = SpendJournal().pending()

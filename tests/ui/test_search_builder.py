@@ -9,7 +9,7 @@ from textual import events
 from leadtui.ui.model.search_draft import server_field_errors
 from leadtui.ui.screens.search_builder import NewSearchScreen
 from leadtui.ui.screens.search_detail import SearchDetailScreen
-from tests.ui.screen import screen_text, wait_until
+from tests.ui.screen import screen_text, wait_until, widget_text
 
 
 async def _open(app: Any, pilot: Any) -> NewSearchScreen:
@@ -175,3 +175,21 @@ async def test_adding_past_100_items_says_why_and_long_names_take_one_line(
         messages = [n.message for n in app._notifications]
         assert any("activities: 100/100 items, the most a search takes" in m for m in messages)
         assert len(screen.draft.activities) == 100
+
+
+async def test_a_paste_of_several_lines_into_a_name_is_refused_and_says_why(
+    build_app: Any,
+) -> None:
+    app = build_app()
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        screen = await _open(app, pilot)
+        await _add(pilot, screen, "activities", "Plumber")
+        name = screen.query_one("#field-name")
+        name.focus()
+        name.post_message(events.Paste("Electrician\nCarpenter\nRoofer"))
+        await wait_until(pilot, lambda: "Paste refused" in screen_text(app))
+        toast = " ".join(widget_text(app, "Toast").replace("▌", " ").split())
+        assert "name is one line, and the clipboard holds 3 lines" in toast
+        assert name.value == "Plumber"  # nothing cut to its first line
+        name.post_message(events.Paste("Electrician\n"))  # one line and its newline: taken
+        await wait_until(pilot, lambda: name.value == "PlumberElectrician")

@@ -86,3 +86,68 @@ async def test_jump_from_a_search_to_its_exports_and_back(build_app: Any, client
         await wait_until(pilot, lambda: isinstance(app.screen, SearchDetailScreen))
         assert app.screen.search.searchId == search.searchId
         await wait_until(pilot, lambda: "Unlocked 3" in screen_text(app))
+
+
+async def test_the_sorted_column_shows_its_arrow_in_its_own_heading(
+    build_app: Any, client: Any
+) -> None:
+    await client.searches.create(ONE_EACH)
+    app = build_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("2")
+        await wait_until(pilot, lambda: "srch_000001" in screen_text(app))
+        await pilot.press("right", "s")  # Results, ascending
+        await wait_until(pilot, lambda: "sorted by Results ▲" in screen_text(app))
+        heading = next(line for line in screen_text(app).splitlines() if "Created" in line)
+        assert "[Results ▲]" in heading
+        await pilot.press("right")  # the brackets move on; the arrow stays where it sorts
+        await wait_until(pilot, lambda: "[Unlocked]" in screen_text(app))
+        heading = next(line for line in screen_text(app).splitlines() if "Created" in line)
+        assert "Results ▲" in heading
+
+
+async def test_the_leads_status_line_counts_the_rows_the_filter_shows(
+    build_app: Any, client: Any
+) -> None:
+    search = await client.searches.create(ONE_EACH)
+    await client.exports.create(search.searchId, 30)
+    app = build_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await _open_detail(app, pilot, search.searchId)
+        await wait_until(pilot, lambda: "row 1 of 30 ·" in screen_text(app))
+        await pilot.press("slash", *"000012", "enter")
+        await wait_until(pilot, lambda: "1 of 30 shown · filter: 000012" in screen_text(app))
+        assert "Unlocked leads: row 1 of 1 shown ·" in screen_text(app)
+        await pilot.press("slash", *"no such lead", "enter")
+        await wait_until(pilot, lambda: "no row matches the filter" in screen_text(app))
+
+
+async def test_unlock_keeps_its_place_in_the_footer_at_80_columns(
+    build_app: Any, client: Any
+) -> None:
+    search = await client.searches.create(ONE_EACH)
+    await client.exports.create(search.searchId, 30)
+    app = build_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _open_detail(app, pilot, search.searchId)
+        await wait_until(pilot, lambda: "row 1 of 30" in screen_text(app))
+        footer = screen_text(app).splitlines()[-1]
+        assert "u Unlock more" in footer
+        assert footer.rstrip().endswith("? Help  ^p palette")
+
+
+async def test_2_opens_the_searches_list_not_the_search_last_opened(
+    build_app: Any, client: Any
+) -> None:
+    search = await client.searches.create(ONE_EACH)
+    app = build_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await _open_detail(app, pilot, search.searchId)
+        await pilot.press("4")
+        await wait_until(pilot, lambda: "Extractions" in screen_text(app))
+        await pilot.press("2")
+        await wait_until(pilot, lambda: isinstance(app.screen, SearchesScreen))
+        await wait_until(pilot, lambda: "Enter opens one" in screen_text(app))
+        await _open_detail(app, pilot, search.searchId)
+        await pilot.press("2")  # on the search itself too
+        await wait_until(pilot, lambda: isinstance(app.screen, SearchesScreen))

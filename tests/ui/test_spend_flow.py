@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from leadtui.api.models import SearchRequest
@@ -28,7 +29,7 @@ async def _unlock_requests(app: Any, sandbox_http: Any) -> list[dict[str, Any]]:
 
 
 def _start(app: Any, request: SpendRequest) -> Any:
-    return app.run_worker(confirm_and_spend(app.screen, request))
+    return app.run_worker(partial(confirm_and_spend, app.screen, request))
 
 
 async def _confirm_unlock(app: Any, pilot: Any, count: int) -> tuple[SpendRequest, Any]:

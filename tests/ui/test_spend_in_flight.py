@@ -61,6 +61,9 @@ async def _send_held_unlock(app: Any, pilot: Any, held: HeldSpends) -> None:
     # Shown in the dialog the user is looking at, in the frame after the key.
     assert "Sending… (same key on every retry)" in screen_text(app)
     await wait_until(pilot, lambda: held.held == 1)
+    # Only keys that work are offered: neither y nor Esc does anything now.
+    assert "y Spend" not in _footer(app)
+    assert "Esc Cancel" not in _footer(app)
 
 
 async def test_confirm_spend_footer_names_its_own_keys(build_app: Any, client: Any) -> None:
@@ -142,7 +145,7 @@ async def test_an_answer_that_comes_while_quit_is_asked_keeps_both_dialogs_right
     app, held = held_app
     async with app.run_test(size=(100, 30)) as pilot:
         await _send_held_unlock(app, pilot, held)
-        await pilot.press("ctrl+q")
+        await pilot.press("ctrl+c")  # as ctrl+q: asks while a spend is sending
         await wait_until(pilot, lambda: "Quit while a spend is sending?" in screen_text(app))
         held.release.set()
         await wait_until(pilot, lambda: app.credits == 10_000 - 100)

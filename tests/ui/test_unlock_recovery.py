@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 import pytest
@@ -96,7 +97,7 @@ async def test_injected_fault_leaves_intent_pending_and_resend_debits_once(
         await settle(pilot)
         request = unlock_request(search, 4, app.credits)
         state.config.fault_rate, state.fault_rng = 1.0, random.Random(seed)
-        worker = app.run_worker(confirm_and_spend(app.screen, request))
+        worker = app.run_worker(partial(confirm_and_spend, app.screen, request))
         await pilot.pause()
         await pilot.press("y")
         await worker.wait()

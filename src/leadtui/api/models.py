@@ -7,6 +7,7 @@ what it states is required and everything else is kept as extra.
 
 from __future__ import annotations
 
+import json
 from typing import Annotated, Any, Final, Generic, Literal, TypeVar
 
 from pydantic import (
@@ -36,6 +37,18 @@ SEARCH_SECTION_MAX: Final = 100
 SEARCH_ITEM_NAME_MAX: Final = 160
 SEARCH_ITEM_QUERY_NAMES_MAX: Final = 30
 SEARCH_ITEM_LOCALISATION_IDS_MAX: Final = 200
+
+# --- Where the spec is silent: the sizes of an ExtractionRequest's members (our choice) ---
+# A record stays under ~300 KB; the sandbox also ends a page of records at 1 MiB of JSON.
+
+EXTRACTION_LIST_MAX: Final = 100
+"""At most this many values in each list member (categories, countries, ..., urls)."""
+EXTRACTION_VALUE_MAX: Final = 200
+"""Characters of one category, country, localisation or enrichment source."""
+EXTRACTION_URL_MAX: Final = 2_000
+"""Characters of one url."""
+SERP_CONFIG_MAX_BYTES: Final = 16_384
+"""serp_config, written as compact JSON in UTF-8."""
 USAGE_WINDOW_DAYS: Final = 30
 
 PageLimit = Annotated[int, Field(ge=PAGE_LIMIT_MIN, le=PAGE_LIMIT_MAX)]
@@ -52,6 +65,29 @@ def _check_uri(value: str) -> str:
 
 
 Uri = Annotated[str, AfterValidator(_check_uri), Field(json_schema_extra={"format": "uri"})]
+
+ExtractionValues = Annotated[
+    list[Annotated[str, Field(max_length=EXTRACTION_VALUE_MAX)]],
+    Field(max_length=EXTRACTION_LIST_MAX),
+]
+ExtractionUrls = Annotated[
+    list[Annotated[Uri, Field(max_length=EXTRACTION_URL_MAX)]],
+    Field(max_length=EXTRACTION_LIST_MAX),
+]
+
+
+def _check_serp_size(value: dict[str, Any]) -> dict[str, Any]:
+    size = len(json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode())
+    if size > SERP_CONFIG_MAX_BYTES:
+        raise ValueError(f"is {size:,} bytes as JSON; at most {SERP_CONFIG_MAX_BYTES:,}")
+    return value
+
+
+SerpConfig = Annotated[
+    dict[str, Any],
+    AfterValidator(_check_serp_size),
+    Field(description=f"A JSON object of at most {SERP_CONFIG_MAX_BYTES:,} bytes (compact UTF-8)."),
+]
 
 
 def _integral(value: Any) -> Any:
@@ -133,23 +169,23 @@ class ExportRequest(RequestModel):
 
 
 class ExtractionRequest(RequestModel):
-    categories: list[str]
-    countries: list[str]
-    localisations: list[str]
-    urls: list[Uri] | None = None
-    enrichment_sources: list[str]
-    serp_config: dict[str, Any] | None = None
+    categories: ExtractionValues
+    countries: ExtractionValues
+    localisations: ExtractionValues
+    urls: ExtractionUrls | None = None
+    enrichment_sources: ExtractionValues
+    serp_config: SerpConfig | None = None
 
 
 class ExtractionDraft(RequestModel):
     """Body of draft creation and draft update (our choice): a partial ExtractionRequest."""
 
-    categories: list[str] | None = None
-    countries: list[str] | None = None
-    localisations: list[str] | None = None
-    urls: list[Uri] | None = None
-    enrichment_sources: list[str] | None = None
-    serp_config: dict[str, Any] | None = None
+    categories: ExtractionValues | None = None
+    countries: ExtractionValues | None = None
+    localisations: ExtractionValues | None = None
+    urls: ExtractionUrls | None = None
+    enrichment_sources: ExtractionValues | None = None
+    serp_config: SerpConfig | None = None
 
 
 class ExtractionAction(RequestModel):

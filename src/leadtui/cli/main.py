@@ -218,6 +218,24 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
         action="store_true",
         help="start a local sandbox and open the app on its demo account (spends nothing real)",
     )
+    # As `leadtui sandbox` takes them, for the demo's sandbox.
+    parser.add_argument(
+        "--latency-ms",
+        dest="demo_latency_ms",
+        metavar="MS",
+        type=int,
+        default=0,
+        help="with --demo: delay added to every API request, in ms (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--fault-rate",
+        dest="demo_fault_rate",
+        metavar="RATE",
+        type=float,
+        default=0.0,
+        help="with --demo: share of API requests that fail (503, 502 or a cut connection), "
+        "0 to 1 (default: %(default)s)",
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (summary, build) in _COMMANDS.items():
         if wanted(name):
@@ -251,6 +269,9 @@ def main(argv: Sequence[str] | None = None, deps: CliDeps | None = None) -> int:
         from leadtui.cli.twin import run as run_twin
 
         return run_twin(ns, deps)
+    if not ns.demo and (ns.demo_latency_ms or ns.demo_fault_rate):
+        print("leadtui: --latency-ms and --fault-rate go with --demo", file=sys.stderr)
+        return 2
     # The app's start-up allocates much and frees little: the cyclic collector (~20 ms of
     # passes) waits until the settings and the client are loaded (ui/sessions.py).
     gc.disable()
@@ -275,10 +296,15 @@ def _run_mcp(ns: argparse.Namespace) -> int:
 
 def _run_demo(ns: argparse.Namespace) -> int:
     # Only the command line starts the sandbox: the UI never imports it.
+    from leadtui.cli.sandbox import demo_config, fault_rate_problem
     from leadtui.sandbox.embedded import EmbeddedSandbox
     from leadtui.ui.launch import run as run_tui
 
-    with EmbeddedSandbox(demo_data=True) as sandbox:
+    problem = fault_rate_problem(ns.demo_fault_rate)
+    if problem is not None:
+        print(f"leadtui: {problem}", file=sys.stderr)
+        return 2
+    with EmbeddedSandbox(demo_config(ns)) as sandbox:
         return run_tui(ns, demo_base_url=sandbox.base_url, demo_key=DEMO_KEY)
 
 

@@ -11,6 +11,24 @@ from leadtui.sandbox.accounts import describe_keys
 from leadtui.sandbox.config import SandboxConfig
 
 _LOOPBACK = ("127.0.0.1", "localhost", "::1")
+# The demo's jobs take long enough to be watched: its waiting export leaves the queue some 80 s
+# after the start and is ready some 20 s later, its running extraction ends after about 40 s.
+DEMO_JOB_SECONDS = 20.0
+
+
+def fault_rate_problem(rate: float) -> str | None:
+    """Why `--fault-rate` cannot be used, or None."""
+    return None if 0 <= rate <= 1 else "--fault-rate must be between 0 and 1"
+
+
+def demo_config(ns: argparse.Namespace) -> SandboxConfig:
+    """`leadtui --demo`'s sandbox: Demo Co's history, watchable jobs, the faults asked for."""
+    return SandboxConfig(
+        job_seconds=DEMO_JOB_SECONDS,
+        fault_rate=ns.demo_fault_rate,
+        latency_ms=ns.demo_latency_ms,
+        demo_data=True,
+    )
 
 
 def config_from(ns: argparse.Namespace) -> SandboxConfig:
@@ -30,8 +48,9 @@ def run(ns: argparse.Namespace) -> int:
 
     from leadtui.sandbox.app import create_app
 
-    if not 0 <= ns.fault_rate <= 1:
-        print("--fault-rate must be between 0 and 1", file=sys.stderr)
+    problem = fault_rate_problem(ns.fault_rate)
+    if problem is not None:
+        print(problem, file=sys.stderr)
         return 2
     app = create_app(config_from(ns))
     app.state.sandbox.served_over_socket = True

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from fastapi import APIRouter, Request
+from fastapi.routing import APIRoute
 from pydantic import BaseModel, ConfigDict, Field
 
 from leadtui.api.contract import ExportStatus, ExtractionStatus
@@ -48,12 +49,14 @@ class ClockChange(BaseModel):
 
 @router.post("/reset")
 async def reset(request: Request) -> dict[str, Any]:
+    """Forget every change: accounts, searches, jobs and the request log as at the start."""
     sandbox_of(request).reset()
     return {"data": {"reset": True}}
 
 
 @router.get("/requests")
 async def requests_log(request: Request) -> dict[str, Any]:
+    """The last requests under /api/v1: method, path, status, idempotency key, fault."""
     state = sandbox_of(request)
     with state.lock:
         records = [record.as_json() for record in state.requests]
@@ -62,6 +65,7 @@ async def requests_log(request: Request) -> dict[str, Any]:
 
 @router.get("/keys")
 async def keys() -> dict[str, Any]:
+    """The demo keys, their accounts, states and scopes."""
     return {
         "data": [
             {
@@ -78,6 +82,7 @@ async def keys() -> dict[str, Any]:
 
 @router.patch("/accounts/{account_id}")
 async def change_account(request: Request, account_id: str, body: AccountChange) -> dict[str, Any]:
+    """Set an account's credits, subscription, data access or extraction quota."""
     state = sandbox_of(request)
     changes = body.model_dump(exclude_none=True)
     with state.store.transaction() as conn:
@@ -114,12 +119,14 @@ async def change_pricing(request: Request, body: PricingChange) -> dict[str, Any
 
 @router.get("/clock")
 async def get_clock(request: Request) -> dict[str, Any]:
+    """The sandbox's time, which jobs move by."""
     now = sandbox_of(request).now()
     return {"data": {"now": now, "iso": iso(now)}}
 
 
 @router.post("/clock")
 async def change_clock(request: Request, body: ClockChange) -> dict[str, Any]:
+    """Move the sandbox's time on (`advance` seconds), or freeze and unfreeze it."""
     clock = sandbox_of(request).clock
     if body.freeze is True:
         clock.freeze()
@@ -129,6 +136,17 @@ async def change_clock(request: Request, body: ClockChange) -> dict[str, Any]:
         clock.advance(body.advance)
     now = clock.now()
     return {"data": {"now": now, "iso": iso(now)}}
+
+
+def levers() -> list[dict[str, str]]:
+    """Every lever under /_sandbox (method, path, what it does), for the discovery document."""
+    found = []
+    for route in router.routes:
+        if isinstance(route, APIRoute):
+            summary = (route.endpoint.__doc__ or "").strip().split("\n")[0]
+            for method in sorted(route.methods or ()):
+                found.append({"method": method, "path": route.path, "summary": summary})
+    return found
 
 
 @router.post("/exports/{export_id}/fail")

@@ -13,6 +13,7 @@ import hashlib
 import hmac
 import json
 import sqlite3
+from collections.abc import Callable
 from typing import Annotated, Any, Final, Literal
 
 from fastapi import Query
@@ -37,6 +38,19 @@ LimitParam = Annotated[
 DEFAULT_LIMIT = PAGE_LIMIT_DEFAULT
 # Row sequence numbers stay below this (SQLite integers are 64-bit).
 _SEQ_CEILING: Final = 2**62
+# A page of records ends early, with a cursor, once its records reach this many bytes of JSON:
+# whatever their size, a page stays far below what a client reads (the client's 8 MiB).
+PAGE_BYTES_MAX: Final = 1_048_576
+
+
+def fitting(records: list[dict[str, Any]], budget: int = PAGE_BYTES_MAX) -> int:
+    """How many of `records`, from the first, fit `budget` bytes of JSON (always one)."""
+    used = 0
+    for count, record in enumerate(records):
+        used += len(json.dumps(record, separators=(",", ":")).encode())
+        if used > budget and count:
+            return count
+    return len(records)
 
 
 def page(items: list[dict[str, Any]], next_cursor: str | None, **extra: Any) -> dict[str, Any]:
@@ -81,8 +95,11 @@ class Pages:
         account_id: str,
         cursor: str | None,
         limit: int,
-    ) -> tuple[list[sqlite3.Row], str | None]:
-        """One page of an account's rows of `table`, newest first, and the cursor past it."""
+        render: Callable[[sqlite3.Row], dict[str, Any]],
+    ) -> tuple[list[dict[str, Any]], str | None]:
+        """One page of an account's rows of `table`, newest first, as `render` makes them
+        records, and the cursor past it: `limit` records, fewer when they reach
+        `PAGE_BYTES_MAX`."""
         list_name = f"{table}:{account_id}"
         before = self.decode_cursor(cursor, list_name, _SEQ_CEILING)
         rows = conn.execute(
@@ -90,10 +107,11 @@ class Pages:
             f"SELECT * FROM {table} WHERE account_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?",  # noqa: S608
             (account_id, before if before is not None else _SEQ_CEILING, limit + 1),
         ).fetchall()
-        if len(rows) <= limit:
-            return rows, None
-        rows = rows[:limit]
-        return rows, self.encode_cursor(list_name, int(rows[-1]["seq"]))
+        records = [render(row) for row in rows[:limit]]
+        kept = fitting(records)
+        if len(rows) <= kept:
+            return records, None
+        return records[:kept], self.encode_cursor(list_name, int(rows[kept - 1]["seq"]))
 
     def window(
         self, cursor: str | None, list_name: str, limit: int, total: int

@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import sys
 import time
+from functools import partial
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import events, work
@@ -16,6 +17,7 @@ from textual.markup import MarkupError
 from textual.notifications import SeverityLevel
 from textual.reactive import reactive
 from textual.screen import Screen
+from textual.signal import Signal
 
 from leadtui.api.contract import Scope
 from leadtui.api.errors import ConfigurationError, Unauthorized
@@ -30,6 +32,7 @@ from leadtui.ui.screens.help import HelpScreen
 from leadtui.ui.services import AppDeps, FirstFrame, Session
 from leadtui.ui.sessions import SessionKeeper, signed_in_session
 from leadtui.ui.stylesheets import stylesheet
+from leadtui.ui.workers import start_worker
 
 if TYPE_CHECKING:
     from pydantic import SecretStr
@@ -68,6 +71,10 @@ class LeadApp(App[int]):
         Binding("question_mark,f1", "help", "Help", id="app.help", key_display="?"),
         Binding("ctrl+t", "toggle_theme", "Dark or light theme", id="app.toggle_theme", show=False),
         Binding("ctrl+q", "quit", "Quit", id="app.quit", priority=True),
+        # As in k9s and htop; a text field's selection is still copied by it (action_interrupt).
+        Binding(
+            "ctrl+c", "interrupt", "Quit (as ctrl+q)", id="app.interrupt", show=False, priority=True
+        ),
         # On a main screen; a screen pushed over one binds q (and Esc) to go back instead.
         Binding("q", "ask_quit", "Quit (asks)", id="app.ask_quit", show=False),
     ]
@@ -118,6 +125,9 @@ class LeadApp(App[int]):
         self._approvals: ApprovalWatcher | None = None
         self._spend_gate: SpendGate | None = None
         self.spends_in_flight = 0
+        self.spend_settled: Signal[str] = Signal(self, "spend_settled")
+        """Published with its idempotency key when a pending spend was resent and settled, or
+        discarded: what was shown about it is out of date."""
         self._pending_offer_due = False
         """Spends sent and not answered yet (counted by ui/spend_flow.py): quitting asks."""
         theme, keymap = (
@@ -346,31 +356,35 @@ class LeadApp(App[int]):
         if self.spends_in_flight:
             from leadtui.ui.spend_flow import confirm_quit
 
-            self.run_worker(confirm_quit(self), group="confirm-quit", exclusive=True)
+            start_worker(self, partial(confirm_quit, self), group="confirm-quit", exclusive=True)
             return
         self.exit()
+
+    async def action_interrupt(self) -> None:
+        """ctrl+c: copy a text field's selection, else quit as ctrl+q does."""
+        from textual.widgets import Input, TextArea
+
+        focused = self.focused
+        if isinstance(focused, Input | TextArea) and focused.selected_text:
+            focused.action_copy()
+            return
+        await self.action_quit()
 
     async def action_ask_quit(self) -> None:
         """q: quit once the user says so (ctrl+q quits at once)."""
         if self.spends_in_flight:
             await self.action_quit()
             return
-        self.run_worker(self._confirm_quit(), group="confirm-quit", exclusive=True)
+        from leadtui.ui.quitting import confirm_quit
 
-    async def _confirm_quit(self) -> None:
-        from leadtui.ui.dialogs.confirm import ConfirmText
-
-        dialog = ConfirmText(
-            "Quit leadtui?",
-            "Jobs go on on the server; they are here when you come back. ctrl+q quits "
-            "without asking.",
-            "Quit",
-        )
-        if await self.push_screen_wait(dialog):
-            self.exit()
+        start_worker(self, partial(confirm_quit, self), group="confirm-quit", exclusive=True)
 
     def action_open(self, mode: str) -> None:
+        """A screen's number opens that screen itself (Searches' list, not the search last
+        opened over it); a dialog waiting for an answer there stays, with what is under it."""
         self.switch_mode(mode)
+        while len(self.screen_stack) > 1 and isinstance(self.screen, LeadScreen):
+            self.pop_screen()
 
     def action_history(self) -> None:
         from leadtui.ui.screens.history import HistoryScreen
@@ -394,10 +408,7 @@ class LeadApp(App[int]):
         light = self.theme == THEMES["dark"]
         self.theme = THEMES["light" if light else "dark"]
         self.settings.theme = "light" if light else "dark"
-        self.run_worker(
-            asyncio.to_thread(self.save_settings_now),
-            group="save-settings",
-        )
+        self.run_worker(self.save_settings_now, thread=True, group="save-settings")
 
     def palette_commands(self, screen: Screen[Any]) -> list[PaletteCommand]:
         """The palette: screens, app and account actions, then the screen's own commands."""

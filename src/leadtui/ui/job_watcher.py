@@ -15,6 +15,7 @@ from leadtui.api.contract import Scope
 from leadtui.api.models import Export, Extraction
 from leadtui.ui.model.job_board import JobBoard, JobKind, JobPoller
 from leadtui.ui.notifications import JobNotifier
+from leadtui.ui.workers import start_worker
 
 if TYPE_CHECKING:
     from leadtui.ui.app import LeadApp
@@ -124,7 +125,7 @@ class JobWatcher:
 
     def _fire(self) -> None:
         self._timer = None
-        self.app.run_worker(self.tick(), group="job-watcher", exclusive=True, exit_on_error=False)
+        start_worker(self.app, self.tick, group="job-watcher", exclusive=True, exit_on_error=False)
 
     async def tick(self) -> None:
         """One poll (the timer calls this; tests and `r` may too), then the next is planned."""

@@ -16,6 +16,7 @@ from leadtui.api.errors import ConfigurationError, LeadError
 from leadtui.ui.model.errors import describe, key_refusal
 from leadtui.ui.services import AppDeps, FirstFrame, Session
 from leadtui.ui.widgets.header import AppHeader
+from leadtui.ui.workers import start_worker
 
 if TYPE_CHECKING:
     from pydantic import SecretStr
@@ -138,7 +139,7 @@ class SessionKeeper:
         app.key_rejected = False
         app.sign_ins += 1
         if old is not None and old.client is not client:
-            app.run_worker(old.client.aclose(), group="close-client")
+            start_worker(app, old.client.aclose, group="close-client")
 
     def _signed_in(self, result: SignedIn | None) -> None:
         app = self._app

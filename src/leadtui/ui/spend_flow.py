@@ -17,6 +17,7 @@ import asyncio
 import dataclasses
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import partial
 from typing import TYPE_CHECKING, Any, cast
 
 from textual.screen import Screen
@@ -26,13 +27,14 @@ from leadtui.api.errors import ApiError, LeadError
 from leadtui.api.keys import short_key
 from leadtui.api.models import Export, Search
 from leadtui.spend.errors import JournalError, ReadOnlyProfile, SpendBlocked, SpendOutcomeUnknown
-from leadtui.spend.gate import SpendResult
+from leadtui.spend.gate import SpendResult, settles_spend
 from leadtui.spend.journal import SpendIntent, SpendOperation
 from leadtui.spend.quote import Quote, affordable_results, still_locked
 from leadtui.spend.request import SpendRequest
 from leadtui.ui.dialogs.confirm import ConfirmText
 from leadtui.ui.dialogs.confirm_spend import ConfirmSpend
 from leadtui.ui.model.errors import ErrorReport, describe
+from leadtui.ui.workers import start_worker
 
 if TYPE_CHECKING:
     from leadtui.ui.app import LeadApp
@@ -140,7 +142,7 @@ async def pending_intents(app: LeadApp) -> list[SpendIntent]:
 def offer_pending_spends(app: LeadApp) -> None:
     """At start (and after each sign-in): show intents with no outcome, to resend or discard."""
     if app.session is not None:
-        app.run_worker(_offer_pending(app), group="pending-spends", exclusive=True)
+        start_worker(app, partial(_offer_pending, app), group="pending-spends", exclusive=True)
 
 
 async def _offer_pending(app: LeadApp) -> None:
@@ -175,7 +177,7 @@ async def _after_spend(screen: Screen[Any], result: SpendResult) -> None:
         else f"extraction {record.extractionId}"
     )
     app.notify(
-        f"Done: {what} is {record.status} (key {result.intent.short_key}).",
+        f"Done: {what} is {record.status} (idempotency key {result.intent.short_key}…).",
         title="Spent",
         timeout=6,
     )
@@ -238,11 +240,11 @@ async def _explain_failure(
         return await _insufficient_results(screen, request, error)
     if isinstance(error, ApiError) and error.code == ErrorCode.IDEMPOTENCY_CONFLICT:
         text = (
-            f"The server already saw the key {key}… with a different request, so it refused "
-            "this one and charged nothing for it. The app never re-sends a spend under a new "
-            "key by itself: start the action again to confirm it with a new key."
+            f"The server already saw the idempotency key {key}… with a different request, so it "
+            "refused this one and charged nothing for it. The app never re-sends a spend under "
+            "a new key by itself: start the action again to confirm it with a new key."
         )
-        _show(screen, _report(error, "Key already used", text))
+        _show(screen, _report(error, "Idempotency key already used", text))
         return None
     _show(screen, describe(error))
     return None
@@ -251,19 +253,32 @@ async def _explain_failure(
 def _outcome_unknown(screen: Screen[Any], unknown: SpendOutcomeUnknown) -> None:
     """The server may have acted: the intent stays pending, offered to resend or discard."""
     base = describe(unknown.error)
+    key = unknown.intent.short_key
+    title = f"{base.title}: outcome unknown"
     text = (
         f"{base.text} Whether the spend went through is unknown, so it stays in the journal "
-        f"as pending (key {unknown.intent.short_key}…). Resend it with the same key — the "
-        "server never charges a key twice — or discard it."
+        f"as pending (idempotency key {key}…). Resend it with the same key — the server never "
+        "charges a key twice — or discard it."
     )
+    if settles_spend(unknown.error):
+        # This send was refused (nothing charged for it); an earlier one got no answer.
+        title = f"{base.title}: still pending"
+        text = (
+            f"The server refused this send ({base.title.lower()}) and charged nothing for it. "
+            f"An earlier send under the same idempotency key ({key}…) got no answer, so "
+            "whether that one went through is not known: the spend stays in the journal as "
+            "pending. Resend it with the same key once that is fixed — the server never "
+            "charges a key twice — or discard it."
+        )
     _show(
         screen,
         ErrorReport(
-            f"{base.title}: outcome unknown",
+            title,
             text,
             code=base.code,
             request_id=base.request_id,
             status=base.status,
+            pending_spend=unknown.intent.idempotency_key,
         ),
     )
     offer_pending_spends(_app(screen))

@@ -165,6 +165,27 @@ class OperationLink(_Exact):
     scope: Scope | None
 
 
+class Lever(_Exact):
+    method: str
+    path: str
+    summary: str
+
+
+class FaultSettings(_Exact):
+    fault_rate: Fraction
+    fault_seed: int | None
+    latency_ms: Count
+    job_seconds: Annotated[float, Field(ge=0)]
+    how: str
+
+
+class SandboxArea(_Exact):
+    note: str
+    control: str
+    levers: list[Lever]
+    faults: FaultSettings
+
+
 class Discovery(_Exact):
     name: str
     version: str
@@ -175,6 +196,7 @@ class Discovery(_Exact):
     idempotency_header: str
     pricing: Pricing
     operations: list[OperationLink]
+    sandbox: SandboxArea
 
 
 class OneSearch(_Exact):

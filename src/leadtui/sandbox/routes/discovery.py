@@ -9,11 +9,13 @@ from fastapi.responses import JSONResponse
 
 from leadtui.api.contract import API_PREFIX, API_VERSION, IDEMPOTENCY_HEADER
 from leadtui.sandbox.accounts import DEMO_ACCOUNTS
+from leadtui.sandbox.control import levers
 from leadtui.sandbox.domain.ledger import EXTRACTION_LAUNCH_COST, PRICE_PER_RESULT
 from leadtui.sandbox.json_body import StrictJsonRoute
 from leadtui.sandbox.openapi.document import TITLE
 from leadtui.sandbox.openapi.operations import Answer, op
 from leadtui.sandbox.openapi.records import Discovery
+from leadtui.sandbox.state import sandbox_of
 
 router = APIRouter(prefix=API_PREFIX, tags=["discovery"], route_class=StrictJsonRoute)
 
@@ -64,5 +66,28 @@ async def discovery(request: Request) -> JSONResponse:
                 },
             },
             "operations": _operations(app),
+            "sandbox": _sandbox_area(request),
         }
     )
+
+
+def _sandbox_area(request: Request) -> dict[str, Any]:
+    """What this server is beyond the API: its levers and the faults it is set to inject."""
+    config = sandbox_of(request).config
+    return {
+        "note": "A local sandbox of the Lead Data API. The levers under /_sandbox are for tests "
+        "and demos; the real service has none of them.",
+        "control": "/_sandbox",
+        "levers": levers(),
+        "faults": {
+            "fault_rate": config.fault_rate,
+            "fault_seed": config.fault_seed,
+            "latency_ms": config.latency_ms,
+            "job_seconds": config.job_seconds,
+            "how": "A share fault_rate of API requests fails: half before the handler (503 with "
+            "Retry-After, nothing done), half after it committed (a 502 replaces the answer, or "
+            "the connection is cut). latency_ms delays every API request. Set with `leadtui "
+            "sandbox --fault-rate R --fault-seed N --latency-ms MS --job-seconds S`, or "
+            "`leadtui --demo --fault-rate R --latency-ms MS`.",
+        },
+    }

@@ -103,8 +103,15 @@ async def list_exports(
 ) -> dict[str, Any]:
     state = sandbox_of(request)
     with state.store.reading() as conn:
-        rows, next_cursor = state.pages.newest_first(conn, "exports", who.account_id, cursor, limit)
-    return page([export_json(row, _view(state, row)) for row in rows], next_cursor)
+        records, next_cursor = state.pages.newest_first(
+            conn,
+            "exports",
+            who.account_id,
+            cursor,
+            limit,
+            lambda row: export_json(row, _view(state, row)),
+        )
+    return page(records, next_cursor)
 
 
 def _load(state: SandboxState, who: Principal, export_id: str) -> sqlite3.Row:

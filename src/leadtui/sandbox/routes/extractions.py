@@ -95,7 +95,8 @@ async def create_draft(request: Request, who: Writer, body: ExtractionDraft) -> 
         Answer(200, ExtractionPage, "Newest first."),
         400,
         description="`cursor` and `limit` are this server's extension: the spec lists no "
-        "parameters here. Without them the first page holds up to 25 extractions.",
+        "parameters here. Without them the first page holds up to 25 extractions; a page ends "
+        "early, with its `next_cursor`, once its records reach 1 MiB of JSON.",
     ),
 )
 async def list_extractions(
@@ -103,10 +104,10 @@ async def list_extractions(
 ) -> dict[str, Any]:
     state = sandbox_of(request)
     with state.store.reading() as conn:
-        rows, next_cursor = state.pages.newest_first(
-            conn, "extractions", who.account_id, cursor, limit
+        records, next_cursor = state.pages.newest_first(
+            conn, "extractions", who.account_id, cursor, limit, lambda row: _record(state, row)
         )
-    return page([_record(state, row) for row in rows], next_cursor)
+    return page(records, next_cursor)
 
 
 @router.post(

@@ -39,12 +39,17 @@ async def list_searches(
     request: Request, who: Reader, cursor: CursorParam = None, limit: LimitParam = DEFAULT_LIMIT
 ) -> dict[str, Any]:
     state = sandbox_of(request)
-    with state.store.reading() as conn:
-        rows, next_cursor = state.pages.newest_first(
-            conn, "searches", who.account_id, cursor, limit
-        )
     pricing = state.pricing
-    return page([pricing.state_on(search_json(row)) for row in rows], next_cursor)
+    with state.store.reading() as conn:
+        records, next_cursor = state.pages.newest_first(
+            conn,
+            "searches",
+            who.account_id,
+            cursor,
+            limit,
+            lambda row: pricing.state_on(search_json(row)),
+        )
+    return page(records, next_cursor)
 
 
 @router.post(

@@ -43,7 +43,7 @@ def quote_table(quote: Quote, short_key: str) -> Table:
         _launch_rows(grid, quote)
     else:
         _credit_rows(grid, quote)
-    grid.add_row("Key", Text(f"{short_key}… (the same key on every retry)"))
+    grid.add_row("Idempotency key", Text(f"{short_key}… (the same on every retry)"))
     return grid
 
 
@@ -124,10 +124,10 @@ class ConfirmSpend(ConfirmDialog):
             self.sending(within_budget=True)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "confirm" and (self.is_sending or self.quote.shortfall):
+        if self.is_sending and action in ("confirm", "cancel"):
+            return False  # sent: only the server's answer ends it, so neither key is shown
+        if action == "confirm" and self.quote.shortfall:
             return None  # shown greyed: a spend the balance cannot cover is never offered
-        if action == "cancel" and self.is_sending:
-            return None  # sent: only the server's answer ends it
         return True
 
     def sending(self, *, within_budget: bool = False) -> None:

@@ -9,7 +9,7 @@ changes asks before discarding them.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -23,6 +23,7 @@ from textual.widgets import Button, Input, Label, Static, TextArea
 from leadtui.api.models import Extraction, ExtractionDraft, ExtractionRequest
 from leadtui.ui.dialogs.confirm_job_action import ConfirmJobAction
 from leadtui.ui.stylesheets import stylesheet
+from leadtui.ui.widgets.text_fields import ListField
 
 LIST_FIELDS = ("categories", "countries", "localisations", "enrichment_sources")
 EXAMPLES = {
@@ -82,9 +83,17 @@ class ExtractionForm(ModalScreen[ExtractionFormResult | None]):
         Binding("ctrl+l", "launch", "Create and launch", id="extraction_form.launch"),
     ]
 
-    def __init__(self, draft: Extraction | None = None) -> None:
+    def __init__(
+        self,
+        draft: Extraction | None = None,
+        *,
+        launches_left: Callable[[], int | None] | None = None,
+    ) -> None:
+        """`launches_left` reads the account's launches left (None: not known) when the user
+        asks to launch: with none left the form stays open, with what was typed."""
         super().__init__()
         self.draft = draft
+        self.launches_left = launches_left
         self._as_opened: list[str] = []
 
     def _initial(self, name: str) -> Any:
@@ -99,8 +108,9 @@ class ExtractionForm(ModalScreen[ExtractionFormResult | None]):
             for name in LIST_FIELDS:
                 with Horizontal(classes="form-row"):
                     yield Label(name.replace("_", " "))
-                    yield Input(
+                    yield ListField(
                         ", ".join(self._initial(name) or []),
+                        what=name,
                         placeholder=EXAMPLES[name],
                         id=f"x-{name}",
                         compact=True,
@@ -167,6 +177,13 @@ class ExtractionForm(ModalScreen[ExtractionFormResult | None]):
             return
         except ValueError as error:
             errors.update(str(error))
+            return
+        if launch and self.launches_left is not None and self.launches_left() == 0:
+            errors.update(
+                "✗ No launches left: the account's extraction launches are used up, so this "
+                "cannot be launched now. ctrl+s saves it as a draft to launch later. Nothing "
+                "was sent."
+            )
             return
         self.dismiss(ExtractionFormResult(checked, launch))
 

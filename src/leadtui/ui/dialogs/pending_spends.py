@@ -17,6 +17,7 @@ from leadtui.spend.errors import IntentSettled, JournalError, SpendBlocked
 from leadtui.spend.journal import SpendIntent, SpendOperation
 from leadtui.spend.quote import plural
 from leadtui.ui.dialogs.confirm_spend import SENDING
+from leadtui.ui.model.errors import ErrorReport
 from leadtui.ui.spend_flow import resend_intent
 from leadtui.ui.stylesheets import stylesheet
 
@@ -36,7 +37,8 @@ def describe_intent(intent: SpendIntent) -> str:
         what = "Create an extraction"
     cost = "cost not stated" if intent.amount is None else plural(intent.amount, "credit")
     when = intent.created_at.strftime("%Y-%m-%d %H:%M UTC")
-    return f"{what} · {cost} · {intent.account.label} · {when} · key {intent.short_key}…"
+    key = f"idempotency key {intent.short_key}…"
+    return f"{what} · {cost} · {intent.account.label} · {when} · {key}"
 
 
 class PendingSpends(ModalScreen[None]):
@@ -55,6 +57,7 @@ class PendingSpends(ModalScreen[None]):
         self.intents = list(intents)
         self.resending = False
         """A resend is awaiting the server's answer: no key starts or cuts another."""
+        self._answer: ErrorReport | None = None
 
     def compose(self) -> ComposeResult:
         with Vertical(id="pending-spends-box") as box:
@@ -67,6 +70,8 @@ class PendingSpends(ModalScreen[None]):
                 id="pending-spends-text",
             )
             yield OptionList(id="pending-spends-list")
+            # The last answer, in the dialog the user is looking at (a toast would cover it).
+            yield Static(id="pending-spends-answer", markup=False)
         yield Footer()  # this dialog's keys, not the screen's below
 
     def on_mount(self) -> None:
@@ -85,6 +90,19 @@ class PendingSpends(ModalScreen[None]):
     def _app(self) -> LeadApp:
         return cast("LeadApp", self.app)
 
+    def show_error(self, report: ErrorReport) -> None:
+        """What the last resend or discard ran into, with its code and request id: in the
+        dialog (a toast would cover it), or as a toast once the dialog has closed."""
+        self._answer = report
+        self._app().note_error(report)
+        answer = self.query_one("#pending-spends-answer", Static)
+        answer.update("\n".join(part for part in (report.title, report.text, report.meta) if part))
+        answer.display = True
+
+    def _clear_answer(self) -> None:
+        self._answer = None
+        self.query_one("#pending-spends-answer", Static).display = False
+
     def _selected(self) -> SpendIntent | None:
         index = self.query_one(OptionList).highlighted
         if index is None or not 0 <= index < len(self.intents):
@@ -92,14 +110,18 @@ class PendingSpends(ModalScreen[None]):
         return self.intents[index]
 
     def _settled(self, intent: SpendIntent) -> None:
+        self._app().spend_settled.publish(intent.idempotency_key)
         self.intents = [i for i in self.intents if i.idempotency_key != intent.idempotency_key]
         if not self.intents:
+            if self._answer is not None:
+                self._app().notify_error(self._answer)  # the dialog that showed it closes
             self.dismiss(None)
         else:
             self._draw()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        return None if self.resending else True  # greyed until the server answers
+        # While a resend awaits the server no key of this dialog works: none is shown.
+        return not self.resending
 
     # Not exclusive: a second key must never cut a resend on its way.
     @work(group="pending-spends-act")
@@ -107,6 +129,7 @@ class PendingSpends(ModalScreen[None]):
         intent = self._selected()
         if intent is None or self.resending:
             return
+        self._clear_answer()
         self._sending(True)
         try:
             result = await resend_intent(self, intent)
@@ -137,18 +160,21 @@ class PendingSpends(ModalScreen[None]):
         intent = self._selected()
         if intent is None or self.resending:
             return
+        self._clear_answer()
         try:
             gate = await self._app().spending()
             await asyncio.to_thread(gate.journal.discard, intent.idempotency_key)
         except IntentSettled as error:
-            self.notify(error.message, title=error.title, markup=False)
+            self.show_error(ErrorReport(error.title, error.message))
             self._settled(intent)
             return
         except (SpendBlocked, JournalError) as error:
-            self.notify(str(error), title=error.title, severity="error", markup=False)
+            self.show_error(ErrorReport(error.title, str(error)))
             return
         self.notify(f"Discarded {intent.short_key}…: it will not be resent.", timeout=4)
         self._settled(intent)
+        # Whether the server took it is still unknown: what it may have changed is read again.
+        self._app().note_spend()
 
     async def action_dismiss(self, result: None = None) -> None:
         self.dismiss(result)

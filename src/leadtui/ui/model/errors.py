@@ -102,6 +102,9 @@ class ErrorReport:
     retry_after: float | None = None
     # True when the key itself was rejected: offer to sign in again.
     sign_in: bool = False
+    # The idempotency key of a spend left pending by this error: the report goes once it is
+    # resent and settled, or discarded.
+    pending_spend: str | None = None
 
     @property
     def meta(self) -> str:

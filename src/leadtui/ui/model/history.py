@@ -16,7 +16,8 @@ from leadtui.api.exchange import Exchange
 from leadtui.api.keys import short_key
 
 LIMIT: Final = 500
-COLUMNS: Final = ("Time", "What", "Status", "Took", "Request id", "Key")
+# "What" last: a notification's words are long, and the columns after them went off screen.
+COLUMNS: Final = ("Time", "Status", "Took", "Request id", "Key", "What")
 
 
 def _utc(at: float) -> datetime:
@@ -55,17 +56,17 @@ class HistoryEntry:
         return f"{exchange.status} {exchange.outcome}"
 
     def cells(self) -> tuple[str, str, str, str, str, str]:
-        """The row under `COLUMNS`: time of day (UTC), what, status, took, request id, key."""
+        """The row under `COLUMNS`: time of day (UTC), status, took, request id, key, what."""
         exchange = self.exchange
         took = f"{exchange.seconds * 1000:,.0f} ms" if exchange else ""
         request_id = (exchange.request_id or "") if exchange else ""
         key = short_key(exchange.idempotency_key) if exchange and exchange.idempotency_key else ""
         when = _utc(self.at).strftime("%H:%M:%S")
-        return when, self.what, self.status, took, request_id, key
+        return when, self.status, took, request_id, key, self.what
 
     def line(self) -> str:
         """One line to paste into a ticket: the full UTC time and every field that is set."""
-        _, what, status, took, request_id, key = self.cells()
+        _, status, took, request_id, key, what = self.cells()
         parts = [_utc(self.at).isoformat(timespec="seconds").replace("+00:00", "Z"), what, status]
         parts += [part for part in (took, request_id and f"request_id={request_id}") if part]
         if key:

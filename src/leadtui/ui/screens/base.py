@@ -40,6 +40,8 @@ class LeadScreen(Screen[None]):
     REQUIRED_SCOPES: ClassVar[tuple[tuple[Scope, str], ...]] = ()
     # action -> (scope, what it does), e.g. {"unlock": (Scope.EXPORTS_WRITE, "unlock results")}.
     ACTION_SCOPES: ClassVar[dict[str, tuple[Scope, str]]] = {}
+    # The screen's main actions: the footer shows their keys at any width (KeyFooter).
+    MAIN_ACTIONS: ClassVar[frozenset[str]] = frozenset()
     # Kept for screens that set it: every footer now fits its keys whole (KeyFooter).
     COMPACT_FOOTER: ClassVar[bool] = False
 
@@ -154,6 +156,13 @@ class LeadScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.watch(self.app, "identity", self._identity_changed, init=False)
+        self.lead_app.spend_settled.subscribe(self, self._spend_settled)
+
+    def _spend_settled(self, idempotency_key: str) -> None:
+        # "Outcome unknown" no longer holds once that spend is settled or discarded.
+        shown = self.error_panel.report
+        if shown is not None and shown.pending_spend == idempotency_key:
+            self.clear_error()
 
     def on_screen_resume(self) -> None:
         self._check_required_scopes()

@@ -24,6 +24,7 @@ from leadtui.ui.screens.searches import count_text, search_summary
 from leadtui.ui.spend_flow import confirm_and_spend, spending_switched_off, unlock_request
 from leadtui.ui.stylesheets import stylesheet
 from leadtui.ui.widgets.lead_table import LeadTable
+from leadtui.ui.workers import start_worker
 
 READ_ONLY = ErrorReport(
     "Spending is switched off",
@@ -43,6 +44,7 @@ class SearchDetailScreen(LeadScreen):
     }
 
     COMPACT_FOOTER = True
+    MAIN_ACTIONS = frozenset({"unlock"})
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("u", "unlock", "Unlock more", id="search.unlock"),
         Binding("r", "refresh", "Refresh", id="search.refresh"),
@@ -62,7 +64,9 @@ class SearchDetailScreen(LeadScreen):
         yield Static("", id="search-detail-status")
         yield LeadTable(id="search-leads")
 
-    def on_mount(self) -> None:
+    def on_mount(self) -> None:  # LeadScreen's runs too (Textual calls every class's)
+        # A pending spend resent or discarded in its dialog may have moved the counts.
+        self.watch(self.app, "spends", self._spent, init=False)
         self._draw_summary()
         self._load_leads()
         self.query_one(LeadTable).focus()
@@ -81,9 +85,14 @@ class SearchDetailScreen(LeadScreen):
     def action_exports(self) -> None:
         from leadtui.ui.jumps import show_exports_of
 
-        self.app.run_worker(show_exports_of(self.lead_app, self.search.searchId), group="jump")
+        start_worker(
+            self.app, partial(show_exports_of, self.lead_app, self.search.searchId), group="jump"
+        )
 
     # --- data ---------------------------------------------------------------------------
+
+    def _spent(self) -> None:
+        self.refresh_search()
 
     @work(exclusive=True, group="search-detail-load")
     async def refresh_search(self) -> None:
@@ -160,7 +169,6 @@ class SearchDetailScreen(LeadScreen):
 
     def _draw_status(self) -> None:
         table = self.query_one(LeadTable)
-        rows = table.rows
         if not self.search.unlocked_count:
             locked = count_text(still_locked(self.search))
             text = f"No results unlocked yet: {locked} can be. " + (
@@ -169,7 +177,13 @@ class SearchDetailScreen(LeadScreen):
                 else "Press u to unlock."
             )
         else:
-            at = f"row {table.cursor_row + 1:,} of {rows.row_count:,}"
+            shown = table.shown  # filtered or sorted: what the table shows, not what exists
+            if shown.active and not shown.row_count:
+                at = "no row matches the filter"
+            else:
+                at = f"row {table.cursor_row + 1:,} of {shown.row_count:,}"
+                if shown.active:
+                    at += " shown"  # the table's title says of how many, and how
             loading = (
                 f" · loading page {table.loading_page + 1:,}…"
                 if table.loading_page is not None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
@@ -17,6 +18,7 @@ from leadtui.ui.commands import PaletteCommand
 from leadtui.ui.screens.base import LeadScreen
 from leadtui.ui.stylesheets import stylesheet
 from leadtui.ui.widgets.view_table import Cell, ViewTable
+from leadtui.ui.workers import start_worker
 
 if TYPE_CHECKING:
     from leadtui.ui.app import LeadApp
@@ -196,7 +198,7 @@ class SearchesScreen(LeadScreen):
             self.open_search(search)
 
     def open_search(self, search: Search) -> None:
-        self.app.run_worker(show_search(self.lead_app, search), group="open-search")
+        start_worker(self.app, partial(show_search, self.lead_app, search), group="open-search")
 
     def action_refresh(self) -> None:
         self.reload()

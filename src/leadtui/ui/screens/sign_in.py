@@ -22,6 +22,7 @@ from leadtui.config.secrets import KeyStoreError, NoKeyringAvailable
 from leadtui.ui.model.errors import describe, key_refusal
 from leadtui.ui.stylesheets import stylesheet
 from leadtui.ui.widgets.key_footer import KeyFooter
+from leadtui.ui.widgets.text_fields import TextField
 
 if TYPE_CHECKING:
     from leadtui.ui.app import LeadApp
@@ -91,8 +92,9 @@ class SignInScreen(Screen[SignedIn | None]):
             if self._reason:
                 yield Static(self._reason, id="sign-in-reason")
             yield Label("Server URL: https://, or http:// to this machine (without /api/v1)")
-            yield Input(
+            yield TextField(
                 self._server(),
+                what="the server URL",
                 placeholder="https://api.example.com",
                 id="base-url",
             )

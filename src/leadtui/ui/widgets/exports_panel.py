@@ -4,6 +4,7 @@ file, a retry of a failed one (no credits)."""
 
 from __future__ import annotations
 
+from functools import partial
 from typing import ClassVar
 
 from textual import work
@@ -18,6 +19,7 @@ from leadtui.ui.model.job_board import JobBoard, failure_reason
 from leadtui.ui.screens.job_results import JobResultsScreen
 from leadtui.ui.widgets.job_panel import JobPanel
 from leadtui.ui.widgets.job_tables import ExportTable
+from leadtui.ui.workers import start_worker
 
 # The status each action needs; anything else greys its key.
 _NEEDS: dict[str, str] = {
@@ -105,7 +107,9 @@ class ExportsPanel(JobPanel[Export]):
 
         export = self.table.selected
         if export is not None and export.searchId:
-            self.app.run_worker(show_search_of(self.lead_app, export.searchId), group="jump")
+            start_worker(
+                self.app, partial(show_search_of, self.lead_app, export.searchId), group="jump"
+            )
 
     @work(group="jobs-retry")
     async def action_retry(self) -> None:
@@ -121,8 +125,17 @@ class ExportsPanel(JobPanel[Export]):
             "Retry",
         )
         exports = self.lead_app.client.exports
+
+        async def took() -> Export | None:
+            record = await exports.get(export.exportId)
+            return record if record.status != ExportStatus.FAILED else None
+
         record = await self.send(
-            "retry", f"retrying {export.exportId}", lambda: exports.retry(export.exportId), ask=ask
+            "retry",
+            f"retrying {export.exportId}",
+            lambda: exports.retry(export.exportId),
+            ask=ask,
+            took=took,
         )
         if record is None:
             return

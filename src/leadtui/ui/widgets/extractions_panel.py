@@ -98,7 +98,7 @@ class ExtractionsPanel(JobPanel[Extraction]):
     @work(group="jobs-extraction-form")
     async def new_extraction(self) -> None:
         """The form for a new extraction: saved as a draft, or created and launched."""
-        result = await self.app.push_screen_wait(ExtractionForm())
+        result = await self.app.push_screen_wait(ExtractionForm(launches_left=self._launches_left))
         if result is None:
             return
         if result.launch:
@@ -201,8 +201,17 @@ class ExtractionsPanel(JobPanel[Extraction]):
         job_id = extraction.extractionId
         pausing = extraction.status in _PAUSABLE
         call = extractions.pause if pausing else extractions.resume
+        wanted = {ExtractionStatus.PAUSED} if pausing else _PAUSABLE
+
+        async def took() -> Extraction | None:
+            record = await extractions.get(job_id)
+            return record if record.status in wanted else None
+
         record = await self.send(
-            "toggle_job", f"{'pausing' if pausing else 'resuming'} {job_id}", lambda: call(job_id)
+            "toggle_job",
+            f"{'pausing' if pausing else 'resuming'} {job_id}",
+            lambda: call(job_id),
+            took=took,
         )
         if record is None:
             return
@@ -221,8 +230,13 @@ class ExtractionsPanel(JobPanel[Extraction]):
             "are archived and stay readable.",
             "Stop",
         )
+
+        async def took() -> Extraction | None:
+            record = await extractions.get(job_id)
+            return record if record.status == ExtractionStatus.STOPPED else None
+
         record = await self.send(
-            "stop", f"stopping {job_id}", lambda: extractions.stop(job_id), ask=ask
+            "stop", f"stopping {job_id}", lambda: extractions.stop(job_id), ask=ask, took=took
         )
         if record is None:
             return

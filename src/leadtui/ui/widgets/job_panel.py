@@ -8,6 +8,8 @@ key is greyed until the server has answered.
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
 from abc import abstractmethod
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
@@ -21,6 +23,7 @@ from textual.widgets import DataTable
 from leadtui.api.contract import Scope
 from leadtui.api.errors import LeadError
 from leadtui.ui.dialogs.confirm_job_action import ConfirmJobAction
+from leadtui.ui.model.errors import describe
 from leadtui.ui.model.job_board import JobBoard
 from leadtui.ui.widgets.download_line import DownloadLine
 from leadtui.ui.widgets.job_columns import JobT
@@ -128,17 +131,28 @@ class JobPanel(Vertical, Generic[JobT]):
         call: Callable[[], Awaitable[T]],
         *,
         ask: ConfirmJobAction | None = None,
+        took: Callable[[], Awaitable[T | None]] | None = None,
     ) -> T | None:
         """Make one request while `running`, once `ask` (if any) is answered yes. None when
-        declined or failed; a failure is told (words, code, request id)."""
+        declined or failed; a failure is told under what was being done (words, code,
+        request id). When the answer was a failure, `took` reads the job again and returns it
+        if the request took effect after all (an answer lost after the server acted)."""
         if ask is not None and not await self.app.push_screen_wait(ask):
             return None
         async with self.running(action, doing):
             try:
                 return await call()
             except LeadError as error:
-                self.lead_app.notify_error(error)
-                return None
+                failure = error
+            if took is not None:
+                with contextlib.suppress(LeadError):
+                    record = await took()
+                    if record is not None:
+                        return record
+        report = describe(failure)
+        title = f"{doing[:1].upper()}{doing[1:]} failed: {report.title}"
+        self.lead_app.notify_error(dataclasses.replace(report, title=title))
+        return None
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         gate = self.ACTION_SCOPES.get(action)

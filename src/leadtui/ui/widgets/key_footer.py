@@ -28,6 +28,7 @@ class FooterKey:
     description: str
     enabled: bool
     kept: bool = False  # help and the palette: how to reach every key that did not fit
+    main: bool = False  # the screen's main action: in its place at any width
 
     @property
     def width(self) -> int:
@@ -35,23 +36,29 @@ class FooterKey:
 
 
 def fit_keys(keys: list[FooterKey], width: int) -> list[FooterKey]:
-    """The keys that fit `width` cells whole, in order; kept keys (help, palette) always."""
+    """The keys that fit `width` cells whole, in order; the screen's main actions in their
+    place and kept keys (help, palette) always."""
     kept = [k for k in keys if k.kept]
+    used = sum(k.width + len(_SEPARATOR) for k in keys if k.kept or k.main)
     chosen: list[FooterKey] = []
-    used = sum(k.width + len(_SEPARATOR) for k in kept)
     for key in keys:
         if key.kept:
+            continue
+        if key.main:
+            chosen.append(key)
             continue
         if used + key.width + len(_SEPARATOR) > width:
             break
         chosen.append(key)
         used += key.width + len(_SEPARATOR)
-    return chosen + kept
+    # Left out after the first key that did not fit: the main ones that follow it stay.
+    return [*chosen, *(k for k in keys if k.main and k not in chosen), *kept]
 
 
 def footer_keys(screen: Screen[object]) -> list[FooterKey]:
     """The shown bindings active on `screen` (one per action), as the footer lists them."""
     app = screen.app
+    main_actions: frozenset[str] = getattr(screen, "MAIN_ACTIONS", frozenset())
     keys: list[FooterKey] = []
     actions: set[str] = set()
     bindings = screen.active_bindings
@@ -62,7 +69,8 @@ def footer_keys(screen: Screen[object]) -> list[FooterKey]:
         actions.add(binding.action)
         shown = app.get_key_display(binding)
         kept = binding.action == "help"
-        keys.append(FooterKey(binding.key, shown, binding.description, active.enabled, kept))
+        main = binding.action in main_actions
+        keys.append(FooterKey(binding.key, shown, binding.description, active.enabled, kept, main))
     palette = bindings.get(app.COMMAND_PALETTE_BINDING)
     if app.ENABLE_COMMAND_PALETTE and palette is not None:
         shown = app.get_key_display(palette.binding)

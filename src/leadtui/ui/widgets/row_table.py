@@ -75,6 +75,9 @@ class RowTable(DataTable[Cell], Generic[Row]):
     def relabel(self) -> None:
         for index, column in enumerate(self.ordered_columns):
             column.label = Text(self.heading(index))
+            # DataTable sizes a column by its first label and its cells: the sort's arrow and
+            # the brackets would be cut ("[Result") without room made for them.
+            column.content_width = max(column.content_width, column.label.cell_len)
         self.refresh()
 
     def filter_to(self, query: str) -> None:
@@ -92,7 +95,7 @@ class RowTable(DataTable[Cell], Generic[Row]):
 
     def action_pick_column(self, step: int) -> None:
         self.picked_column = (self.picked_column + step) % len(self.view.columns)
-        self.relabel()
+        self.apply(lambda: None)  # the columns' widths follow the brackets
 
     def action_filter(self) -> None:
         self.typed_filter.start()

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from textual import events, on
+from textual import on
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import Input, Static
 
-from leadtui.ui.model.search_draft import ITEM_FIELDS, LIST_FIELDS, ItemDraft, split_values
+from leadtui.ui.model.search_draft import ITEM_FIELDS, LIST_FIELDS, ItemDraft
+from leadtui.ui.widgets.text_fields import ListField, TextField
 
 _PLACEHOLDERS = {
     "name": "what to search for, e.g. Plumber",
@@ -16,20 +17,6 @@ _PLACEHOLDERS = {
     "localisationType": "optional, e.g. city",
     "localisationIdentifiers": "comma-separated; pasting a list fills it",
 }
-
-
-class ListInput(Input):
-    """A list as comma-separated text; a pasted column (newlines) becomes commas."""
-
-    def _on_paste(self, event: events.Paste) -> None:
-        values = split_values(event.text)
-        event.stop()
-        event.prevent_default()  # not Input's paste, which keeps only the first line
-        if not values:
-            return
-        before = self.value[: self.cursor_position].rstrip()
-        joiner = ", " if before and not before.endswith(",") else ""
-        self.insert_text_at_cursor(joiner + ", ".join(values))
 
 
 class SearchItemEditor(Vertical):
@@ -48,13 +35,12 @@ class SearchItemEditor(Vertical):
     def compose(self) -> ComposeResult:
         for member, _limit in ITEM_FIELDS:
             yield Static(member, id=f"label-{member}", classes="field-label")
-            cls = ListInput if member in LIST_FIELDS else Input
-            # Focusing a field never selects its text: typing adds to it, as in any editor.
+            cls = ListField if member in LIST_FIELDS else TextField
             yield cls(
+                what=member,
                 placeholder=_PLACEHOLDERS[member],
                 id=f"field-{member}",
                 classes="field",
-                select_on_focus=False,
             )
 
     def edit(self, item: ItemDraft | None) -> None:

@@ -87,6 +87,9 @@ class ViewTable(RowTable[Row]):
         focused = self.focused_row
         keep = self._row_id(focused) if focused is not None else None
         change()
+        # Labelled before the rows are added: a column is as wide as its label with the sort's
+        # arrow and the brackets, never cut to "[Result".
+        self.relabel()
         self.clear()
         for row in self.view.shown:
             self.add_row(*self._cells(row), key=self._row_id(row))
@@ -94,7 +97,6 @@ class ViewTable(RowTable[Row]):
             ids = [self._row_id(row) for row in self.view.shown]
             if keep in ids:
                 self.move_cursor(row=ids.index(keep), animate=False)
-        self.relabel()
         self.title_changed()
 
     def filter_to(self, query: str) -> None:

@@ -1,0 +1,30 @@
+"""Leaving the app: `q` asks, ctrl+q and ctrl+c quit at once, and all three ask while a
+confirmed spend is on its way (it would stay pending until the next start)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from leadtui.ui.dialogs.confirm import ConfirmText
+
+if TYPE_CHECKING:
+    from leadtui.ui.app import LeadApp
+
+
+def quit_text(*, demo: bool) -> str:
+    """What quitting leaves behind, true for the run: the demo's sandbox ends with the app."""
+    if demo:
+        return (
+            "This is the demo: its sandbox, its searches and its jobs end when you quit; the "
+            "next leadtui --demo starts afresh. ctrl+q quits without asking."
+        )
+    return (
+        "Jobs go on on the server; they are here when you come back. ctrl+q quits without asking."
+    )
+
+
+async def confirm_quit(app: LeadApp) -> None:
+    """`q` on a main screen: quit once the user says so."""
+    dialog = ConfirmText("Quit leadtui?", quit_text(demo=app.demo), "Quit")
+    if await app.push_screen_wait(dialog):
+        app.exit()

@@ -1,0 +1,67 @@
+"""One-line text fields as every form uses them.
+
+- Tab into a filled field puts the cursor after its text: typing adds to it, as in an editor
+  (Textual's default selects it all, so the first key typed replaced what was there).
+- A paste of several lines is never cut to its first line without a word: a one-line field
+  refuses it and says why; a list field takes each line as one value.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual import events
+from textual.widgets import Input
+
+from leadtui.ui.model.search_draft import split_values
+
+
+class TextField(Input):
+    """An `Input` that keeps its text on focus and refuses a paste of several lines."""
+
+    def __init__(
+        self, value: str | None = None, *, what: str = "This field", **options: Any
+    ) -> None:
+        """`what` names the field in what the user is told ("name", "categories")."""
+        options.setdefault("select_on_focus", False)
+        super().__init__(value, **options)
+        self.what = what
+
+    def on_focus(self, event: events.Focus) -> None:
+        if not event.from_app_focus:
+            self.cursor_position = len(self.value)
+
+    def on_paste(self, event: events.Paste) -> None:
+        lines = [line for line in event.text.splitlines() if line.strip()]
+        if len(lines) < 2:
+            return  # one line: Input pastes it
+        event.stop()
+        event.prevent_default()  # not Input's paste, which keeps the first line silently
+        self.take_lines(lines)
+
+    def take_lines(self, lines: list[str]) -> None:
+        """A paste of several lines: refused, with the reason."""
+        self.notify(
+            f"Not pasted: {self.what} is one line, and the clipboard holds {len(lines)} "
+            "lines. Copy a single line.",
+            title="Paste refused",
+            severity="warning",
+            timeout=6,
+        )
+
+
+class ListField(TextField):
+    """A list as comma-separated text; a pasted column (one value a line) becomes commas."""
+
+    def on_paste(self, event: events.Paste) -> None:
+        event.stop()
+        event.prevent_default()  # every line is a value, a single one too
+        self.take_lines(event.text.splitlines())
+
+    def take_lines(self, lines: list[str]) -> None:
+        values = split_values("\n".join(lines))
+        if not values:
+            return
+        before = self.value[: self.cursor_position].rstrip()
+        joiner = ", " if before and not before.endswith(",") else ""
+        self.insert_text_at_cursor(joiner + ", ".join(values))
