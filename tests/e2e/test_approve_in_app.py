@@ -15,7 +15,7 @@ import httpx
 import pytest
 from tests.conftest import FakeClock
 from tests.e2e.sandbox_process import clean_env
-from tests.ui.pilot import wait_for_screen, wait_for_text, wait_until
+from tests.ui.pilot import settle, wait_for_screen, wait_for_text, wait_until
 
 from leadtui.api.client import LeadClient
 from leadtui.config.settings import Settings
@@ -133,6 +133,8 @@ async def test_a_script_spends_only_after_the_yes_in_the_app_and_once(
         await pilot.press("y")
         code, doc, err = await finished(asker)
         await wait_for_text(pilot, "sent by the asker")
+        await wait_for_text(pilot, "9,995 credits")  # the header follows the asker's spend
+        await settle(pilot)
 
     assert code == 0, err
     assert "Waiting for approval in the running leadtui app" in err

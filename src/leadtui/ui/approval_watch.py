@@ -19,6 +19,7 @@ from leadtui.spend.approvals import ApprovalDesk, approvals_folder
 from leadtui.spend.quote import plural
 from leadtui.ui.model.approval_review import settled_standing
 from leadtui.ui.notifications import desktop_escapes
+from leadtui.ui.workers import start_worker
 
 if TYPE_CHECKING:
     from textual.timer import Timer
@@ -64,7 +65,7 @@ class ApprovalWatcher:
         signature = self.desk.signature()
         if signature != self._signature or self._an_asker_died():
             self._signature = signature
-            self.app.run_worker(self.read(), group="approvals-read", exclusive=True)
+            start_worker(self.app, self.read, group="approvals-read", exclusive=True)
 
     def _an_asker_died(self) -> bool:
         """An asker still waiting or sending has ended (no file says so: it was killed)."""
