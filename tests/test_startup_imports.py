@@ -45,6 +45,9 @@ OFF_THE_FIRST_FRAME = (
     "mcp",  # the agents' tool server's SDK: `leadtui mcp` only
     "mcp_types",
     "leadtui.mcp",
+    "leadtui.cli.spec",  # `leadtui --spec` only
+    "leadtui.cli.completion",  # `leadtui completion SHELL` only
+    "leadtui.cli.commands_tree",
 )
 
 # Runs the real launch path (cli parser → launch.build_app) headless until the header shows

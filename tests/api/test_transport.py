@@ -15,7 +15,7 @@ from leadtui.api import (
     RequestTimeout,
     ServerError,
 )
-from leadtui.api.transport import RetryPolicy
+from leadtui.api.retry_policy import RetryPolicy
 from tests.api.faults import KEY, Script, Sleeps, error_body, scripted_client
 
 EXPORT = {"data": {"exportId": "exp_1", "status": "queued"}}

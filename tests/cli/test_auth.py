@@ -31,6 +31,13 @@ URL = "http://127.0.0.1"
 MASKED = mask_key("sk_demo_full")
 
 
+class TypingAtATerminal(io.StringIO):
+    """stdin at a terminal: the key is read by getpass (replaced by `Terminal.type_key`)."""
+
+    def isatty(self) -> bool:
+        return True
+
+
 class Terminal:
     """Captured stdout/stderr, plus what the user types."""
 
@@ -40,6 +47,7 @@ class Terminal:
         self.err = io.StringIO()
         self.monkeypatch = monkeypatch
         self.prompts: list[str] = []
+        self.stdin: io.StringIO = TypingAtATerminal()
 
     def type_key(self, key: str) -> None:
         def fake_getpass(prompt: str = "") -> str:
@@ -55,7 +63,12 @@ class Terminal:
         self.err.truncate()
         ns = build_parser().parse_args(list(argv))
         return auth_cli.run(
-            ns, transport=self.transport, out=self.out, err=self.err, ask=lambda _p: ask
+            ns,
+            transport=self.transport,
+            out=self.out,
+            err=self.err,
+            ask=lambda _p: ask,
+            stdin=self.stdin,
         )
 
     @property
@@ -202,13 +215,38 @@ def test_status_shows_code_and_request_id_of_a_failing_key(
     assert "sk_demo_revoked" not in term.said
 
 
+def write_profiles(*names: str) -> None:
+    config_path().parent.mkdir(parents=True, exist_ok=True)
+    config_path().write_text("".join(f'[profiles.{n}]\nbase_url = "{URL}"\n' for n in names))
+
+
 def test_status_when_not_signed_in(term: Terminal, monkeypatch: pytest.MonkeyPatch) -> None:
+    write_profiles("nobody")
     monkeypatch.setenv("LEADTUI_PROFILE", "nobody")
     assert term.run("auth", "status") == auth_cli.EXIT_NOT_SIGNED_IN
     out = term.out.getvalue()
     assert "Profile: nobody (from LEADTUI_PROFILE)" in out
     assert "Key:     none saved" in out
+    assert "leadtui login --profile nobody" not in out  # chosen by the variable, not a flag
     assert "leadtui login" in out
+
+
+@pytest.mark.parametrize("chosen_by", ["--profile", "LEADTUI_PROFILE"])
+def test_status_refuses_a_profile_the_settings_do_not_hold(
+    term: Terminal, monkeypatch: pytest.MonkeyPatch, chosen_by: str
+) -> None:
+    write_profiles("work")
+    argv = ["auth", "status"]
+    if chosen_by == "--profile":
+        argv += ["--profile", "wrok"]
+    else:
+        monkeypatch.setenv("LEADTUI_PROFILE", "wrok")
+    assert term.run(*argv) == Exit.USAGE
+    said = term.err.getvalue()
+    assert said.startswith(f"{chosen_by}: no profile 'wrok' in {config_path()}")
+    assert "(profiles there: 'work')" in said
+    assert "`leadtui login --profile wrok`" in said
+    assert term.out.getvalue() == ""
 
 
 def test_logout_forgets_the_key(term: Terminal, isolated_machine: MemoryKeyring) -> None:
@@ -244,6 +282,7 @@ def test_a_hanging_keyring_does_not_hang_login(term: Terminal) -> None:
             keystore=KeyStore(timeout=0.1),
             out=term.out,
             err=term.err,
+            stdin=term.stdin,
         )
         assert code == auth_cli.EXIT_NO_STORAGE
         assert time.monotonic() - started < 2
@@ -394,6 +433,7 @@ def test_anything_unexpected_is_one_line_naming_its_type(
 def test_status_names_where_the_profile_comes_from_only_when_it_is_chosen(
     term: Terminal, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    write_profiles("work")
     term.run("auth", "status")
     assert term.out.getvalue().splitlines()[0] == "Profile: default"
     term.run("auth", "status", "--profile", "work")
@@ -404,6 +444,7 @@ def test_status_names_where_the_profile_comes_from_only_when_it_is_chosen(
 
 
 def test_after_logout_status_suggests_the_login_that_works_here(term: Terminal) -> None:
+    write_profiles("work")
     term.type_key("sk_demo_full")
     term.run("login", "--base-url", URL)
     term.run("logout")
@@ -415,3 +456,96 @@ def test_after_logout_status_suggests_the_login_that_works_here(term: Terminal) 
     keyring.set_keyring(fail.Keyring())  # the same machine seen from a headless session
     assert term.run("auth", "status") == auth_cli.EXIT_NOT_SIGNED_IN
     assert "Run `leadtui login --insecure-storage`," in term.out.getvalue()
+
+
+# --- the spend policy, --json, a key piped in ---------------------------------------------
+
+
+def test_status_says_a_budget_set_only_in_the_environment_is_so(
+    term: Terminal, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("LEADTUI_API_KEY", "sk_demo_full")
+    monkeypatch.setenv("LEADTUI_BASE_URL", URL)
+    assert term.run("auth", "status") == auth_cli.EXIT_OK
+    assert term.out.getvalue().splitlines()[-1] == "Spends:  every spend is asked (no budget)"
+
+    monkeypatch.setenv("LEADTUI_SPEND_BUDGET", "250")
+    assert term.run("auth", "status") == auth_cli.EXIT_OK
+    assert term.out.getvalue().splitlines()[-1] == (
+        "Spends:  up to 250 credits without asking; budget set only in the environment "
+        "(LEADTUI_* variable)"
+    )
+
+    config_path().parent.mkdir(parents=True, exist_ok=True)
+    config_path().write_text("spend_budget = 250\n")  # the file says the same: not env-only
+    assert term.run("auth", "status", "--json") == auth_cli.EXIT_OK
+    policy = json.loads(term.out.getvalue())["spend_policy"]
+    assert policy == {
+        "read_only": False,
+        "spend_budget": 250,
+        "budget_source": "settings file",
+        "budget_only_in_environment": False,
+    }
+
+
+def test_status_json_is_one_document_with_the_key_masked(
+    term: Terminal, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("LEADTUI_API_KEY", "sk_demo_full")
+    monkeypatch.setenv("LEADTUI_BASE_URL", URL)
+    monkeypatch.setenv("LEADTUI_SPEND_BUDGET", "40")
+    monkeypatch.setenv("LEADTUI_READ_ONLY", "true")
+    assert term.run("auth", "status", "--json") == auth_cli.EXIT_OK
+    doc = json.loads(term.out.getvalue())
+    assert doc["profile"] == {"name": "default", "source": "default"}
+    assert doc["server"] == {"base_url": URL, "source": "environment"}
+    assert doc["key"] == {"masked": MASKED, "source": "environment"}
+    assert doc["spend_policy"]["read_only"] is True
+    assert doc["spend_policy"]["budget_only_in_environment"] is True
+    assert doc["signed_in"] is True
+    assert doc["check"]["ok"] is True
+    assert doc["check"]["account"] == "Demo Co"
+    assert doc["check"]["credits"] == 10_000
+    assert term.err.getvalue() == ""
+    assert "sk_demo_full" not in term.said
+
+
+def test_status_json_when_not_signed_in_or_failing(
+    term: Terminal, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert term.run("auth", "status", "--json") == auth_cli.EXIT_NOT_SIGNED_IN
+    doc = json.loads(term.out.getvalue())
+    assert doc["signed_in"] is False
+    assert doc["key"] is None
+    assert doc["check"] is None
+    assert "leadtui login" in doc["hint"]
+
+    monkeypatch.setenv("LEADTUI_API_KEY", "sk_demo_revoked")
+    monkeypatch.setenv("LEADTUI_BASE_URL", URL)
+    assert term.run("auth", "status", "--json") == Exit.AUTH
+    check = json.loads(term.out.getvalue())["check"]
+    assert check["ok"] is False
+    assert check["error"]["code"] == "unauthorized"
+    assert check["error"]["request_id"].startswith("req_")
+
+    assert term.run("auth", "status", "--json", "--profile", "wrok") == Exit.USAGE
+    error = json.loads(term.out.getvalue())["error"]
+    assert error["code"] == "unknown_profile"
+    assert "no profile 'wrok'" in error["message"]
+    assert term.err.getvalue() == ""
+
+
+def test_login_reads_a_piped_key_without_getpass_or_its_warning(
+    term: Terminal, isolated_machine: MemoryKeyring, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def no_getpass(prompt: str = "") -> str:
+        raise AssertionError("getpass is for a terminal")
+
+    monkeypatch.setattr("getpass.getpass", no_getpass)
+    term.stdin = io.StringIO("sk_demo_full\n")  # `echo $KEY | leadtui login`: not a terminal
+    # filterwarnings = error: a GetPassWarning would fail the test here.
+    assert term.run("login", "--base-url", URL) == auth_cli.EXIT_OK
+    assert isolated_machine.store[("leadtui", "default")] == "sk_demo_full"
+    assert "echoed" not in term.err.getvalue()
+    assert "Warning" not in term.err.getvalue()
+    assert "sk_demo_full" not in term.said

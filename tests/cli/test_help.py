@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from leadtui.api.deadlines import REQUEST_DEADLINE
 from leadtui.cli.exit_codes import Exit
 from leadtui.cli.main import UsageError, build_parser, main
 
@@ -31,7 +32,7 @@ def test_top_level_help_names_the_environment_with_a_meaning_each(
         ("LEADTUI_API_KEY", "API key"),
         ("LEADTUI_PROFILE", "profile"),
     ]:
-        (line,) = [line for line in text.splitlines() if line.strip().startswith(name)]
+        (line,) = [line for line in text.splitlines() if line.split()[:1] == [name]]
         assert meaning in line
 
 
@@ -40,6 +41,12 @@ def test_top_level_help_lists_every_exit_code(capsys: pytest.CaptureFixture[str]
     for code in Exit:
         assert any(line.split()[:1] == [str(code.value)] for line in text.splitlines())
     assert "nothing is sent" in text
+
+
+def test_top_level_help_states_the_request_deadline(capsys: pytest.CaptureFixture[str]) -> None:
+    text = " ".join(help_of(capsys=capsys).split())
+    assert f"deadline: {REQUEST_DEADLINE:g} s per request" in text
+    assert REQUEST_DEADLINE == 30  # what a server dripping a byte a second costs a command
 
 
 def test_every_sandbox_option_has_a_help_line_with_its_default(

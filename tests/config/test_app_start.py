@@ -14,7 +14,7 @@ import pytest
 
 from leadtui.api.client import LeadClient
 from leadtui.cli.main import build_parser
-from leadtui.config.credentials import resolve_credentials
+from leadtui.config.profile import resolve_profile
 from leadtui.config.secrets import KeyStore
 from leadtui.config.settings import config_path, load_settings, save_settings, state_dir
 from leadtui.ui import launch
@@ -50,6 +50,12 @@ def config_not_utf8(monkeypatch: pytest.MonkeyPatch) -> None:
     config_path().write_bytes(b"theme = 'dark' # caf\xe9\n")
 
 
+def profile_mistyped(monkeypatch: pytest.MonkeyPatch) -> None:
+    config_path().parent.mkdir(parents=True)
+    config_path().write_text("[profiles.safe]\nread_only = true\n")
+    monkeypatch.setenv("LEADTUI_PROFILE", "saef")
+
+
 @pytest.mark.parametrize(
     ("breakage", "said"),
     [
@@ -58,8 +64,16 @@ def config_not_utf8(monkeypatch: pytest.MonkeyPatch) -> None:
         (profiles_not_json, "LEADTUI_PROFILES: not valid JSON"),
         (config_is_a_fifo, "cannot read settings: is a FIFO (named pipe), not a regular file"),
         (config_not_utf8, ", line 1: cannot read settings: not valid UTF-8 (byte 0xe9)"),
+        (profile_mistyped, "LEADTUI_PROFILE: no profile 'saef' in "),
     ],
-    ids=["key-not-ascii", "state-dir-blocked", "profiles-not-json", "fifo", "not-utf8"],
+    ids=[
+        "key-not-ascii",
+        "state-dir-blocked",
+        "profiles-not-json",
+        "fifo",
+        "not-utf8",
+        "unknown-profile",
+    ],
 )
 def test_the_app_refuses_to_start_with_one_line(
     monkeypatch: pytest.MonkeyPatch,
@@ -90,7 +104,7 @@ async def test_a_saved_key_that_could_never_be_sent_opens_sign_in_with_the_reaso
         base_url=URL,
         connect=lambda base_url, key: LeadClient(base_url, key, transport=transport),
         keystore=keystore,
-        load_credentials=lambda: resolve_credentials(settings, keystore=keystore),
+        load_credentials=lambda: resolve_profile(settings=settings, keystore=keystore),
     )
     app = make_app(deps)
     async with app.run_test(size=(100, 30)) as pilot:
@@ -124,3 +138,16 @@ async def test_a_theme_that_cannot_be_saved_is_told_and_the_app_goes_on(
         ]
         assert app.is_running
         assert app.settings.theme == "light"
+
+
+async def test_the_launch_takes_read_only_from_the_environment_as_everywhere(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("LEADTUI_READ_ONLY", "true")
+    monkeypatch.setenv("LEADTUI_BASE_URL", "http://127.0.0.1:9")  # nothing listens: no /me
+    monkeypatch.setenv("LEADTUI_API_KEY", "sk_demo_full")
+    app = launch.build_app(build_parser().parse_args([]))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_until(pilot, lambda: app.started)
+        await wait_until(pilot, lambda: "read-only" in screen_text(app).splitlines()[0])
+    assert app.read_only

@@ -9,7 +9,7 @@ import sys
 def test_settings_import_without_keyring_textual_or_sandbox() -> None:
     code = (
         "import sys\n"
-        "import leadtui.config.credentials, leadtui.spend.gate, leadtui.cli.auth\n"
+        "import leadtui.config.profile, leadtui.spend.gate, leadtui.cli.auth\n"
         "print(sorted(m for m in ('keyring', 'textual', 'fastapi') if m in sys.modules))\n"
     )
     done = subprocess.run(

@@ -67,12 +67,12 @@ async def test_a_theme_change_and_logins_touch_only_the_changed_values(
     themed = HAND_WRITTEN.replace('theme = "dark"', 'theme = "light"')
     assert path.read_text() == themed
 
-    monkeypatch.setattr("getpass.getpass", lambda prompt="": "sk_demo_full")
-
     def login(*argv: str) -> None:
         ns = build_parser().parse_args(["login", "--base-url", URL, *argv])
         out, err = io.StringIO(), io.StringIO()
-        assert auth_cli.run(ns, transport=transport, out=out, err=err) == 0, err.getvalue()
+        piped = io.StringIO("sk_demo_full\n")
+        code = auth_cli.run(ns, transport=transport, out=out, err=err, stdin=piped)
+        assert code == 0, err.getvalue()
 
     # The command line runs its own event loop: from a thread, as from a shell.
     await asyncio.to_thread(login, "--profile", "work")

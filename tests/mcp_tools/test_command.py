@@ -7,9 +7,13 @@ import io
 from typing import Any
 
 import pytest
+from mcp import Client
 
 from leadtui.cli.main import build_parser, main
 from leadtui.cli.runtime import CliDeps
+from leadtui.mcp.runtime import McpDeps, Options, Runtime
+from leadtui.mcp.server import build_server
+from tests.mcp_tools.conftest import error_of
 
 
 def test_the_budget_defaults_to_nothing_and_takes_the_profile() -> None:
@@ -38,3 +42,15 @@ def test_without_the_extra_it_says_how_to_install_it(
     monkeypatch.setattr(importlib.util, "find_spec", without_mcp)
     assert main(["mcp"]) == 2
     assert "pip install 'leadtui[mcp]'" in capsys.readouterr().err
+
+
+async def test_without_a_key_a_tool_says_not_signed_in_and_how_to_sign_in(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("LEADTUI_BASE_URL", "http://127.0.0.1")
+    runtime = Runtime(Options(), McpDeps())
+    async with Client(build_server(runtime)) as client:
+        error = error_of(await client.call_tool("account", {}))
+        spend = error_of(await client.call_tool("unlock_results", {"search_id": "s", "results": 1}))
+    assert error["code"] == spend["code"] == "not_signed_in"
+    assert "leadtui login" in error["hint"]

@@ -1,5 +1,5 @@
-"""The server killed while a spend is in flight: the journal keeps it pending, `leadtui pending`
-shows it as the agent's, and a resend with its key debits once, end to end."""
+"""The server killed (or stopped) while a spend is in flight: the journal keeps it pending,
+`leadtui pending` shows it as the agent's, and a resend with its key debits once, end to end."""
 
 from __future__ import annotations
 
@@ -19,8 +19,6 @@ import pytest
 from tests.e2e.sandbox_process import sandbox_process
 from tests.mcp_tools.conftest import Machine, Sandbox
 
-KEY = "agent-crash-1"
-
 
 @pytest.fixture(scope="module")
 def sandbox() -> Iterator[Sandbox]:
@@ -29,14 +27,14 @@ def sandbox() -> Iterator[Sandbox]:
         yield Sandbox(base_url)
 
 
-def _sender_pid(journal: Path) -> int | None:
-    """The process holding the claim on the intent of KEY, once it is journaled."""
+def _sender_pid(journal: Path, key: str) -> int | None:
+    """The process holding the claim on the intent of `key`, once it is journaled."""
     if not journal.exists():
         return None
     try:
         with contextlib.closing(sqlite3.connect(f"file:{journal}?mode=ro", uri=True)) as db:
             row = db.execute(
-                "SELECT claim_owner FROM spend_intents WHERE idempotency_key = ?", (KEY,)
+                "SELECT claim_owner FROM spend_intents WHERE idempotency_key = ?", (key,)
             ).fetchone()
     except sqlite3.OperationalError:  # the journal is being created
         return None
@@ -59,13 +57,16 @@ def _leadtui(machine: Machine, *argv: str) -> dict[str, object]:
     return document
 
 
+@pytest.mark.parametrize(
+    ("stop", "key"), [(signal.SIGKILL, "agent-killed-1"), (signal.SIGTERM, "agent-stopped-1")]
+)
 async def test_a_spend_cut_short_is_pending_and_a_resend_debits_once(
-    machine: Machine, sandbox: Sandbox
+    machine: Machine, sandbox: Sandbox, stop: signal.Signals, key: str
 ) -> None:
     search_id = sandbox.new_search()
     credits = sandbox.credits()
     journal = machine.home / "state" / "leadtui" / "journal.sqlite3"
-    arguments = {"search_id": search_id, "results": 3, "idempotency_key": KEY}
+    arguments = {"search_id": search_id, "results": 3, "idempotency_key": key}
 
     with anyio.move_on_after(60):
         async with (
@@ -80,17 +81,21 @@ async def test_a_spend_cut_short_is_pending_and_a_resend_debits_once(
 
             tg.start_soon(call)
             # Another process writes the journal: looking again is the only way to see it.
-            while (pid := _sender_pid(journal)) is None:  # noqa: ASYNC110
+            while (pid := _sender_pid(journal, key)) is None:  # noqa: ASYNC110
                 await anyio.sleep(0.02)
-            os.kill(pid, signal.SIGKILL)
+            os.kill(pid, stop)
             tg.cancel_scope.cancel()
 
     pending = _leadtui(machine, "pending", "list")["data"]
     assert isinstance(pending, list)
     (intent,) = pending
-    assert intent["idempotency_key"] == KEY
+    assert intent["idempotency_key"] == key
     assert intent["surface"] == "agent"
-    resent = _leadtui(machine, "pending", "resend", KEY)
+    if stop is signal.SIGTERM:  # stopped, not killed: it says what it leaves pending
+        logged = (machine.home / "server-stderr.txt").read_text()
+        assert f"journaled as pending under the idempotency key {key}" in logged
+        assert "Traceback" not in logged
+    resent = _leadtui(machine, "pending", "resend", key)
     assert resent["exportId"]
     assert _leadtui(machine, "pending", "list")["data"] == []
     assert sandbox.credits() == credits - 3

@@ -120,11 +120,11 @@ async def test_within_the_budget_it_is_sent_without_asking_and_past_it_asks(
     user = User("decline", "decline")
     credits, launches = sandbox.credits(), launches_left(sandbox)
     async with machine.session(
-        "--max-credits", "5", "--max-launches", "1", elicitation=user
+        "--max-credits", "5", "--max-launches", "2", elicitation=user
     ) as session:
         first = ok(await unlock(machine, session, search_id, 3))
         assert first["decision"]["authorized_by"] == "allowance"
-        assert first["allowance_left"] == {"credits": 2, "launches": 1}
+        assert first["allowance_left"] == {"credits": 2, "launches": 2}
         assert user.questions == []
         assert sandbox.credits() == credits - 3
 
@@ -138,12 +138,15 @@ async def test_within_the_budget_it_is_sent_without_asking_and_past_it_asks(
                 session, "launch_extraction", {"extraction_id": draft["extractionId"]}
             )
         )
-        assert launched["allowance_left"] == {"credits": 2, "launches": 0}
-        assert launches_left(sandbox) == launches - 1
+        assert launched["record"]["extractionId"] == draft["extractionId"]
+        created = ok(await machine.call(session, "create_extraction", {"request": EXTRACTION}))
+        assert created["record"]["extractionId"] != draft["extractionId"]
+        assert created["allowance_left"] == {"credits": 2, "launches": 0}
+        assert launches_left(sandbox) == launches - 2
         again = error_of(await machine.call(session, "create_extraction", {"request": EXTRACTION}))
-        assert again["code"] == "authorization_declined"  # asked: no launches left to spend
+        assert again["code"] == "authorization_declined"  # asked: no launches allowed are left
         assert len(user.questions) == 2
-    assert launches_left(sandbox) == launches - 1
+    assert launches_left(sandbox) == launches - 2
 
 
 async def test_the_same_idempotency_key_twice_debits_once(

@@ -19,7 +19,8 @@ from leadtui.api import (
     idempotency_key_problem,
 )
 from leadtui.api.params import IdempotencyParams
-from leadtui.api.transport import RetryPolicy, Transport
+from leadtui.api.retry_policy import RetryPolicy
+from leadtui.api.transport import Transport
 from tests.api.hostile import HostileServer, json_response
 
 GOOD = "sk_live_0123456789abcdefSECRET"

@@ -202,6 +202,16 @@ async def test_a_byte_a_second_is_cut_off_at_the_deadline_for_json_and_downloads
     assert tree(tmp_path / "dl") == []  # no half-written archive, no `.part`
 
 
+async def test_retries_share_the_request_s_one_deadline() -> None:
+    # Three retries allowed, each would wait its own deadline: the request's one deadline is
+    # spent on the first attempt, so no second connection is ever made.
+    drip = DripServer(b"application/json", interval=0.2)
+    async with drip as url, LeadClient(url, KEY, timeout=0.4, max_retries=3) as client:
+        with pytest.raises(RequestTimeout):
+            await client.me()
+    assert len(drip.handlers) == 1
+
+
 # --- Archives ------------------------------------------------------------------------------
 
 

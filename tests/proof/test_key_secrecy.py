@@ -23,9 +23,9 @@ from keyring.backends import fail
 from leadtui.api import ConfigurationError, Export, LeadClient, LeadError
 from leadtui.cli import auth as auth_cli
 from leadtui.cli.main import build_parser
-from leadtui.config.credentials import resolve_credentials
+from leadtui.config.profile import resolve_profile
 from leadtui.config.secrets import insecure_key_path
-from leadtui.config.settings import SpendPolicy, config_path, load_settings
+from leadtui.config.settings import SpendPolicy, config_path
 from leadtui.sandbox.accounts import DEMO_KEYS
 from leadtui.spend.gate import SpendGate, SpendRequest
 from leadtui.spend.journal import SpendJournal
@@ -70,6 +70,7 @@ def run_cli(sandbox_app: Any, *argv: str) -> str:
         out=out,
         err=err,
         ask=lambda prompt: "",
+        stdin=io.StringIO("sk_demo_full\n"),  # the key piped in, as a script gives it
     )
     return out.getvalue() + err.getvalue()
 
@@ -185,7 +186,6 @@ async def test_insecure_storage_keeps_the_key_in_one_0600_file_and_nowhere_else(
     sandbox_app: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     keyring.set_keyring(fail.Keyring())  # type: ignore[no-untyped-call]  # a headless server: no keyring at all
-    monkeypatch.setattr("getpass.getpass", lambda prompt="": "sk_demo_full")
     said = await asyncio.to_thread(
         run_cli, sandbox_app, "login", "--base-url", "http://127.0.0.1", "--insecure-storage"
     )
@@ -195,11 +195,11 @@ async def test_insecure_storage_keeps_the_key_in_one_0600_file_and_nowhere_else(
     assert leaks(key_file.read_bytes()) == ["sk_demo_full"]
 
     # The signed-in app's path: credentials from the file, a spend through the journal.
-    creds = resolve_credentials(load_settings())
+    creds = resolve_profile()
     assert creds.key is not None
     assert creds.base_url is not None
     journal = SpendJournal()
-    gate = SpendGate(journal, profile=creds.profile, policy=SpendPolicy(0, read_only=False))
+    gate = SpendGate(journal, profile=creds.name, policy=SpendPolicy(0, read_only=False))
     transport = httpx.ASGITransport(app=sandbox_app)
     async with LeadClient(creds.base_url, creds.key, transport=transport) as client:
         search = await client.searches.create(SEARCH)

@@ -215,3 +215,43 @@ def test_the_contract_page_and_the_document_say_the_same(document: dict[str, Any
     extension = document["paths"][f"{API}/extractions"]["get"]["description"]
     assert "our extension" in page
     assert "extension" in extension
+
+
+def test_archives_are_described_as_3_1_describes_bytes(document: dict[str, Any]) -> None:
+    zips = [
+        (path, op["responses"]["200"]["content"]["application/zip"]["schema"])
+        for method, path, op in operations(document)
+        if "application/zip" in op["responses"].get("200", {}).get("content", {})
+    ]
+    assert [path for path, _ in zips] == [
+        "/api/v1/exports/{exportId}/download",
+        "/api/v1/exports/{exportId}/custom-download",
+    ]
+    for _, schema in zips:
+        assert schema == {"type": "string", "contentMediaType": "application/zip"}
+
+
+def test_custom_download_columns_are_the_names_allowed(document: dict[str, Any]) -> None:
+    from leadtui.api.contract import LEAD_COLUMNS
+
+    columns = document["components"]["schemas"]["CustomDownloadRequest"]["properties"]["columns"]
+    assert columns["items"] == {"type": "string", "enum": list(LEAD_COLUMNS)}
+
+
+def test_the_400s_a_user_meets_are_described(document: dict[str, Any]) -> None:
+    for _method, path, op in operations(document):
+        cursor = [p for p in op.get("parameters", []) if p["name"] == "cursor"]
+        if cursor:
+            assert cursor[0]["schema"]["minLength"] == 1, path
+            assert "empty" in op["responses"]["400"]["description"], path
+            assert "not issued" in op["responses"]["400"]["description"], path
+    launch = document["paths"]["/api/v1/extractions/{extractionId}/launch"]["post"]
+    assert "The draft is incomplete" in launch["responses"]["400"]["description"]
+
+
+def test_the_document_describes_its_own_body(document: dict[str, Any]) -> None:
+    answer = document["paths"]["/api/v1/openapi.json"]["get"]["responses"]["200"]
+    ref = answer["content"]["application/json"]["schema"]["$ref"]
+    schema = document["components"]["schemas"][ref.rsplit("/", 1)[1]]
+    assert schema["required"] == ["openapi", "info", "paths", "components"]
+    assert set(schema["properties"]) == set(document)

@@ -18,6 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pydantic import BaseModel, ValidationError
 
+from leadtui.api.contract import LEAD_COLUMNS
 from leadtui.api.models import (
     ADDITIONAL_RESULTS_MAX,
     IDEMPOTENCY_KEY_MAX,
@@ -37,7 +38,6 @@ from leadtui.api.models import (
 from leadtui.api.params import IdempotencyParams, ListParams
 from leadtui.sandbox.app import create_app
 from leadtui.sandbox.config import SandboxConfig
-from leadtui.sandbox.leads import LEAD_COLUMNS
 
 API = "/api/v1"
 AUTH = {"Authorization": "Bearer sk_demo_full"}

@@ -393,3 +393,26 @@ async def test_a_pause_whose_answer_was_lost_says_what_happened_and_names_it(
             await wait_until(pilot, lambda: said in toasts_text(app))
             assert "HTTP 503 · code internal_error" in toasts_text(app)
         assert (await client.extractions.get(job_id)).status == ("paused" if acts else "running")
+
+
+async def test_a_launch_refused_for_launches_opens_the_form_again_with_what_was_typed(
+    jobs_app: Any, sandbox_http: httpx.AsyncClient
+) -> None:
+    await jobs_seed.set_quota(sandbox_http, 5)
+    async with jobs_app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        await pilot.app.refresh_identity()  # 5 launches left, as GET /me said
+        await jobs_seed.open_jobs(pilot, ExtractionTable)
+        await pilot.press("e")
+        await wait_for_screen(pilot, ExtractionForm)
+        await pilot.press(*"bakery", "tab", *"FR")
+        await jobs_seed.set_quota(sandbox_http, 0)  # used up since GET /me was read
+        await pilot.press("ctrl+l")
+        await wait_for_screen(pilot, ConfirmSpend)
+        await pilot.press("y")
+        form = await wait_for_screen(pilot, ExtractionForm)
+        await wait_until(pilot, lambda: "The server refused the launch" in screen_text(pilot.app))
+        assert form.query_one("#x-categories", Input).value == "bakery"
+        assert form.query_one("#x-countries", Input).value == "FR"
+        await pilot.press("ctrl+s")  # kept as a draft
+        await wait_until(pilot, lambda: "│ ext_000001  bakery · FR " in screen_text(pilot.app))

@@ -12,10 +12,12 @@ import httpx
 from pydantic import SecretStr
 
 from leadtui import __version__
+from leadtui.api.deadlines import DEFAULT_TIMEOUT
 from leadtui.api.errors import ConfigurationError
 from leadtui.api.exchange import ExchangeObserver
 from leadtui.api.keys import api_key_problem, mask_key
-from leadtui.api.transport import RetryPolicy, Sleep, Transport
+from leadtui.api.retry_policy import RetryPolicy
+from leadtui.api.transport import Sleep, Transport
 from leadtui.api.urls import validate_base_url
 
 # The resources, the models and parsing are imported on first use, not with the client: the
@@ -54,7 +56,7 @@ class LeadClient:
         base_url: str | None = None,
         api_key: str | SecretStr | None = None,
         *,
-        timeout: float = 10.0,
+        timeout: float = DEFAULT_TIMEOUT,
         max_retries: int = 3,
         transport: httpx.AsyncBaseTransport | None = None,
         sleep: Sleep | None = None,

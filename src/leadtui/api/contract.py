@@ -23,6 +23,25 @@ IDEMPOTENCY_HEADER: Final = "Idempotency-Key"
 # Deepest nesting of arrays and objects a request body may have (a body is level 1).
 JSON_NESTING_MAX: Final = 32
 
+# The columns of a lead record: those a custom download may ask for (our choice: the spec
+# names no list of authorized columns).
+LEAD_COLUMNS: Final = (
+    "leadId",
+    "company",
+    "activity",
+    "address",
+    "postal_code",
+    "city",
+    "country",
+    "phone",
+    "email",
+    "website",
+    "rating",
+    "reviews_count",
+    "latitude",
+    "longitude",
+)
+
 # Gateway statuses: passing failures, whatever the body says. The client retries them (and 429).
 GATEWAY_STATUSES: Final = frozenset({502, 503, 504})
 

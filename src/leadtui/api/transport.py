@@ -1,19 +1,18 @@
 """HTTP transport: Bearer auth, timeouts, retries with backoff, typed errors.
 
 The one place that talks to httpx. Every failure leaves here as a LeadError. httpx's read
-timeout is per read, so a server dripping a byte a second never trips it: each attempt also
-has an overall deadline, JSON bodies have a size cap, and streamed bodies a minimum pace.
+timeout is per read, so a server dripping a byte a second never trips it: each request also
+has one overall deadline for connecting and answering, shared by its retries, JSON bodies
+have a size cap, and streamed bodies a minimum pace.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import random
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
 from typing import Any, Final
 
 import httpx
@@ -34,6 +33,7 @@ from leadtui.api.contract import (
     IDEMPOTENCY_HEADER,
     REQUEST_ID_HEADER,
 )
+from leadtui.api.deadlines import DEADLINE_PER_TIMEOUT, MIN_STREAM_BYTES_PER_WINDOW
 from leadtui.api.errors import (
     ApiError,
     ConfigurationError,
@@ -47,39 +47,20 @@ from leadtui.api.errors import (
 )
 from leadtui.api.exchange import Exchange, ExchangeObserver, failure_outcome
 from leadtui.api.keys import unprintable_position
+from leadtui.api.retry_policy import RetryPolicy
 
 log = logging.getLogger("leadtui.api")
 
 Sleep = Callable[[float], Awaitable[None]]
 
 RETRY_STATUSES: Final = GATEWAY_STATUSES | {429}
-# One attempt (connect, headers and a JSON body) may take this many times the read timeout.
-DEADLINE_PER_TIMEOUT: Final = 3.0
 # The largest JSON answer is a page of at most 100 records (~35 KB from the sandbox); 8 MiB
 # is ample headroom, yet bounds what a broken or hostile server can make us hold and parse.
 MAX_JSON_BYTES: Final = 8 * 1024 * 1024
 # An error object is a few hundred bytes; past this the body is not one (a proxy's page).
 MAX_ERROR_BYTES: Final = 64 * 1024
-# A streamed download must bring this much in every deadline window, or it counts as stalled.
-MIN_STREAM_BYTES_PER_WINDOW: Final = 64 * 1024
 # Methods that may be replayed without a key: reading twice changes nothing.
 _SAFE_METHODS: Final = frozenset({"GET", "HEAD", "OPTIONS"})
-
-
-@dataclass(frozen=True)
-class RetryPolicy:
-    """How hard to try. `max_retries` counts retries, so attempts = max_retries + 1."""
-
-    max_retries: int = 3
-    backoff_base: float = 0.5
-    backoff_cap: float = 8.0
-    # A longer Retry-After is raised to the caller (with `.retry_after`) rather than slept.
-    max_retry_after: float = 60.0
-
-    def backoff(self, retry_number: int) -> float:
-        """Full jitter: uniform in [0, min(cap, base * 2^n)]."""
-        ceiling = min(self.backoff_cap, self.backoff_base * (2**retry_number))
-        return random.uniform(0.0, ceiling)
 
 
 def _request_id(response: httpx.Response) -> str | None:
@@ -130,7 +111,8 @@ class Transport:
 
     @property
     def deadline(self) -> float:
-        """Seconds one attempt may take in all; also the pace window of streamed bodies."""
+        """Seconds one request's attempts may take in all (connect and answer); also the pace
+        window of streamed bodies."""
         return self._deadline
 
     async def aclose(self) -> None:
@@ -248,9 +230,18 @@ class Transport:
         )
         retry_number = 0
         earlier: list[LeadError] = []
+        # One deadline for connecting and answering, shared by every attempt: a server that
+        # answers slowly cannot multiply it by the number of retries. (The waits between
+        # attempts are the retry policy's, bounded there.)
+        now = asyncio.get_running_loop().time
+        left = self._deadline
         while True:
             started = time.perf_counter()
-            failure, response = await self._attempt(request, idempotency_key, stream=stream)
+            attempt_began = now()
+            failure, response = await self._attempt(
+                request, idempotency_key, stream=stream, within=left
+            )
+            left -= now() - attempt_began
             self._report(request, idempotency_key, retry_number, started, failure, response)
             if response is not None:
                 try:
@@ -260,6 +251,8 @@ class Transport:
                 return
             assert failure is not None
             delay = self._retry_delay(failure, retry_number, retryable=retryable)
+            if left <= 0:
+                delay = None  # no time left for another attempt
             if delay is None:
                 # The spend core needs to know whether any earlier attempt may have been acted on.
                 failure.earlier_attempts = tuple(earlier)
@@ -309,14 +302,15 @@ class Transport:
             log.debug("the exchange observer failed", exc_info=True)
 
     async def _attempt(
-        self, request: httpx.Request, idempotency_key: str | None, *, stream: bool
+        self, request: httpx.Request, idempotency_key: str | None, *, stream: bool, within: float
     ) -> tuple[LeadError | None, httpx.Response | None]:
-        """One try: a usable response, or the error it amounts to (nothing raised here)."""
+        """One try, given `within` seconds: a usable response, or the error it amounts to
+        (nothing raised here)."""
         method, path = request.method, request.url.path
         response: httpx.Response | None = None
         try:
             # Bounds the whole attempt, whatever pace the bytes arrive at.
-            async with asyncio.timeout(self._deadline):
+            async with asyncio.timeout(within):
                 response = await self._http.send(request, stream=True)
                 if response.is_success and stream:
                     refused = _encoded_stream(response, idempotency_key)

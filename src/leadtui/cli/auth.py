@@ -11,8 +11,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import getpass
+import json
 import os
-import shlex
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -22,27 +22,21 @@ import httpx
 from pydantic import SecretStr
 
 from leadtui.api import (
-    ApiError,
     ConfigurationError,
     Forbidden,
-    Identity,
-    LeadClient,
     LeadError,
     mask_key,
     validate_base_url,
 )
 from leadtui.api.keys import api_key_problem
+from leadtui.cli.auth_status import check_key, describe_error, describe_identity, key_place, status
 from leadtui.cli.exit_codes import Exit
 from leadtui.cli.failures import from_lead_error
-from leadtui.config.credentials import API_KEY_ENV, BASE_URL_ENV, resolve_credentials
 from leadtui.config.errors import ConfigError
-from leadtui.config.secrets import KeySource, KeyStore, KeyStoreError, NoKeyringAvailable
-from leadtui.config.settings import (
-    PROFILE_ENV,
-    load_settings,
-    resolve_profile_name,
-    save_settings,
-)
+from leadtui.config.profile import resolve_profile
+from leadtui.config.secrets import KeyStore, KeyStoreError, NoKeyringAvailable
+from leadtui.config.settings import resolve_profile_name, save_settings
+from leadtui.config.variables import API_KEY_ENV
 
 # The command line's one exit-code table (`leadtui --help`, README), in the words of these
 # commands. A failed key check exits as any command would for that failure.
@@ -63,6 +57,7 @@ class _Io:
     out: TextIO
     err: TextIO
     ask: Callable[[str], str]
+    stdin: TextIO
 
     def say(self, text: str) -> None:
         print(text, file=self.out)
@@ -79,33 +74,43 @@ def run(
     out: TextIO | None = None,
     err: TextIO | None = None,
     ask: Callable[[str], str] = input,
+    stdin: TextIO | None = None,
 ) -> int:
     """Run one auth command. `transport` lets tests route the key check to an in-process server.
 
-    The key itself is read with `getpass.getpass` (hidden as it is typed).
+    At a terminal the key is read with `getpass.getpass` (hidden as it is typed); from a pipe,
+    as the first line of stdin.
     """
-    io = _Io(out or sys.stdout, err or sys.stderr, ask)
+    io = _Io(out or sys.stdout, err or sys.stderr, ask, stdin or sys.stdin)
     store = keystore or KeyStore()
     try:
         if ns.command == "login":
             return _login(ns, io, store, transport)
         if ns.command == "logout":
             return _logout(ns, io, store)
-        return _status(ns, io, store, transport)
+        return status(ns, io.out, store, transport)
     except (KeyboardInterrupt, EOFError):
-        io.warn("\nCancelled; nothing was changed.")
-        return EXIT_CANCELLED
+        return _failed(ns, io, "cancelled", "Cancelled; nothing was changed.", EXIT_CANCELLED)
     except ConfigError as exc:  # before KeyStoreError: an unusable saved key is both
-        io.warn(str(exc))
-        return EXIT_USAGE
+        code = getattr(exc, "code", "invalid_request")
+        return _failed(ns, io, code, str(exc), EXIT_USAGE)
     except KeyStoreError as exc:
-        io.warn(str(exc))
-        return EXIT_NO_STORAGE
+        return _failed(ns, io, "no_key_storage", str(exc), EXIT_NO_STORAGE)
     except Exception as exc:
         # The command's boundary: one line, never a traceback, and only the type, since a
         # library's message may quote what it was given.
-        io.warn(f"leadtui {_command(ns)}: unexpected error ({type(exc).__name__}).")
-        return EXIT_UNEXPECTED
+        said = f"leadtui {_command(ns)}: unexpected error ({type(exc).__name__})."
+        return _failed(ns, io, "unexpected", said, EXIT_UNEXPECTED)
+
+
+def _failed(ns: argparse.Namespace, io: _Io, code: str, message: str, exit_code: Exit) -> int:
+    """Say why, on stderr; with --json (auth status), as the one JSON document on stdout."""
+    if getattr(ns, "json", False):
+        error = {"code": code, "message": message, "request_id": None, "status": None}
+        io.out.write(json.dumps({"error": error}, ensure_ascii=False) + "\n")
+    else:
+        io.warn(("\n" if exit_code == EXIT_CANCELLED else "") + message)
+    return exit_code
 
 
 def _command(ns: argparse.Namespace) -> str:
@@ -115,14 +120,10 @@ def _command(ns: argparse.Namespace) -> str:
 def _login(
     ns: argparse.Namespace, io: _Io, store: KeyStore, transport: httpx.AsyncBaseTransport | None
 ) -> int:
-    profile = resolve_profile_name(ns.profile)
-    settings = load_settings()
-    raw_url = (
-        ns.base_url
-        or os.environ.get(BASE_URL_ENV)
-        or settings.profile(profile).base_url
-        or io.ask("Server URL (e.g. https://api.example.com): ")
-    )
+    # The one profile that may not exist yet: login is how a profile comes to be.
+    resolved = resolve_profile(ns.profile, base_url=ns.base_url, read_key=False, must_exist=False)
+    profile, settings = resolved.name, resolved.settings
+    raw_url = resolved.base_url or io.ask("Server URL (e.g. https://api.example.com): ")
     try:
         base_url = validate_base_url(raw_url)
     except ConfigurationError as exc:
@@ -135,7 +136,7 @@ def _login(
         except KeyStoreError as exc:
             io.warn(f"{exc}\nNothing was saved.")
             return EXIT_NO_STORAGE
-    key = SecretStr(getpass.getpass(f"API key for profile '{profile}' (hidden): ").strip())
+    key = SecretStr(_read_key(io, f"API key for profile '{profile}' (hidden): ").strip())
     if not key.get_secret_value():
         io.warn("No key entered; nothing was saved.")
         return EXIT_USAGE
@@ -146,13 +147,13 @@ def _login(
 
     io.say(f"Checking the key {mask_key(key.get_secret_value())} with {base_url} …")
     try:
-        identity = asyncio.run(_check(base_url, key, transport))
+        identity = asyncio.run(check_key(base_url, key, transport))
     except Forbidden as exc:
         # The server knows the key; access is limited for now. It is worth keeping.
         identity = None
-        io.warn(f"The key is valid, but access is limited: {_describe_error(exc)}")
+        io.warn(f"The key is valid, but access is limited: {describe_error(exc)}")
     except LeadError as exc:
-        io.warn(f"The key check failed: {_describe_error(exc)}\nNothing was saved.")
+        io.warn(f"The key check failed: {describe_error(exc)}\nNothing was saved.")
         return _check_failed(exc)
 
     try:
@@ -170,7 +171,7 @@ def _login(
     save_settings(settings.with_profile(profile, base_url=base_url))
     io.say(f"Signed in: profile '{profile}' at {base_url}; key stored in {where}.")
     if identity is not None:
-        io.say(_describe_identity(identity))
+        io.say(describe_identity(identity))
     if os.environ.get(API_KEY_ENV):
         io.say(f"Note: {API_KEY_ENV} is set here and takes precedence over the saved key.")
     return EXIT_OK
@@ -180,7 +181,7 @@ def _logout(ns: argparse.Namespace, io: _Io, store: KeyStore) -> int:
     profile = resolve_profile_name(ns.profile)
     removed = store.delete(profile)
     if removed:
-        places = " and ".join(_place(source) for source in removed)
+        places = " and ".join(key_place(source) for source in removed)
         io.say(f"Signed out: the key of profile '{profile}' was removed from {places}.")
     else:
         io.say(f"No saved key for profile '{profile}'; nothing to remove.")
@@ -189,75 +190,9 @@ def _logout(ns: argparse.Namespace, io: _Io, store: KeyStore) -> int:
     return EXIT_OK
 
 
-def _status(
-    ns: argparse.Namespace, io: _Io, store: KeyStore, transport: httpx.AsyncBaseTransport | None
-) -> int:
-    settings = load_settings()
-    creds = resolve_credentials(settings, ns.profile, keystore=store)
-    origin = "--profile" if ns.profile else PROFILE_ENV if os.environ.get(PROFILE_ENV) else None
-    io.say(f"Profile: {creds.profile}" + (f" (from {origin})" if origin else ""))
-    if creds.base_url:
-        io.say(f"Server:  {creds.base_url} (from {creds.base_url_source})")
-    else:
-        io.say("Server:  not set")
-    if creds.key is not None and creds.key_source is not None:
-        io.say(f"Key:     {creds.key_masked} (from {_place(creds.key_source)})")
-    else:
-        io.say("Key:     none saved")
-    if creds.needs_sign_in or creds.key is None or creds.base_url is None:
-        login = _login_command(ns, store)
-        io.say(f"Not signed in. Run `{login}`, or set {API_KEY_ENV} and {BASE_URL_ENV}.")
-        return EXIT_NOT_SIGNED_IN
-    try:
-        identity = asyncio.run(_check(creds.base_url, creds.key, transport))
-    except ConfigurationError as exc:
-        io.say(f"Check:   not possible: {exc.message}")
-        return EXIT_USAGE
-    except LeadError as exc:
-        io.say(f"Check:   FAILED: {_describe_error(exc)}")
-        return _check_failed(exc)
-    io.say(f"Check:   OK. {_describe_identity(identity)}")
-    return EXIT_OK
-
-
-async def _check(
-    base_url: str, key: SecretStr, transport: httpx.AsyncBaseTransport | None
-) -> Identity:
-    from leadtui.cli.network import ThreadedTransport
-
-    async with LeadClient(base_url, key, transport=transport or ThreadedTransport()) as client:
-        return await client.me()
-
-
-def _login_command(ns: argparse.Namespace, store: KeyStore) -> str:
-    """The login that works here: --insecure-storage only where there is no OS keyring."""
-    words = ["leadtui", "login"]
-    if ns.profile:
-        words += ["--profile", shlex.quote(ns.profile)]
-    if not store.keyring_available():
-        words.append("--insecure-storage")
-    return " ".join(words)
-
-
-def _place(source: KeySource) -> str:
-    return {
-        KeySource.ENVIRONMENT: f"the environment ({API_KEY_ENV})",
-        KeySource.KEYRING: "the OS keyring",
-        KeySource.INSECURE_FILE: "the insecure key file",
-    }[source]
-
-
-def _describe_identity(identity: Identity) -> str:
-    account = identity.account.name if identity.account and identity.account.name else None
-    who = f"Account {account}: " if account else "Account: "
-    return (
-        f"{who}{identity.credits:,} credits, subscription {identity.subscription.status}, "
-        f"{len(identity.scopes)} scopes."
-    )
-
-
-def _describe_error(exc: LeadError) -> str:
-    if isinstance(exc, ApiError):
-        rid = f", request id {exc.request_id}" if exc.request_id else ""
-        return f"{exc.title} ({exc.status} {exc.code}{rid}): {exc.message}"
-    return f"{exc.title}: {exc.message}"
+def _read_key(io: _Io, prompt: str) -> str:
+    """The key as typed, hidden, at a terminal; piped in, the first line of stdin, without
+    getpass's warning that it cannot hide what nobody is typing."""
+    if io.stdin.isatty():
+        return getpass.getpass(prompt)
+    return io.stdin.readline().rstrip("\r\n")

@@ -3,7 +3,6 @@ status, hint}}` and an exit code. `error.code` is the server's, or one of ours (
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -16,6 +15,7 @@ from leadtui.api.errors import (
     RequestTimeout,
     TransportError,
 )
+from leadtui.api.guidance import SurfaceWords, guidance_for
 from leadtui.cli.exit_codes import Exit
 
 # Our own codes, for what the server never said.
@@ -35,22 +35,26 @@ WILL_NOT_SETTLE: Final = "will_not_settle"
 NOT_FOUND: Final = ErrorCode.NOT_FOUND.value
 INTENT_SETTLED: Final = "intent_settled"
 INTENT_CLAIMED: Final = "intent_claimed"
+INTENT_UNREADABLE: Final = "intent_unreadable"
 ANOTHER_ACCOUNT: Final = "another_account"
 
 _BY_STATUS: Final = {400: Exit.USAGE, 401: Exit.AUTH, 403: Exit.AUTH, 404: Exit.NOT_FOUND}
 
-# What to do next, by the server's error.code.
-_HINTS: Final[Mapping[str, str]] = {
-    ErrorCode.UNAUTHORIZED: "The key is missing, expired or revoked: `leadtui login` anew.",
-    ErrorCode.INSUFFICIENT_SCOPE: "This key lacks the scope; make one with it on the account page.",
-    ErrorCode.SUBSCRIPTION_INACTIVE: "The subscription is inactive; renew it on the account page.",
-    ErrorCode.DATA_ACCESS_SUSPENDED: "Data access is suspended for this account.",
-    ErrorCode.INSUFFICIENT_CREDITS: "Buy credits on the account page, or unlock fewer results.",
-    ErrorCode.INSUFFICIENT_RESULTS: "Fewer results are left to unlock: see `leadtui searches get`.",
-    ErrorCode.IDEMPOTENCY_CONFLICT: "The key was used for another request; nothing was charged.",
-    ErrorCode.EXPORT_NOT_READY: "Wait for it: `leadtui exports wait ID`.",
-    ErrorCode.RATE_LIMITED: "Too many requests; try again later.",
-}
+# How the command line says the actions a next step names (the guidance: api/guidance.py).
+CLI_WORDS: Final = SurfaceWords(
+    sign_in="Run `leadtui login` with a working key, or set LEADTUI_API_KEY.",
+    retry="run the command again",
+    wait_for_export="`leadtui exports wait ID`",
+    see_search="`leadtui searches get ID` shows how many",
+    sign_in_with_scope="`leadtui login` with it",
+)
+
+
+def next_step(code: str) -> str | None:
+    """What to do next after the server's `code`, in the command line's words."""
+    guidance = guidance_for(code)
+    step = guidance.next_step_for(CLI_WORDS) if guidance is not None else ""
+    return step or None
 
 
 @dataclass
@@ -110,7 +114,7 @@ def from_lead_error(error: LeadError) -> CliFailure:
             error.code,
             error.message,
             exit_code,
-            hint=_HINTS.get(error.code),
+            hint=next_step(error.code),
             status=error.status,
             request_id=error.request_id,
         )

@@ -13,30 +13,36 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Final, NoReturn
 
 from leadtui import __version__
+from leadtui.api.deadlines import MIN_STREAM_BYTES_PER_WINDOW, REQUEST_DEADLINE
 from leadtui.cli.exit_codes import help_table
+from leadtui.cli.help_texts import epilog
 from leadtui.cli.parser import KEEP, add_twin_commands, common_options, listed_only
+from leadtui.config.variables import VARIABLES
 
 if TYPE_CHECKING:
     from leadtui.cli.runtime import CliDeps
 
 DEMO_KEY = "sk_demo_full"
 
-_ENVIRONMENT = """\
-environment:
-  LEADTUI_BASE_URL     the API base URL, without /api/v1 (over the profile's)
-  LEADTUI_API_KEY      the API key (over the one saved by `leadtui login`)
-  LEADTUI_PROFILE      the profile to use when --profile is not given (default: default)
-  LEADTUI_CONFIG_FILE  the settings file (default: under the platform config dir)
-  NO_COLOR             any value: no colour on stderr
-"""
+
+def _environment() -> str:
+    """The variables as README lists them (one list: `config/variables.py`)."""
+    rows = [(v.name, v.meaning.replace("`", "")) for v in VARIABLES]
+    rows.append(("NO_COLOR", "any value: no colour on stderr"))
+    width = max(len(name) for name, _ in rows) + 2
+    return "environment:\n" + "".join(f"  {name.ljust(width)}{said}\n" for name, said in rows)
+
 
 _EPILOG = (
-    _ENVIRONMENT
+    _environment()
     + "\nexit codes (the commands for scripts):\n"
     + help_table()
     + "\n\nscripts: add --json for one JSON document on stdout (errors too), --jsonl for lines."
     + "\nA spend is sent only when authorized: a prompt at a terminal, --max-credits C, or the"
     + "\nprofile's spend_budget; otherwise exit 10 and nothing is sent."
+    + f"\n\nnetwork: deadline: {REQUEST_DEADLINE:g} s per request, for connecting and the answer "
+    + "over all\nits retries; a download's body must keep arriving, at least "
+    + f"{MIN_STREAM_BYTES_PER_WINDOW // 1024} KiB every {REQUEST_DEADLINE:g} s."
 )
 
 
@@ -59,6 +65,8 @@ def _add_sandbox(sub: argparse._SubParsersAction[_Parser], summary: str) -> None
     sandbox = sub.add_parser(
         "sandbox",
         help=summary,
+        epilog=epilog("sandbox"),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
         description=(
             "Serve a local, stateful Lead Data API under /api/v1 until Ctrl-C, with demo keys "
             "and test levers under /_sandbox."
@@ -107,6 +115,8 @@ def _add_login(sub: argparse._SubParsersAction[_Parser], summary: str) -> None:
     login = sub.add_parser(
         "login",
         help=summary,
+        epilog=epilog("login"),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
         description="Save an API key for a profile, after checking it with GET /me.",
     )
     _add_profile(login, KEEP)
@@ -122,6 +132,8 @@ def _add_logout(sub: argparse._SubParsersAction[_Parser], summary: str) -> None:
     logout = sub.add_parser(
         "logout",
         help=summary,
+        epilog=epilog("logout"),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
         description="Forget the saved key of a profile (keyring and key file).",
     )
     _add_profile(logout, KEEP)
@@ -132,10 +144,16 @@ def _add_auth(sub: argparse._SubParsersAction[_Parser], summary: str) -> None:
     auth_sub = auth.add_subparsers(dest="auth_command", metavar="ACTION", required=True)
     status = auth_sub.add_parser(
         "status",
+        epilog=epilog("auth:status"),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
         help="which profile and key are used, and whether it works",
-        description="Which profile, server and key (masked) are used, and whether the key works.",
+        description="Which profile, server and key (masked) are used, the spend policy (and "
+        "where its budget comes from), and whether the key works.",
     )
     _add_profile(status, KEEP)
+    status.add_argument(
+        "--json", action="store_true", help="print exactly one JSON document on stdout"
+    )
 
 
 def _allowance(text: str) -> int:
@@ -159,6 +177,8 @@ def _add_mcp(sub: argparse._SubParsersAction[_Parser], summary: str) -> None:
             "the budget given here, or after the user accepts its quote when the agent's "
             "client can ask; otherwise nothing is sent."
         ),
+        epilog=epilog("mcp"),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     _add_profile(mcp, KEEP)
     mcp.add_argument("--base-url", default=KEEP, help="API base URL, without /api/v1")
@@ -178,6 +198,20 @@ def _add_mcp(sub: argparse._SubParsersAction[_Parser], summary: str) -> None:
     )
 
 
+def _add_completion(sub: argparse._SubParsersAction[_Parser], summary: str) -> None:
+    completion = sub.add_parser(
+        "completion",
+        help=summary,
+        description=(
+            "Print a completion script for the shell: commands, verbs, options and their "
+            "choices. Load it in the shell's start-up file."
+        ),
+        epilog=epilog("completion"),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    completion.add_argument("shell", choices=("bash", "zsh", "fish"), help="the shell")
+
+
 # The app's own commands: each one's summary (as `leadtui --help` lists it) and what builds
 # the rest. The twin's commands follow them (see `parser.py`).
 _COMMANDS: Final[
@@ -188,6 +222,7 @@ _COMMANDS: Final[
     "logout": ("forget the saved key of a profile", _add_logout),
     "auth": ("inspect authentication", _add_auth),
     "mcp": ("serve tools to AI agents over stdio (Model Context Protocol)", _add_mcp),
+    "completion": ("print shell completion for bash, zsh or fish", _add_completion),
 }
 
 
@@ -213,6 +248,11 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
         parents=[common_options(top_level=True)],
     )
     parser.add_argument("--version", action="version", version=f"leadtui {__version__}")
+    parser.add_argument(
+        "--spec",
+        action="store_true",
+        help="print every command, option, exit code and JSON shape as one JSON document",
+    )
     parser.add_argument(
         "--demo",
         action="store_true",
@@ -255,6 +295,8 @@ def main(argv: Sequence[str] | None = None, deps: CliDeps | None = None) -> int:
         from leadtui.cli.twin import report_usage_error
 
         return report_usage_error(str(exc), args, deps)
+    if ns.spec or ns.command == "completion":
+        return _describe_command_line(ns, deps)
     if ns.command == "sandbox":
         from leadtui.cli.sandbox import run as run_sandbox
 
@@ -292,6 +334,20 @@ def _run_mcp(ns: argparse.Namespace) -> int:
             raise
         print("leadtui mcp needs the mcp extra: pip install 'leadtui[mcp]'", file=sys.stderr)
         return 2
+
+
+def _describe_command_line(ns: argparse.Namespace, deps: CliDeps | None) -> int:
+    """`--spec` or `completion SHELL`: both read the whole parser, built for them."""
+    stdout = deps.stdout if deps is not None else sys.stdout
+    parser = build_parser()
+    if ns.spec:
+        from leadtui.cli.spec import print_spec
+
+        return print_spec(parser, stdout)
+    from leadtui.cli.completion import script
+
+    stdout.write(script(ns.shell, parser))
+    return 0
 
 
 def _run_demo(ns: argparse.Namespace) -> int:

@@ -11,6 +11,8 @@ import argparse
 from collections.abc import Callable
 from typing import Any, Final
 
+from leadtui.cli.help_texts import epilog
+
 # An option repeated after the subcommand must not reset the value given before it.
 KEEP = argparse.SUPPRESS
 
@@ -43,7 +45,12 @@ def _command(
     sub: Any, name: str, summary: str, runs: str, common: argparse.ArgumentParser
 ) -> argparse.ArgumentParser:
     parser: argparse.ArgumentParser = sub.add_parser(
-        name, help=summary, description=summary[:1].upper() + summary[1:] + ".", parents=[common]
+        name,
+        help=summary,
+        description=summary[:1].upper() + summary[1:] + ".",
+        parents=[common],
+        epilog=epilog(runs),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.set_defaults(runs=runs)
     return parser
@@ -208,7 +215,9 @@ def _exports(sub: Any, summary: str, common: argparse.ArgumentParser) -> None:
         verbs, "custom-download", "save a ZIP of chosen columns", "exports:custom_download", common
     )
     _id(custom)
-    custom.add_argument("--columns", required=True, help="comma-separated authorized columns")
+    custom.add_argument(
+        "--columns", required=True, help="comma-separated authorized columns (listed below)"
+    )
     custom.add_argument(
         "--format",
         dest="archive_format",
@@ -289,7 +298,12 @@ def _pending(sub: Any, summary: str, common: argparse.ArgumentParser) -> None:
             "at start). Resending uses the same idempotency key: never a second debit."
         ),
     )
-    _command(verbs, "list", "this profile's pending spends", "pending:list_pending", common)
+    listing = _command(
+        verbs, "list", "this profile's pending spends", "pending:list_pending", common
+    )
+    listing.add_argument(
+        "--all", action="store_true", help="every one (always: this list is never paged)"
+    )
     resend = _command(
         verbs, "resend", "send a pending spend again, same key", "pending:resend", common
     )

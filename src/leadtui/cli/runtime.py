@@ -22,11 +22,12 @@ from leadtui.api.client import LeadClient
 from leadtui.cli.exit_codes import Exit
 from leadtui.cli.failures import NOT_SIGNED_IN, CliFailure
 from leadtui.cli.output import Output
-from leadtui.config.credentials import API_KEY_ENV, BASE_URL_ENV, resolve_credentials
-from leadtui.config.settings_model import SettingsModel, read_settings, resolve_profile_name
+from leadtui.config.variables import API_KEY_ENV, BASE_URL_ENV
 
 if TYPE_CHECKING:
+    from leadtui.config.profile import ResolvedProfile
     from leadtui.config.secrets import KeyStore
+    from leadtui.config.settings_model import SettingsModel
 
 Sleep = Callable[[float], Awaitable[None]]
 
@@ -66,38 +67,47 @@ class Context:
     ns: argparse.Namespace
     deps: CliDeps
     out: Output
-    _settings: SettingsModel | None = None
+    _resolved: ResolvedProfile | None = None
     _client: LeadClient | None = None
+
+    @property
+    def resolved(self) -> ResolvedProfile:
+        """The profile as every surface resolves it (--profile, --base-url, LEADTUI_*, the
+        settings file), without its key. Raises UnknownProfile for a name not on file."""
+        if self._resolved is None:
+            from leadtui.config.profile import resolve_profile
+
+            self._resolved = resolve_profile(
+                self.ns.profile, base_url=self.ns.base_url, read_key=False
+            )
+        return self._resolved
 
     @property
     def settings(self) -> SettingsModel:
         """As `load_settings()` finds them; the commands only read them (login saves its own)."""
-        if self._settings is None:
-            self._settings = read_settings()
-        return self._settings
+        return self.resolved.settings
 
     @property
     def profile(self) -> str:
-        return resolve_profile_name(self.ns.profile)
+        return self.resolved.name
 
     def client(self) -> LeadClient:
-        """The client for this profile: --base-url, then the environment, then the profile;
-        the key exactly as the TUI finds it (environment, keyring, key file)."""
+        """The client for this profile: the server and the key exactly as the app finds them
+        (--base-url, the environment, the profile; the environment, keyring, key file)."""
         if self._client is None:
-            creds = resolve_credentials(self.settings, self.ns.profile, keystore=self.deps.keystore)
-            base_url = self.ns.base_url or creds.base_url
-            if not base_url or creds.key is None:
+            signed = self.resolved.with_key(self.deps.keystore)
+            if not signed.base_url or signed.key is None:
                 raise CliFailure(
                     NOT_SIGNED_IN,
-                    f"Not signed in for profile '{creds.profile}'.",
+                    f"Not signed in for profile '{signed.name}'.",
                     Exit.AUTH,
                     hint=f"Run `leadtui login`, or set {API_KEY_ENV} and {BASE_URL_ENV}.",
                 )
             from leadtui.cli.network import ThreadedTransport
 
             self._client = LeadClient(
-                base_url,
-                creds.key,
+                signed.base_url,
+                signed.key,
                 transport=self.deps.transport or ThreadedTransport(),
                 sleep=self.deps.sleep,
             )

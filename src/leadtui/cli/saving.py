@@ -63,7 +63,7 @@ async def save_archive(ctx: Context, export_id: str, name: str, fetch: Fetch) ->
         await fetch(_binary_stdout(ctx), _bar(ctx, label))
         ctx.out.progress(f"{export_id} → stdout", done=True)
         return None
-    target = archive_path(given, name, ctx.settings.download_dir)
+    target = archive_path(given, name, ctx.resolved.download_dir)
     try:
         await fetch(target, _bar(ctx, label))
     except OSError as exc:

@@ -25,6 +25,7 @@ from leadtui.cli.failures import (
     CONFIRMATION_REQUIRED,
     INTENT_CLAIMED,
     INTENT_SETTLED,
+    INTENT_UNREADABLE,
     INVALID_REQUEST,
     JOURNAL_UNAVAILABLE,
     NOT_FOUND,
@@ -49,7 +50,7 @@ from leadtui.spend.errors import (
     SpendOutcomeUnknown,
 )
 from leadtui.spend.gate import SpendGate
-from leadtui.spend.intent import SpendIntent, SpendOperation
+from leadtui.spend.intent import SpendIntent, SpendOperation, UnreadableIntent
 from leadtui.spend.journal import SpendJournal
 from leadtui.spend.quote import Quote, Unit, plural, still_locked
 from leadtui.spend.request import SpendRequest
@@ -78,7 +79,7 @@ class Spend:
 def _gate(ctx: Context) -> SpendGate:
     with _reported():
         journal = SpendJournal(ctx.deps.journal_path)
-    return SpendGate.for_profile(ctx.settings, journal, ctx.profile)
+    return SpendGate(journal, profile=ctx.profile, policy=ctx.resolved.policy)
 
 
 def _journal_failure(exc: Exception) -> CliFailure:
@@ -327,12 +328,29 @@ async def pending_intents(ctx: Context) -> list[SpendIntent]:
         return await gate.pending(ctx.client())
 
 
+async def unreadable_intents(ctx: Context) -> list[UnreadableIntent]:
+    """The journal's entries this version cannot read (never offered, never sent)."""
+    gate = _gate(ctx)
+    with _reported():
+        return await asyncio.to_thread(gate.journal.unreadable)
+
+
 async def _find(ctx: Context, gate: SpendGate, key_or_prefix: str) -> SpendIntent:
     intents = await gate.pending(ctx.client())
     matches = [i for i in intents if i.idempotency_key.startswith(key_or_prefix)]
     if len(matches) == 1:
         return matches[0]
     if not matches:
+        unreadable = await asyncio.to_thread(gate.journal.unreadable)
+        spoiled = [u for u in unreadable if u.idempotency_key.startswith(key_or_prefix)]
+        if spoiled:
+            raise CliFailure(
+                INTENT_UNREADABLE,
+                f"The journal's entry {spoiled[0].idempotency_key} cannot be read "
+                f"({spoiled[0].reason}): it is never sent. Nothing was sent.",
+                Exit.CONFLICT,
+                hint="Check the account's exports or extractions for it on the server.",
+            )
         raise CliFailure(
             NOT_FOUND,
             f"No pending spend of this account and profile '{ctx.profile}' has the key "

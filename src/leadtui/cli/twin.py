@@ -49,6 +49,7 @@ def _handler(runs: str) -> Handler:
 
 async def _run(ctx: Context, handler: Handler) -> int:
     try:
+        ctx.resolved  # noqa: B018  a mistyped --profile stops every command before it runs
         return await handler(ctx)
     finally:
         await ctx.aclose()
@@ -57,6 +58,7 @@ async def _run(ctx: Context, handler: Handler) -> int:
 def run(ns: argparse.Namespace, deps: CliDeps | None = None) -> int:
     """Run the command `ns.runs` names; every failure becomes its error document and exit."""
     from leadtui.config.errors import ConfigError
+    from leadtui.config.profile import UnknownProfile
     from leadtui.config.secrets import KeyStoreError
 
     deps = deps or CliDeps()
@@ -70,6 +72,8 @@ def run(ns: argparse.Namespace, deps: CliDeps | None = None) -> int:
         return _report(out, failure)
     except LeadError as error:
         return _report(out, from_lead_error(error))
+    except UnknownProfile as error:
+        return _report(out, CliFailure(error.code, f"{error}. Nothing was sent.", Exit.USAGE))
     except ConfigError as error:  # settings, LEADTUI_* variables, a key that cannot be sent
         return _report(out, usage_failure(f"{error}. Nothing was sent."))
     except KeyStoreError as error:

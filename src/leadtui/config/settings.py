@@ -20,6 +20,7 @@ from pydantic_settings import (
     SettingsConfigDict,
     SettingsError,
 )
+from pydantic_settings.sources.utils import parse_env_vars
 
 from leadtui.config.errors import SettingsEnvironmentError, SettingsFileError
 from leadtui.config.settings_file import (
@@ -30,22 +31,24 @@ from leadtui.config.settings_file import (
 )
 from leadtui.config.settings_model import (
     APP_NAME,
-    CONFIG_FILE_ENV,
     DEFAULT_PROFILE,
-    ENV_NESTED_DELIMITER,
-    ENV_PREFIX,
     MAX_SETTLED_REQUESTS_PER_MINUTE,
-    PROFILE_ENV,
     REQUESTS_PER_SETTLED_TICK,
     Polling,
     Profile,
     SettingsModel,
     SpendPolicy,
-    config_path,
     ensure_state_dir,
     invalid_settings,
     resolve_profile_name,
     state_dir,
+)
+from leadtui.config.variables import (
+    CONFIG_FILE_ENV,
+    ENV_NESTED_DELIMITER,
+    ENV_PREFIX,
+    PROFILE_ENV,
+    config_path,
 )
 
 __all__ = [
@@ -107,6 +110,51 @@ def load_settings(path: Path | None = None) -> Settings:
         raise _environment_error(exc) from None
     except ValidationError as exc:
         raise invalid_settings(path, exc) from None
+
+
+class _EnvironmentOf(EnvSettingsSource):
+    """Settings' LEADTUI_* variables read from a given environment, not the process's."""
+
+    def __init__(self, environ: Mapping[str, str]) -> None:
+        self._environ = environ  # read by __init__ below, through _load_env_vars
+        super().__init__(Settings)
+
+    def _load_env_vars(self) -> Mapping[str, str | None]:
+        return parse_env_vars(
+            self._environ, self.case_sensitive, self.env_ignore_empty, self.env_parse_none_str
+        )
+
+
+def settings_with_environment(
+    data: Mapping[str, Any], path: Path, environ: Mapping[str, str] | None = None
+) -> SettingsModel:
+    """The file's `data` under the LEADTUI_* variables of `environ` (None: the process's), by
+    the same rules as `load_settings()`."""
+    if environ is None:
+        try:
+            return Settings(**data)
+        except SettingsError as exc:
+            raise _environment_error(exc) from None
+        except ValidationError as exc:
+            raise invalid_settings(path, exc) from None
+    try:
+        values = _EnvironmentOf(environ)()
+    except SettingsError as exc:
+        raise _environment_error(exc) from None
+    try:
+        return SettingsModel.model_validate(_deep_merge(dict(data), values))
+    except ValidationError as exc:
+        raise invalid_settings(path, exc) from None
+
+
+def _deep_merge(base: dict[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
+    """`over` wins, table by table, as pydantic-settings merges its sources."""
+    for name, value in over.items():
+        if isinstance(value, Mapping) and isinstance(base.get(name), dict):
+            base[name] = _deep_merge(dict(base[name]), value)
+        else:
+            base[name] = value
+    return base
 
 
 def _environment_error(exc: SettingsError) -> SettingsEnvironmentError:

@@ -31,27 +31,19 @@ from pydantic import (
 from leadtui.config.errors import SettingsFileError
 from leadtui.config.files import ensure_private_dir
 from leadtui.config.settings_file import read_settings_file
+from leadtui.config.variables import (
+    ENV_NESTED_DELIMITER,
+    ENV_PREFIX,
+    PROFILE_ENV,
+    config_path,
+)
 
 APP_NAME: Final = "leadtui"
-ENV_PREFIX: Final = "LEADTUI_"
-ENV_NESTED_DELIMITER: Final = "__"
-CONFIG_FILE_ENV: Final = "LEADTUI_CONFIG_FILE"
-PROFILE_ENV: Final = "LEADTUI_PROFILE"
 DEFAULT_PROFILE: Final = "default"
 
 # Each settled polling tick reads the first page of /exports and of /extractions.
 REQUESTS_PER_SETTLED_TICK: Final = 2
 MAX_SETTLED_REQUESTS_PER_MINUTE: Final = 12
-
-
-def config_path() -> Path:
-    """The TOML file: $LEADTUI_CONFIG_FILE, else <user config dir>/leadtui/config.toml."""
-    override = os.environ.get(CONFIG_FILE_ENV)
-    if override:
-        return Path(override).expanduser()
-    import platformdirs
-
-    return Path(platformdirs.user_config_dir(APP_NAME)) / "config.toml"
 
 
 def state_dir() -> Path:
@@ -221,19 +213,30 @@ def invalid_settings(path: Path, error: ValidationError) -> SettingsFileError:
     return SettingsFileError(f"{path} or LEADTUI_* variables", f"invalid settings: {problems}")
 
 
-def read_settings(path: Path | None = None) -> SettingsModel:
+def read_settings(
+    path: Path | None = None, environ: Mapping[str, str] | None = None
+) -> SettingsModel:
     """The settings as `load_settings()` finds them, for whoever only reads them.
 
-    Without a LEADTUI_* setting in the environment the file alone is validated here, by the
-    same model; with one, `load_settings()` reads it (pydantic-settings parses those values).
     Raises SettingsFileError or SettingsEnvironmentError, one line each, as `load_settings()`.
     """
-    if setting_variables():
-        from leadtui.config.settings import load_settings
+    path = path or config_path(environ)
+    return settings_from(read_settings_file(path), path, environ)
 
-        return load_settings(path)
-    path = path or config_path()
-    data = read_settings_file(path)
+
+def settings_from(
+    data: Mapping[str, Any], path: Path, environ: Mapping[str, str] | None = None
+) -> SettingsModel:
+    """The settings of the file's `data` (read from `path`) under the LEADTUI_* variables of
+    `environ` (the process environment when None).
+
+    Without a LEADTUI_* setting the data alone is validated here, by the same model; with one,
+    `load_settings()`'s reader (pydantic-settings parses those values) takes over.
+    """
+    if setting_variables(environ):
+        from leadtui.config.settings import settings_with_environment
+
+        return settings_with_environment(data, path, environ)
     try:
         return SettingsModel.model_validate(data)
     except ValidationError as exc:

@@ -10,10 +10,12 @@ import argparse
 import importlib
 import importlib.util
 import io
+import os
+import signal
 import sys
 import threading
 from collections.abc import AsyncIterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from leadtui.mcp.handshake import EarlyAnswer, early_answer
 
@@ -81,10 +83,31 @@ def options_from(ns: argparse.Namespace) -> Options:
 
 
 def run(ns: argparse.Namespace, deps: McpDeps | None = None) -> int:
-    """Serve until stdin closes; exit 0. Raises ModuleNotFoundError (`mcp`) without the extra,
-    before anything is answered."""
+    """Serve until stdin closes (exit 0), Ctrl-C (130) or SIGTERM (143). Raises
+    ModuleNotFoundError (`mcp`) without the extra, before anything is answered."""
     if importlib.util.find_spec("mcp") is None:
         raise ModuleNotFoundError("No module named 'mcp'", name="mcp")
+    try:
+        return _serve(ns, deps)
+    except KeyboardInterrupt:  # before serving: nothing was in flight
+        return 130
+
+
+def _stopped(signum: int, in_flight: str | None) -> NoReturn:
+    """Ctrl-C or SIGTERM while serving: say what is left pending, and exit at once. (A thread
+    reading stdin would hold a graceful exit until the client wrote; the journal is durable.)"""
+    if in_flight is not None:
+        sys.stderr.write(
+            "leadtui mcp stopped while a spend was being sent: it is journaled as pending under "
+            f"the idempotency key {in_flight} (`leadtui pending` shows it; resending it never "
+            "debits twice).\n"
+        )
+        sys.stderr.flush()
+    os._exit(130 if signum == signal.SIGINT else 143)
+
+
+def _serve(ns: argparse.Namespace, deps: McpDeps | None) -> int:
+    """Serve until the client closes stdin (0)."""
     loader = _Loader()
     loader.start()
     stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
@@ -106,16 +129,24 @@ def run(ns: argparse.Namespace, deps: McpDeps | None = None) -> int:
     runtime = Runtime(options_from(ns), deps or McpDeps())
     server = build_server(runtime)
 
+    async def on_signals() -> None:
+        with anyio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+            async for signum in signals:
+                _stopped(signum, runtime.sending)
+
     async def serve() -> None:
         lines = anyio.wrap_file(io.TextIOWrapper(stdin, encoding="utf-8", errors="replace"))
         out = anyio.wrap_file(io.TextIOWrapper(stdout, encoding="utf-8"))
         first_line = first.decode("utf-8", errors="replace")
         try:
-            async with stdio_server(
-                _Replayed(first_line, lines),  # type: ignore[arg-type]
-                _AnsweredOnce(out, early),  # type: ignore[arg-type]
-            ) as (read, write):
-                await server.serve(read, write)
+            async with anyio.create_task_group() as group:
+                group.start_soon(on_signals)
+                async with stdio_server(
+                    _Replayed(first_line, lines),  # type: ignore[arg-type]
+                    _AnsweredOnce(out, early),  # type: ignore[arg-type]
+                ) as (read, write):
+                    await server.serve(read, write)
+                group.cancel_scope.cancel()
         finally:
             await runtime.aclose()
 

@@ -18,10 +18,11 @@ import httpx
 
 from leadtui.api.client import LeadClient
 from leadtui.api.errors import ConfigurationError
-from leadtui.config.credentials import API_KEY_ENV, BASE_URL_ENV, resolve_credentials
 from leadtui.config.errors import ConfigError
+from leadtui.config.profile import ResolvedProfile, resolve_profile
 from leadtui.config.secrets import KeyStoreError
-from leadtui.config.settings_model import SettingsModel, read_settings, resolve_profile_name
+from leadtui.config.settings_model import SettingsModel
+from leadtui.config.variables import API_KEY_ENV, BASE_URL_ENV
 from leadtui.mcp.results import NOT_SIGNED_IN, ToolFailure
 from leadtui.spend.decision import Allowance
 from leadtui.spend.quote import Unit
@@ -72,7 +73,10 @@ class Runtime:
     """What is left of the budget given at start; each spend it authorized shrinks it."""
     spending: asyncio.Lock = field(init=False, default_factory=asyncio.Lock)
     """Held from the last decision to the outcome of a spend: one spend at a time."""
-    _settings: SettingsModel | None = None
+    sending: str | None = field(init=False, default=None)
+    """The idempotency key of the spend being sent; None once its outcome is known (what to
+    say if the server is stopped meanwhile)."""
+    _resolved: ResolvedProfile | None = None
     _client: LeadClient | None = None
     _gate: SpendGate | None = None
 
@@ -97,39 +101,44 @@ class Runtime:
             from leadtui.spend.journal import SpendJournal
 
             journal = SpendJournal(self.deps.journal_path)
-            self._gate = SpendGate.for_profile(self.settings, journal, self.profile)
+            self._gate = SpendGate(journal, profile=self.profile, policy=self.resolved.policy)
         return self._gate
 
     @property
-    def settings(self) -> SettingsModel:
-        if self._settings is None:
+    def resolved(self) -> ResolvedProfile:
+        """The profile as every surface resolves it, without its key (read with the client)."""
+        if self._resolved is None:
             try:
-                self._settings = read_settings()
+                self._resolved = resolve_profile(
+                    self.options.profile,
+                    base_url=self.options.base_url,
+                    environ=self.deps.environ,
+                    read_key=False,
+                )
             except ConfigError as exc:
-                raise ToolFailure(CONFIGURATION, str(exc)) from None
-        return self._settings
+                raise ToolFailure(getattr(exc, "code", CONFIGURATION), str(exc)) from None
+        return self._resolved
+
+    @property
+    def settings(self) -> SettingsModel:
+        return self.resolved.settings
 
     @property
     def profile(self) -> str:
-        return resolve_profile_name(self.options.profile, self.deps.environ)
+        return self.resolved.name
 
     def client(self) -> LeadClient:
         """The client for this profile, built once; a tool error when nobody is signed in."""
         if self._client is None:
             try:
-                creds = resolve_credentials(
-                    self.settings,
-                    self.options.profile,
-                    keystore=self.deps.keystore,
-                    environ=self.deps.environ,
-                )
+                creds = self.resolved.with_key(self.deps.keystore, self.deps.environ)
             except (ConfigError, KeyStoreError) as exc:
                 raise ToolFailure(CONFIGURATION, str(exc)) from None
-            base_url = self.options.base_url or creds.base_url
+            base_url = creds.base_url
             if not base_url or creds.key is None:
                 raise ToolFailure(
                     NOT_SIGNED_IN,
-                    f"Not signed in for profile '{creds.profile}'.",
+                    f"Not signed in for profile '{creds.name}'.",
                     hint=(
                         "The user runs `leadtui login` (or sets "
                         f"{API_KEY_ENV} and {BASE_URL_ENV} for this server), then restarts it."

@@ -166,6 +166,7 @@ class Spender:
         # One spend at a time: two calls must not both fit in what is left of the allowance.
         async with runtime.spending:
             authorization = self.authorization(ctx, confirmed=confirmed)
+            runtime.sending = priced.request.idempotency_key
             try:
                 result = await runtime.gate().spend(priced.request, client, authorization)
             except SpendBlocked as exc:
@@ -183,6 +184,8 @@ class Spender:
                 failure = from_lead_error(exc)
                 failure.details["idempotency_key"] = priced.request.idempotency_key
                 raise failure from None
+            finally:
+                runtime.sending = None
             sent_by = result.decision.authorized_by if result.decision else None
             if sent_by is AuthorizedBy.ALLOWANCE and not result.replayed:
                 runtime.use_allowance(result.decision.quote if result.decision else None)

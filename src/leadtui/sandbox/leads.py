@@ -11,24 +11,7 @@ import hashlib
 import re
 import threading
 from dataclasses import dataclass
-from typing import Any, Final
-
-LEAD_COLUMNS: Final = (
-    "leadId",
-    "company",
-    "activity",
-    "address",
-    "postal_code",
-    "city",
-    "country",
-    "phone",
-    "email",
-    "website",
-    "rating",
-    "reviews_count",
-    "latitude",
-    "longitude",
-)
+from typing import Any
 
 _POOL_SIZE = 1024  # a power of two, so picking an entry is a mask
 _POOL_MASK = _POOL_SIZE - 1

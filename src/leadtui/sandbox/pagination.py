@@ -25,7 +25,15 @@ from leadtui.sandbox.problems import invalid
 # Absent or a string, never null: the schema says so.
 CursorParam = Annotated[
     str | SkipJsonSchema[None],
-    Query(description="Opaque cursor from a previous page's `next_cursor`."),
+    Query(
+        description=(
+            "Opaque cursor from a previous page's `next_cursor`, of this same list. An empty "
+            "cursor, or one this server did not issue for this list, answers 400."
+        ),
+        # Documented, not enforced by FastAPI: the 400 comes from decode_cursor, as for a
+        # foreign cursor, in the server's own error body.
+        json_schema_extra={"minLength": 1},
+    ),
 ]
 LimitParam = Annotated[
     int,

@@ -128,6 +128,22 @@ def _date(text: object, column: str) -> datetime:
     return value
 
 
+def _check_params(operation: SpendOperation, params: dict[str, Any]) -> None:
+    """What a resend needs, as it needs it: a row that could not be sent again as it was
+    first sent (a count that is no whole number, an id that is no text) is unreadable."""
+    if operation is SpendOperation.UNLOCK:
+        count = params.get("additional_results")
+        if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+            raise Unreadable(f"the count to unlock {count!r} is not a whole number above 0")
+        if not isinstance(params.get("search_id"), str):
+            raise Unreadable("the search id is not text")
+    elif operation is SpendOperation.EXTRACTION_LAUNCH:
+        if not isinstance(params.get("extraction_id"), str):
+            raise Unreadable("the extraction id is not text")
+    elif not isinstance(params.get("request"), dict):
+        raise Unreadable("the extraction request is not a JSON object")
+
+
 def read_row(row: sqlite3.Row) -> SpendIntent:
     try:
         operation = SpendOperation(row["operation"])
@@ -141,10 +157,12 @@ def read_row(row: sqlite3.Row) -> SpendIntent:
     if (amount is not None and not isinstance(amount, int)) or not isinstance(attempts, int):
         raise Unreadable("amount or attempts is not a whole number")
     detail = row["outcome_detail"]
+    params = _json_object(row["params"], "params")
+    _check_params(operation, params)
     return SpendIntent(
         idempotency_key=str(row["idempotency_key"]),
         operation=operation,
-        params=_json_object(row["params"], "params"),
+        params=params,
         body_sha256=str(row["body_sha256"]),
         amount=amount,
         profile=str(row["profile"]),

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import sys
 import time
 from functools import partial
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -14,6 +13,7 @@ from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.content import Content
 from textual.markup import MarkupError
+from textual.message import Message
 from textual.notifications import SeverityLevel
 from textual.reactive import reactive
 from textual.screen import Screen
@@ -23,7 +23,9 @@ from leadtui.api.contract import Scope
 from leadtui.api.errors import ConfigurationError, Unauthorized
 from leadtui.config.errors import ConfigError
 from leadtui.ui.commands import LeadCommands, PaletteCommand
-from leadtui.ui.key_bursts import is_text_field, split_meta_key, take_queued, until_handled
+from leadtui.ui.crash import CrashReportingConsole
+from leadtui.ui.handle import AppHandle
+from leadtui.ui.key_bursts import is_text_field, split_meta_key, until_handled
 from leadtui.ui.main_screens import SCREENS
 from leadtui.ui.model.errors import ErrorReport, describe, missing_scope
 from leadtui.ui.model.history import History
@@ -38,9 +40,10 @@ if TYPE_CHECKING:
     from pydantic import SecretStr
 
     from leadtui.api.client import LeadClient
-    from leadtui.api.models import Identity
+    from leadtui.api.models import Identity, Search
     from leadtui.config.settings_model import SettingsModel
     from leadtui.spend.gate import SpendGate
+    from leadtui.spend.journal import SpendIntent
     from leadtui.ui.approval_watch import ApprovalWatcher
     from leadtui.ui.job_watcher import JobWatcher
 
@@ -93,6 +96,11 @@ class LeadApp(App[int]):
     # Spends other processes ask this app to approve, still waiting (the header's badge).
     approvals_waiting: reactive[int] = reactive(0, init=False)
 
+    # The key `on_event` is handing down until it is handled, and whether it came back
+    # unhandled (see `post_message`). Class defaults: Textual may post before __init__ ends.
+    _key_in_hand: events.Key | None = None
+    _key_came_back: bool = False
+
     def __init__(
         self,
         deps: AppDeps | None = None,
@@ -103,6 +111,9 @@ class LeadApp(App[int]):
         """With `deps`, ready at once (tests, screenshots). With `first_frame` instead (a
         launch), the frame paints from it first and its `load` fills the rest in a thread."""
         super().__init__()
+        # Textual renders a crash as a traceback with every frame's locals, which may hold the
+        # API key: this console renders it as one line instead (ui/crash.py).
+        self.console.__class__ = CrashReportingConsole
         self._deps = deps
         self._settings = deps.settings if deps is not None else None
         self.sessions = SessionKeeper(self, first_frame)
@@ -112,12 +123,8 @@ class LeadApp(App[int]):
         self._session: Session | None = None
         self.session = session
         self.demo = deps.demo if deps is not None else bool(first_frame and first_frame.demo)
-        self.read_only = (
-            deps.settings.spend_policy(deps.profile).read_only
-            if deps is not None
-            else bool(first_frame and first_frame.read_only)
-        )
-        """Spending is switched off for this profile (the header says so)."""
+        self.read_only = deps.settings.spend_policy(deps.profile).read_only if deps else False
+        """Spending is switched off for this profile (the header says so once it is known)."""
         self.last_error: ErrorReport | None = None
         self.start_error: str | None = None
         """Why a launch's load failed (the app then exits with code 2)."""
@@ -141,6 +148,10 @@ class LeadApp(App[int]):
         self.theme = THEMES.get(theme, THEMES["dark"])
         if keymap:
             self.set_keymap(keymap)
+
+    def app_handle(self) -> AppHandle:
+        """What screens, dialogs and widgets work with (see ui/handle.py)."""
+        return self
 
     @property
     def deps(self) -> AppDeps:
@@ -211,9 +222,17 @@ class LeadApp(App[int]):
     def jobs(self) -> JobWatcher:
         """The app's one job watcher, made on first use (not needed for the first frame)."""
         if self._jobs is None:
-            from leadtui.ui.job_watcher import JobWatcher
+            from leadtui.ui.job_watcher import JobWatcher, WatchedAccount
 
-            self._jobs = JobWatcher(self)
+            account = WatchedAccount(
+                client=lambda: self.client,
+                settings=lambda: self.settings,
+                clock=self.clock,
+                signed_in=lambda: self.session is not None,
+                has_scope=self.has_scope,
+                note_error=self.note_error,
+            )
+            self._jobs = JobWatcher(self, account)
         return self._jobs
 
     @property
@@ -254,6 +273,11 @@ class LeadApp(App[int]):
         """Take the deps a launch loaded after the first frame."""
         self._deps, self._settings = deps, deps.settings
         self.read_only = deps.settings.spend_policy(deps.profile).read_only
+        # The first frame's quick read of the looks gives way to the settings as resolved.
+        self.theme = THEMES.get(deps.settings.theme, THEMES["dark"])
+        if deps.settings.keymap != self._keymap:
+            self._keymap = dict(deps.settings.keymap)
+            self.set_keymap(self._keymap)
         self.call_after_refresh(self.approvals.start)
 
     def _offer_pending_spends(self) -> None:
@@ -310,6 +334,27 @@ class LeadApp(App[int]):
         self.credits = identity.credits
         self.key_rejected = False
         return identity
+
+    async def open_search(self, search: Search) -> None:
+        from leadtui.ui.jumps import show_search
+
+        await show_search(self, search)
+
+    async def show_exports_of(self, search_id: str) -> None:
+        from leadtui.ui.jumps import show_exports_of
+
+        await show_exports_of(self, search_id)
+
+    async def show_search_of(self, search_id: str) -> None:
+        from leadtui.ui.jumps import show_search_of
+
+        await show_search_of(self, search_id)
+
+    async def show_pending_spends(self, intents: list[SpendIntent]) -> None:
+        from leadtui.ui.dialogs.pending_spends import PendingSpends
+
+        if not isinstance(self.screen, PendingSpends):
+            await self.push_screen(PendingSpends(intents))
 
     def note_spend(self) -> None:
         """Call after the server settled a spend: screens that show what it changed reload."""
@@ -450,11 +495,26 @@ class LeadApp(App[int]):
             return
         for key in split_meta_key(event, in_text_field=is_text_field(self.focused)):
             target = self.focused or self.screen
-            await super().on_event(key)
-            if key.is_forwarded and await until_handled(target) and take_queued(self, key):
-                # Unhandled below, the key was queued back to the app behind the rest of the
-                # burst: its bindings (Tab's focus_next, the screens' keys) run now instead.
-                await self._on_message(key)
+            self._key_in_hand, self._key_came_back = key, False
+            try:
+                await super().on_event(key)
+                handled = key.is_forwarded and await until_handled(target)
+            finally:
+                came_back, self._key_in_hand = self._key_came_back, None
+            if came_back and handled:
+                # Unhandled below, the key came back to the app: its bindings (Tab's
+                # focus_next, the screens' keys) run now, before the rest of the burst.
+                await super().on_event(key)
+            elif came_back:
+                super().post_message(key)  # too slow to wait for: queued, as Textual would
+
+    def post_message(self, message: Message) -> bool:
+        # A key of a burst that nothing below handled bubbles back here; `on_event`, which
+        # is waiting for it, handles it at once rather than behind the rest of the burst.
+        if message is self._key_in_hand:
+            self._key_came_back = True
+            return True
+        return super().post_message(message)
 
     # --- keys the scopes forbid ---------------------------------------------------------
 
@@ -466,15 +526,6 @@ class LeadApp(App[int]):
             scope, doing = gates[active.binding.action]
             report = missing_scope(scope, doing)
             self.notify(report.text, title=report.title, severity="warning", markup=False)
-
-    def _fatal_error(self) -> None:
-        # Textual's default prints a traceback with every frame's locals, which may hold the
-        # API key: what a crash prints instead is in crash.py.
-        from leadtui.ui.crash import crash_report
-
-        self.bell()
-        self._exit_renderables.extend(crash_report(sys.exc_info()[1]))
-        self._close_messages_no_wait()
 
     async def on_unmount(self) -> None:
         if self.session is not None:

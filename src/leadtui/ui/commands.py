@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
@@ -20,7 +20,6 @@ if TYPE_CHECKING:
     from textual.dom import DOMNode
     from textual.screen import Screen
 
-    from leadtui.ui.app import LeadApp
 
 # Bindings the palette leaves out: moving a cursor is no command, and the screens and app
 # actions have entries of their own.
@@ -110,12 +109,20 @@ def palette_entries(screen: Screen[Any], others: list[PaletteCommand]) -> list[P
     return keyed + rest
 
 
+@runtime_checkable
+class PaletteSource(Protocol):
+    """An app that lists its own commands for a screen (LeadApp)."""
+
+    def palette_commands(self, screen: Screen[Any]) -> list[PaletteCommand]: ...
+
+
 class LeadCommands(Provider):
     """Lists `LeadApp.palette_commands()` for the screen the palette was opened from."""
 
     def _commands(self) -> list[PaletteCommand]:
-        app = cast("LeadApp", self.app)
-        return palette_entries(self.screen, app.palette_commands(self.screen))
+        app = self.app
+        own = app.palette_commands(self.screen) if isinstance(app, PaletteSource) else []
+        return palette_entries(self.screen, own)
 
     async def discover(self) -> Hits:
         for command in self._commands():

@@ -6,7 +6,9 @@ the user is following that still move, so their end is announced on any screen.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from textual.signal import Signal
 from textual.timer import Timer
@@ -18,25 +20,42 @@ from leadtui.ui.notifications import JobNotifier
 from leadtui.ui.workers import start_worker
 
 if TYPE_CHECKING:
-    from leadtui.ui.app import LeadApp
+    from textual.app import App
+
+    from leadtui.api.client import LeadClient
+    from leadtui.config.settings_model import SettingsModel
+    from leadtui.ui.model.errors import ErrorReport
+
+
+@dataclass(frozen=True)
+class WatchedAccount:
+    """What the watcher reads from the app on each tick (the app's handle, narrowed)."""
+
+    client: Callable[[], LeadClient]
+    settings: Callable[[], SettingsModel]
+    clock: Callable[[], float]
+    signed_in: Callable[[], bool]
+    has_scope: Callable[[Scope], bool]
+    note_error: Callable[[ErrorReport], None]
 
 
 class JobWatcher:
     """Schedules `JobPoller` ticks on the app's timer and publishes the board after each."""
 
-    def __init__(self, app: LeadApp) -> None:
+    def __init__(self, app: App[Any], account: WatchedAccount) -> None:
         self.app = app
+        self.account = account
         self.poller = JobPoller(
-            lambda: app.client,
-            lambda: app.settings.polling,
-            read_extractions=lambda: app.has_scope(Scope.EXTRACTIONS_READ),
+            account.client,
+            lambda: account.settings().polling,
+            read_extractions=lambda: account.has_scope(Scope.EXTRACTIONS_READ),
         )
         # Published after every tick and every merged action result; the payload is the board.
         self.changed: Signal[JobBoard] = Signal(app, "jobs-changed")
         self.notifier = JobNotifier(
             app,
-            bell=lambda: app.settings.notify_bell,
-            desktop=lambda: app.settings.notify_desktop,
+            bell=lambda: account.settings().notify_bell,
+            desktop=lambda: account.settings().notify_desktop,
             on_dashboard=lambda: self.visible,
         )
         self.visible = False
@@ -60,7 +79,7 @@ class JobWatcher:
         self.visible = True
         updated = self.board.updated_at
         fresh = updated is not None and not self.board.stale
-        fresh = fresh and self.app.clock() - (updated or 0) < self._fast()
+        fresh = fresh and self.account.clock() - (updated or 0) < self._fast()
         self._schedule(self.poller.next_interval() if fresh else 0.0)
 
     def hide(self) -> None:
@@ -98,26 +117,26 @@ class JobWatcher:
     # --- scheduling -----------------------------------------------------------------------
 
     def _fast(self) -> float:
-        return self.app.settings.polling.fast_seconds
+        return self.account.settings().polling.fast_seconds
 
     def _hidden_interval(self) -> float | None:
         if not self.board.watched():
             return None
-        return max(self.app.settings.polling.slow_seconds, self.poller.next_interval())
+        return max(self.account.settings().polling.slow_seconds, self.poller.next_interval())
 
     def _schedule(self, delay: float | None) -> None:
         """One timer for the app: the pending tick is replaced, never doubled."""
         if self._timer is not None:
             self._timer.stop()
             self._timer = None
-        blocked = self.paused or self.board.stopped or self.app.session is None
+        blocked = self.paused or self.board.stopped or not self.account.signed_in()
         if not self.visible and delay is not None:
             hidden = self._hidden_interval()
             delay = None if hidden is None else max(delay, hidden)
         if blocked or delay is None:
             self.next_tick_at = None
         else:
-            self.next_tick_at = self.app.clock() + delay
+            self.next_tick_at = self.account.clock() + delay
             # Textual's Timer divides by its interval: "now" is the shortest useful wait.
             wait = max(delay, 0.01)
             self._timer = self.app.set_timer(wait, self._fire, name="job-watcher")
@@ -132,7 +151,7 @@ class JobWatcher:
         self.ticking = True
         self.changed.publish(self.board)
         try:
-            changes = await self.poller.tick(self.app.clock(), full=self.visible)
+            changes = await self.poller.tick(self.account.clock(), full=self.visible)
         finally:
             self.ticking = False
         self.refreshing = False  # not when cancelled: the tick that replaced it answers
@@ -141,7 +160,7 @@ class JobWatcher:
         if self.board.gone:
             self.notifier.announce_gone(self.board.gone)
         if self.board.stopped and self.board.error is not None:
-            self.app.note_error(self.board.error)
+            self.account.note_error(self.board.error)
         self._schedule(self.poller.next_interval() if self.visible else self._hidden_interval())
 
     def _new_session(self) -> None:

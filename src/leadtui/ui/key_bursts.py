@@ -6,12 +6,13 @@ Works around two behaviours of Textual's input handling; `LeadApp.on_event` uses
 from __future__ import annotations
 
 import asyncio
+import unicodedata
 from typing import Any, Final
 
 from textual import events
 from textual.app import App
 from textual.dom import DOMNode
-from textual.keys import _character_to_key
+from textual.keys import ASCII_KEY_NAMES, KEY_NAME_REPLACEMENTS
 from textual.screen import Screen
 from textual.widget import Widget
 
@@ -58,8 +59,19 @@ def split_meta_key(event: events.Key, *, in_text_field: bool = False) -> list[ev
         return [escape, events.Key(digit, digit)]
     if not event.key.startswith("alt+") or not character or not character.isprintable():
         return [event]
-    key = character if character.isalnum() else _character_to_key(character)
-    return [escape, events.Key(key, character)]
+    return [escape, events.Key(character_key(character), character)]
+
+
+def character_key(character: str) -> str:
+    """The key Textual names a typed character by ("-" → "minus", "a" → "a"), as its parser
+    does (that function is private to Textual)."""
+    if character.isalnum():
+        return character
+    try:
+        key = unicodedata.name(character).lower().replace("-", "_").replace(" ", "_")
+    except ValueError:
+        key = ASCII_KEY_NAMES.get(character, character)
+    return KEY_NAME_REPLACEMENTS.get(key, key)
 
 
 def is_text_field(widget: Widget | None) -> bool:
@@ -67,15 +79,3 @@ def is_text_field(widget: Widget | None) -> bool:
     return widget is not None and any(
         cls.__name__ in ("Input", "TextArea") for cls in type(widget).__mro__
     )
-
-
-def take_queued(app: App[Any], message: events.Key) -> bool:
-    """Take `message` out of the app's queue; False when it is not there."""
-    queue: Any = app._message_queue
-    pending = getattr(queue, "values", None)
-    if pending is None or not any(queued is message for queued in pending):
-        return False
-    pending.remove(message)
-    if not pending:
-        queue.ready_event.clear()  # as the queue's own get() leaves it when emptied
-    return True

@@ -3,12 +3,13 @@ confirmed spend is on its way (it would stay pending until the next start)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from leadtui.ui.dialogs.confirm import ConfirmText
+from leadtui.ui.handle import app_handle
 
 if TYPE_CHECKING:
-    from leadtui.ui.app import LeadApp
+    from textual.app import App
 
 
 def quit_text(*, demo: bool) -> str:
@@ -23,8 +24,8 @@ def quit_text(*, demo: bool) -> str:
     )
 
 
-async def confirm_quit(app: LeadApp) -> None:
+async def confirm_quit(app: App[Any]) -> None:
     """`q` on a main screen: quit once the user says so."""
-    dialog = ConfirmText("Quit leadtui?", quit_text(demo=app.demo), "Quit")
+    dialog = ConfirmText("Quit leadtui?", quit_text(demo=app_handle(app).demo), "Quit")
     if await app.push_screen_wait(dialog):
         app.exit()

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 # (sqlite3) are not needed to paint the first frame.
 if TYPE_CHECKING:
     from leadtui.api.client import LeadClient
-    from leadtui.config.credentials import Credentials
+    from leadtui.config.profile import ResolvedProfile
     from leadtui.config.secrets import KeyStore
     from leadtui.config.settings_model import SettingsModel
 
@@ -50,8 +50,9 @@ class AppDeps:
     """(base_url, api_key) → a client; raises ConfigurationError for a bad URL or key."""
     keystore: KeyStore | None = None
     """None: the key is not saved anywhere (demo, environment key)."""
-    load_credentials: Callable[[], Credentials] | None = None
-    """Reads the saved key (keyring: slow, may block): run off the UI thread after first paint."""
+    load_credentials: Callable[[], ResolvedProfile] | None = None
+    """The profile with its saved key (keyring: slow, may block): run off the UI thread after
+    the first paint."""
     retry_delays: tuple[float, ...] = RETRY_DELAYS
     demo: bool = False
     journal_path: Path | None = None
@@ -85,4 +86,3 @@ class FirstFrame:
     theme: str = "dark"
     keymap: dict[str, str] = field(default_factory=dict)
     demo: bool = False
-    read_only: bool = False

@@ -10,9 +10,10 @@ from __future__ import annotations
 import asyncio
 import gc
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from leadtui.api.errors import ConfigurationError, LeadError
+from leadtui.ui.handle import AppHandle, app_handle
 from leadtui.ui.model.errors import describe, key_refusal
 from leadtui.ui.services import AppDeps, FirstFrame, Session
 from leadtui.ui.widgets.header import AppHeader
@@ -20,10 +21,10 @@ from leadtui.ui.workers import start_worker
 
 if TYPE_CHECKING:
     from pydantic import SecretStr
+    from textual.app import App
 
     from leadtui.api.client import LeadClient
-    from leadtui.config.credentials import Credentials
-    from leadtui.ui.app import LeadApp
+    from leadtui.config.profile import ResolvedProfile
     from leadtui.ui.screens.sign_in import SignedIn, SignInScreen
 
 
@@ -46,16 +47,16 @@ def _sign_in_screen() -> type[SignInScreen]:
 class SessionKeeper:
     """The app's sign-in life cycle. `start` runs once the app is mounted."""
 
-    def __init__(self, app: LeadApp, first_frame: FirstFrame | None) -> None:
+    def __init__(self, app: App[Any], first_frame: FirstFrame | None) -> None:
         self._app = app
+        self._lead: AppHandle = app_handle(app)
         self.first_frame = first_frame
         """What a launch knew before the first frame; its `load` runs once the frame is up."""
 
     def start(self) -> None:
-        app = self._app
-        if not app.started:
+        if not self._lead.started:
             # A launch: the frame paints first; the settings, the client and the key follow.
-            app.call_after_refresh(self._load_the_rest)
+            self._app.call_after_refresh(self._load_the_rest)
             return
         self._start_session()
 
@@ -80,29 +81,29 @@ class SessionKeeper:
 
     def _cannot_start(self, error: BaseException) -> None:
         # Printed by the launch once the terminal is given back: one plain line, never wrapped.
-        self._app.start_error = getattr(error, "message", None) or str(error)
+        self._lead.start_error = getattr(error, "message", None) or str(error)
         self._app.exit(return_code=2)
 
     def _loaded(self, deps: AppDeps, session: Session | None) -> None:
-        app = self._app
+        lead = self._lead
         # Start-up ran without the cyclic collector (cli/main.py); what it made lives on, so
         # it is frozen out of every later pass.
         gc.freeze()
         gc.enable()
-        app.use_deps(deps)
-        for header in app.screen.query(AppHeader):
+        lead.use_deps(deps)
+        for header in self._app.screen.query(AppHeader):
             header.draw_flags()
-        app.session = session
+        lead.session = session
         if session is not None:
-            app.sign_ins += 1  # the screens load; pending spends are offered
+            lead.sign_ins += 1  # the screens load; pending spends are offered
         self._start_session()
 
     def _start_session(self) -> None:
         # With a client, the account screen (the first mode) loads /me itself.
         app = self._app
-        if app.session is not None:
+        if self._lead.session is not None:
             return
-        if app.deps.load_credentials is not None:
+        if self._lead.deps.load_credentials is not None:
             # Paint first; the keyring is read in a thread.
             app.run_worker(self._load_saved_key, thread=True, exclusive=True, group="load-key")
         else:
@@ -112,20 +113,21 @@ class SessionKeeper:
         from leadtui.config.secrets import KeyStoreError
 
         app = self._app
-        assert app.deps.load_credentials is not None
+        load_credentials = self._lead.deps.load_credentials
+        assert load_credentials is not None
         try:
-            credentials = app.deps.load_credentials()
+            credentials = load_credentials()
         except KeyStoreError as error:
             app.call_from_thread(self.sign_in, str(error))
             return
         app.call_from_thread(self._credentials_loaded, credentials)
 
-    def _credentials_loaded(self, credentials: Credentials) -> None:
+    def _credentials_loaded(self, credentials: ResolvedProfile) -> None:
         if credentials.key is None or not credentials.base_url:  # `needs_sign_in`, typed
             self.sign_in("")
             return
         try:
-            client = self._app.deps.connect(
+            client = self._lead.deps.connect(
                 credentials.base_url, credentials.key.get_secret_value()
             )
         except LeadError as error:
@@ -134,30 +136,32 @@ class SessionKeeper:
         self._use_client(client, credentials.key_source or "")
 
     def _use_client(self, client: LeadClient, source: str) -> None:
-        app = self._app
-        old, app.session = app.session, Session(client, source)
-        app.key_rejected = False
-        app.sign_ins += 1
+        lead = self._lead
+        old, lead.session = lead.session, Session(client, source)
+        lead.key_rejected = False
+        lead.sign_ins += 1
         if old is not None and old.client is not client:
-            start_worker(app, old.client.aclose, group="close-client")
+            start_worker(self._app, old.client.aclose, group="close-client")
 
     def _signed_in(self, result: SignedIn | None) -> None:
-        app = self._app
+        lead = self._lead
         if result is None:
-            if app.session is None:
-                app.exit(return_code=1, message="Not signed in.")
+            if lead.session is None:
+                self._app.exit(return_code=1, message="Not signed in.")
             return
         self._use_client(result.client, result.stored)
-        app.identity = result.identity
-        app.credits = result.identity.credits
+        lead.identity = result.identity
+        lead.credits = result.identity.credits
         if result.stored == "keyring":
             base_url = result.client.base_url
-            app.run_worker(lambda: self._save_profile(base_url), thread=True, group="save-settings")
+            self._app.run_worker(
+                lambda: self._save_profile(base_url), thread=True, group="save-settings"
+            )
 
     def _save_profile(self, base_url: str) -> None:
-        app = self._app
-        app.settings = app.settings.with_profile(app.deps.profile, base_url=base_url)
-        app.save_settings_now()
+        lead = self._lead
+        lead.settings = lead.settings.with_profile(lead.deps.profile, base_url=base_url)
+        lead.save_settings_now()
 
     def signing_in(self) -> bool:
         """True while the sign-in screen is on top."""
@@ -174,13 +178,13 @@ class SessionKeeper:
         """Forget the saved key, then ask for one."""
         from leadtui.config.secrets import KeyStoreError
 
-        app = self._app
-        keystore, profile = app.deps.keystore, app.deps.profile
+        app, lead = self._app, self._lead
+        keystore, profile = lead.deps.keystore, lead.deps.profile
         if keystore is not None:
             try:
                 await asyncio.to_thread(keystore.delete, profile)
             except KeyStoreError as error:
                 app.notify(str(error), title="Sign out", severity="warning")
-        app.identity = None
-        app.credits = None
+        lead.identity = None
+        lead.credits = None
         app.push_screen(_sign_in_screen()("Signed out."), self._signed_in)

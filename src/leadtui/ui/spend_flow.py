@@ -18,7 +18,7 @@ import dataclasses
 from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import partial
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from textual.screen import Screen
 
@@ -33,15 +33,16 @@ from leadtui.spend.quote import Quote, affordable_results, still_locked
 from leadtui.spend.request import SpendRequest
 from leadtui.ui.dialogs.confirm import ConfirmText
 from leadtui.ui.dialogs.confirm_spend import ConfirmSpend
+from leadtui.ui.handle import AppHandle, app_handle
 from leadtui.ui.model.errors import ErrorReport, describe
 from leadtui.ui.workers import start_worker
 
 if TYPE_CHECKING:
-    from leadtui.ui.app import LeadApp
+    from textual.app import App
 
 
-def _app(screen: Screen[Any]) -> LeadApp:
-    return cast("LeadApp", screen.app)
+def _app(screen: Screen[Any]) -> AppHandle:
+    return app_handle(screen)
 
 
 def _show(screen: Screen[Any], report: ErrorReport) -> None:
@@ -57,14 +58,14 @@ def unlock_request(search: Search, count: int, balance: int | None) -> SpendRequ
     return SpendRequest.for_unlock(Quote.unlock(search, count, balance), search.searchId)
 
 
-def spending_switched_off(app: LeadApp) -> bool:
+def spending_switched_off(app: AppHandle) -> bool:
     """Read-only for this profile: the policy the gate enforces, known before any dialog, so
     spend keys are greyed out at once."""
     return app.settings.spend_policy(app.deps.profile).read_only
 
 
 @contextmanager
-def in_flight(app: LeadApp) -> Iterator[None]:
+def in_flight(app: AppHandle) -> Iterator[None]:
     """Count a spend the server has not answered yet (quitting asks while there is one)."""
     app.spends_in_flight += 1
     try:
@@ -90,7 +91,7 @@ async def confirm_and_spend(screen: Screen[Any], request: SpendRequest) -> Spend
     # A spend the balance cannot cover is shown (and refused) even within the budget.
     ask = gate.requires_confirmation(request) or request.quote.shortfall > 0
     dialog = ConfirmSpend(request, ask=ask)
-    await app.push_screen(dialog)
+    await screen.app.push_screen(dialog)
     if ask and not await dialog.answer:
         app.notify("Cancelled: nothing was sent, nothing was spent.", timeout=4)
         return None
@@ -131,7 +132,7 @@ async def resend_intent(screen: Screen[Any], intent: SpendIntent) -> SpendResult
     return result
 
 
-async def pending_intents(app: LeadApp) -> list[SpendIntent]:
+async def pending_intents(app: AppHandle) -> list[SpendIntent]:
     """This profile's and server's intents whose outcome was never recorded."""
     if app.session is None:
         return []
@@ -139,20 +140,19 @@ async def pending_intents(app: LeadApp) -> list[SpendIntent]:
     return await gate.pending(app.client)
 
 
-def offer_pending_spends(app: LeadApp) -> None:
+def offer_pending_spends(app: App[Any]) -> None:
     """At start (and after each sign-in): show intents with no outcome, to resend or discard."""
-    if app.session is not None:
+    if app_handle(app).session is not None:
         start_worker(app, partial(_offer_pending, app), group="pending-spends", exclusive=True)
 
 
-async def _offer_pending(app: LeadApp) -> None:
-    from leadtui.ui.dialogs.pending_spends import PendingSpends
-
+async def _offer_pending(app: App[Any]) -> None:
+    lead = app_handle(app)
     try:
-        intents = await pending_intents(app)
-        unreadable = await asyncio.to_thread((await app.spending()).journal.unreadable)
+        intents = await pending_intents(lead)
+        unreadable = await asyncio.to_thread((await lead.spending()).journal.unreadable)
     except JournalError as error:
-        app.notify_error(_blocked(error))
+        lead.notify_error(_blocked(error))
         return
     if unreadable:
         keys = ", ".join(f"{short_key(u.idempotency_key)} ({u.reason})" for u in unreadable)
@@ -164,8 +164,8 @@ async def _offer_pending(app: LeadApp) -> None:
             timeout=10,
             markup=False,
         )
-    if intents and not isinstance(app.screen, PendingSpends):
-        await app.push_screen(PendingSpends(intents))
+    if intents:
+        await lead.show_pending_spends(intents)
 
 
 async def _after_spend(screen: Screen[Any], result: SpendResult) -> None:
@@ -281,7 +281,7 @@ def _outcome_unknown(screen: Screen[Any], unknown: SpendOutcomeUnknown) -> None:
             pending_spend=unknown.intent.idempotency_key,
         ),
     )
-    offer_pending_spends(_app(screen))
+    offer_pending_spends(screen.app)
 
 
 async def _insufficient_results(
@@ -314,7 +314,7 @@ async def _insufficient_results(
     return unlock_request(search, most, app.credits) if most else None
 
 
-async def confirm_quit(app: LeadApp) -> None:
+async def confirm_quit(app: App[Any]) -> None:
     """Quitting while a spend is sending: ask first (it would stay pending until next start)."""
     dialog = ConfirmText(
         "Quit while a spend is sending?",

@@ -9,34 +9,64 @@ from leadtui.cli.commands.extractions import extraction_rows
 from leadtui.cli.output import table_lines
 from leadtui.cli.records import show_record
 from leadtui.cli.runtime import Context
+from leadtui.spend.intent import SpendIntent
+
+
+def shown(text: str) -> str:
+    """Journal text as a terminal may show it: a control character is written as its escape
+    (`\\x1b`), never sent to the terminal, whatever a row holds."""
+    return "".join(
+        char if char.isprintable() else char.encode("unicode_escape").decode("ascii")
+        for char in text
+    )
+
+
+def _details(intent: SpendIntent) -> str:
+    return " ".join(f"{k}={v}" for k, v in intent.params.items() if k != "request")
 
 
 async def list_pending(ctx: Context) -> int:
+    """Every pending spend (the list is never paged: `--all` changes nothing), and the
+    journal's entries that cannot be read, as such."""
     intents = await spending.pending_intents(ctx)
-    if ctx.out.machine:
-        who = approving.who_asked(ctx)
-        data = [spending.intent_json(i) | who(i.idempotency_key) for i in intents]
-        ctx.out.document({"data": data, "next_cursor": None})
+    unreadable = await spending.unreadable_intents(ctx)
+    spoiled = [{"idempotency_key": u.idempotency_key, "unreadable": u.reason} for u in unreadable]
+    who = approving.who_asked(ctx)
+    if ctx.out.fmt == "jsonl":
+        for intent in intents:
+            ctx.out.document(spending.intent_json(intent) | who(intent.idempotency_key))
+        for entry in spoiled:
+            ctx.out.document(entry)
         return 0
-    if not intents:
+    if ctx.out.machine:
+        data = [spending.intent_json(i) | who(i.idempotency_key) for i in intents]
+        ctx.out.document({"data": data, "unreadable": spoiled, "next_cursor": None})
+        return 0
+    if not intents and not unreadable:
         ctx.out.info(f"No pending spends for profile '{ctx.profile}'.")
         return 0
     rows = [
         [
-            i.idempotency_key,
+            shown(i.idempotency_key),
             i.operation.value,
-            " ".join(f"{k}={v}" for k, v in i.params.items() if k != "request"),
+            shown(_details(i)),
             "—" if i.amount is None else f"{i.amount:,}",
             i.created_at.strftime("%Y-%m-%d %H:%M:%S"),
-            i.account.label,
+            shown(i.account.label),
         ]
         for i in intents
+    ]
+    rows += [
+        [shown(u.idempotency_key), "unreadable", shown(u.reason), "—", "—", "—"] for u in unreadable
     ]
     lines = table_lines(["Key", "Operation", "Details", "Credits", "Journaled", "Account"], rows)
     ctx.out.line(ctx.out.bold(lines[0]))
     for text in lines[1:]:
         ctx.out.line(text)
-    ctx.out.info("Resend with the same key (never a second debit): leadtui pending resend KEY")
+    if intents:
+        ctx.out.info("Resend with the same key (never a second debit): leadtui pending resend KEY")
+    if unreadable:
+        ctx.out.info("An unreadable entry is never sent; look for it on the server.")
     return 0
 
 

@@ -1,8 +1,9 @@
 """`build_openapi`: FastAPI's document of the routes, made to tell the whole truth.
 
 FastAPI documents a 422 nobody sends and no error body; here the answers declared with
-`op(...)` stand alone, the error schema and the `X-Request-Id` header are added, and
-`GET /openapi.json` documents itself.
+`op(...)` stand alone, the error schema and the `X-Request-Id` header are added, a list's 400
+names its cursor, custom-download `columns` lists the names allowed, and `GET /openapi.json`
+documents itself and its body.
 """
 
 from __future__ import annotations
@@ -17,10 +18,11 @@ from leadtui.api.contract import (
     API_PREFIX,
     API_VERSION,
     JSON_NESTING_MAX,
+    LEAD_COLUMNS,
     REQUEST_ID_HEADER,
     ErrorCode,
 )
-from leadtui.sandbox.openapi.operations import ALWAYS_ERRORS
+from leadtui.sandbox.openapi.operations import ALWAYS_ERRORS, INVALID_PAGE, error
 
 TITLE: Final = "Lead Data API (leadtui sandbox)"
 DESCRIPTION: Final = (
@@ -56,8 +58,39 @@ _REQUEST_ID: Final = {
     "required": True,
     "schema": {"type": "string"},
 }
+DOCUMENT_SCHEMA: Final = "#/components/schemas/OpenApiDocument"
 # FastAPI's own validation answer, which this server never sends (it answers 400).
 _UNSENT_SCHEMAS: Final = ("HTTPValidationError", "ValidationError")
+
+
+# The body of `GET /openapi.json`: this document, as far as a reader needs to know before
+# reading it (its members are OpenAPI 3.1's own).
+_DOCUMENT: Final = {
+    "type": "object",
+    "description": "An OpenAPI 3.1.0 document: this server's every operation.",
+    "required": ["openapi", "info", "paths", "components"],
+    "additionalProperties": False,
+    "properties": {
+        "openapi": {"type": "string", "enum": ["3.1.0"]},
+        "info": {
+            "type": "object",
+            "required": ["title", "version"],
+            "properties": {
+                "title": {"type": "string"},
+                "description": {"type": "string"},
+                "version": {"type": "string"},
+            },
+        },
+        "paths": {"type": "object", "additionalProperties": {"type": "object"}},
+        "components": {
+            "type": "object",
+            "properties": {
+                "schemas": {"type": "object", "additionalProperties": {"type": "object"}},
+                "securitySchemes": {"type": "object", "additionalProperties": {"type": "object"}},
+            },
+        },
+    },
+}
 
 
 def _openapi_json_operation() -> dict[str, Any]:
@@ -69,11 +102,18 @@ def _openapi_json_operation() -> dict[str, Any]:
         "responses": {
             "200": {
                 "description": "The OpenAPI 3.1.0 document.",
-                "content": {"application/json": {"schema": {"type": "object"}}},
+                "content": {"application/json": {"schema": {"$ref": DOCUMENT_SCHEMA}}},
             },
             **{str(status): copy.deepcopy(doc) for status, doc in ALWAYS_ERRORS.items()},
         },
     }
+
+
+def _takes_cursor(operation: dict[str, Any]) -> bool:
+    return any(
+        parameter.get("name") == "cursor" and parameter.get("in") == "query"
+        for parameter in operation.get("parameters", [])
+    )
 
 
 def build_openapi(app: FastAPI) -> dict[str, Any]:
@@ -95,6 +135,8 @@ def build_openapi(app: FastAPI) -> dict[str, Any]:
         for operation in operations.values():
             responses = operation["responses"]
             responses.pop("422", None)
+            if "400" in responses and _takes_cursor(operation):
+                responses["400"] = error(INVALID_PAGE, [ErrorCode.INVALID_REQUEST])
             for response in responses.values():
                 response.setdefault("headers", {})[REQUEST_ID_HEADER] = _REQUEST_ID
     components = schema.setdefault("components", {})
@@ -102,6 +144,10 @@ def build_openapi(app: FastAPI) -> dict[str, Any]:
     for name in _UNSENT_SCHEMAS:
         schemas.pop(name, None)
     schemas["Error"] = _ERROR
+    schemas["OpenApiDocument"] = _DOCUMENT
+    # Only these columns may be asked for; FastAPI's schema says any string.
+    columns = schemas["CustomDownloadRequest"]["properties"]["columns"]
+    columns["items"] = {"type": "string", "enum": list(LEAD_COLUMNS)}
     components["securitySchemes"] = {
         "bearerAuth": {
             "type": "http",

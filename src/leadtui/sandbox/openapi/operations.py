@@ -54,7 +54,11 @@ def _success(answer: Answer) -> dict[str, Any]:
             "schema": {"type": "string", "enum": ["true"]},
         }
     if answer.model is None:
-        doc["content"] = {"application/zip": {"schema": {"type": "string", "format": "binary"}}}
+        # OpenAPI 3.1: raw bytes are a string with a media type (`format: binary` is 3.0's
+        # way, and under 3.1's JSON Schema it would ask for text no real archive is).
+        doc["content"] = {
+            "application/zip": {"schema": {"type": "string", "contentMediaType": "application/zip"}}
+        }
         headers["Content-Disposition"] = {
             "description": '`attachment; filename="<exportId>.zip"`.',
             "required": True,
@@ -106,9 +110,11 @@ def error(
     return doc
 
 
-_INVALID: Final = error(
-    "Invalid input: the body, a parameter or a header (the message names it).",
-    [ErrorCode.INVALID_REQUEST],
+INVALID_INPUT: Final = "Invalid input: the body, a parameter or a header (the message names it)."
+# What a list's 400 also covers: its cursor (our choice, see pagination.py).
+INVALID_PAGE: Final = (
+    "Invalid input: `limit` out of range, or a `cursor` that is empty or was not issued by "
+    "this server for this list (the message names it)."
 )
 _NOT_FOUND: Final = error(
     "Not found, or not owned by the authenticated account.", [ErrorCode.NOT_FOUND]
@@ -158,15 +164,16 @@ def op(
     conflict_hint: bool = False,
     description: str | None = None,
     also: Answer | None = None,
+    invalid: str = INVALID_INPUT,
 ) -> dict[str, Any]:
-    """Keyword arguments for a route decorator: `statuses` are the 400/404 it can answer,
-    `conflicts` the `error.code` values of its 409 (with a polling hint if
-    `conflict_hint`), `also` a second success answer."""
+    """Keyword arguments for a route decorator: `statuses` are the 400/404 it can answer
+    (`invalid` says when it answers 400), `conflicts` the `error.code` values of its 409
+    (with a polling hint if `conflict_hint`), `also` a second success answer."""
     responses: dict[int | str, dict[str, Any]] = {answer.status: _success(answer)}
     if also is not None:
         responses[also.status] = _success(also)
     if 400 in statuses:
-        responses[400] = _INVALID
+        responses[400] = error(invalid, [ErrorCode.INVALID_REQUEST])
     extra: dict[str, Any] = {"security": []}
     if scope is not None:
         responses[401] = _UNAUTHORIZED

@@ -9,7 +9,7 @@ from typing import Annotated, Any, Final
 from fastapi import APIRouter, Depends, Request, Response
 from fastapi.responses import JSONResponse
 
-from leadtui.api.contract import API_PREFIX, ErrorCode, Scope
+from leadtui.api.contract import API_PREFIX, LEAD_COLUMNS, ErrorCode, Scope
 from leadtui.api.models import CustomDownloadRequest, ExportRequest
 from leadtui.sandbox.archive import build_zip
 from leadtui.sandbox.auth import Principal, require
@@ -18,7 +18,7 @@ from leadtui.sandbox.domain.exports import load_export, require_ready, retry, un
 from leadtui.sandbox.domain.jobs import JobView, export_view, poll_hint
 from leadtui.sandbox.idempotency import Hint, IdempotencyKeyHeader, once
 from leadtui.sandbox.json_body import StrictJsonRoute
-from leadtui.sandbox.leads import LEAD_COLUMNS, generate
+from leadtui.sandbox.leads import generate
 from leadtui.sandbox.openapi.operations import Answer, op
 from leadtui.sandbox.openapi.records import ExportPage, LeadPage, OneExport
 from leadtui.sandbox.pagination import DEFAULT_LIMIT, CursorParam, LimitParam, page

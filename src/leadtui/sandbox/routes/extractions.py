@@ -161,6 +161,10 @@ async def edit_draft(
         _LAUNCHED,
         400,
         404,
+        invalid=(
+            "The draft is incomplete (the message names the missing field), or the "
+            "Idempotency-Key is invalid. Nothing was launched."
+        ),
         conflicts=(ErrorCode.EXTRACTION_UNAVAILABLE, *_MOVES),
     ),
 )

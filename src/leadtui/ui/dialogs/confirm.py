@@ -7,15 +7,17 @@ own footer naming its own keys ("y Spend · Esc Cancel"), never the keys of the 
 
 from __future__ import annotations
 
+import dataclasses
 from typing import ClassVar
 
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import ActiveBinding, Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Footer, Static
 
 CONFIRM_KEY = "y"
+CONFIRM_ID = "confirm.yes"
 
 
 class ConfirmDialog(ModalScreen[bool]):
@@ -35,6 +37,8 @@ class ConfirmDialog(ModalScreen[bool]):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
+        # First, so the footer lists it first; `active_bindings` names it by what it does.
+        Binding(CONFIRM_KEY, "confirm", "Confirm", id=CONFIRM_ID),
         Binding("escape,n", "cancel", "Cancel", id="confirm.cancel", key_display="Esc"),
     ]
 
@@ -44,10 +48,18 @@ class ConfirmDialog(ModalScreen[bool]):
         super().__init__()
         self.dialog_title = title
         self.confirm_label = confirm_label
-        # The confirm key names what it does ("y Spend", "y Stop") and comes first.
-        yes = Binding(CONFIRM_KEY, "confirm", key_label or confirm_label, id="confirm.yes")
-        keys = self._bindings.key_to_bindings
-        self._bindings.key_to_bindings = {CONFIRM_KEY: [yes], **keys}
+        self.key_label = key_label or confirm_label
+
+    @property
+    def active_bindings(self) -> dict[str, ActiveBinding]:
+        """As Textual finds them, with the confirm key named by what it does ("y Spend",
+        "y Stop"): the footer, help and the palette read these."""
+        bindings = super().active_bindings
+        for key, active in bindings.items():
+            if active.binding.id == CONFIRM_ID:
+                named = dataclasses.replace(active.binding, description=self.key_label)
+                bindings[key] = active._replace(binding=named)
+        return bindings
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="confirm-box") as box:

@@ -88,15 +88,22 @@ class ExtractionForm(ModalScreen[ExtractionFormResult | None]):
         draft: Extraction | None = None,
         *,
         launches_left: Callable[[], int | None] | None = None,
+        typed: Mapping[str, Any] | None = None,
+        why: str = "",
     ) -> None:
         """`launches_left` reads the account's launches left (None: not known) when the user
-        asks to launch: with none left the form stays open, with what was typed."""
+        asks to launch: with none left the form stays open, with what was typed. `typed`
+        (a body this form made) fills a new extraction's form again, `why` says why."""
         super().__init__()
         self.draft = draft
         self.launches_left = launches_left
+        self.typed = typed
+        self.why = why
         self._as_opened: list[str] = []
 
     def _initial(self, name: str) -> Any:
+        if self.typed is not None:
+            return self.typed.get(name)
         return self.draft.extra(name) if self.draft is not None else None
 
     def compose(self) -> ComposeResult:
@@ -120,7 +127,7 @@ class ExtractionForm(ModalScreen[ExtractionFormResult | None]):
             yield Label("serp_config (a JSON object, optional)", classes="form-label")
             serp = self._initial("serp_config")
             yield TextArea(json.dumps(serp) if serp else "", id="x-serp_config", compact=True)
-            yield Static("", id="x-errors", markup=False)
+            yield Static(self.why, id="x-errors", markup=False)
             with Horizontal(classes="job-dialog-buttons"):
                 yield Button("Cancel", id="x-cancel", compact=True)
                 yield Button("Save draft (ctrl+s)", id="x-save", variant="primary", compact=True)
@@ -132,6 +139,8 @@ class ExtractionForm(ModalScreen[ExtractionFormResult | None]):
     def on_mount(self) -> None:
         self.query_one("#x-categories", Input).focus()
         self._as_opened = self._typed()
+        if self.typed is not None:  # filled again from what was typed: nothing of it is saved
+            self._as_opened = [""] * len(self._as_opened)
 
     def _typed(self) -> list[str]:
         """Every field as typed: what "unsaved changes" compares."""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING, ClassVar, cast
+from typing import ClassVar
 
 from textual import work
 from textual.app import ComposeResult
@@ -17,12 +17,10 @@ from leadtui.spend.errors import IntentSettled, JournalError, SpendBlocked
 from leadtui.spend.journal import SpendIntent, SpendOperation
 from leadtui.spend.quote import plural
 from leadtui.ui.dialogs.confirm_spend import SENDING
+from leadtui.ui.handle import AppHandle, app_handle
 from leadtui.ui.model.errors import ErrorReport
 from leadtui.ui.spend_flow import resend_intent
 from leadtui.ui.stylesheets import stylesheet
-
-if TYPE_CHECKING:
-    from leadtui.ui.app import LeadApp
 
 
 def describe_intent(intent: SpendIntent) -> str:
@@ -87,8 +85,8 @@ class PendingSpends(ModalScreen[None]):
             options.highlighted = 0
         options.focus()
 
-    def _app(self) -> LeadApp:
-        return cast("LeadApp", self.app)
+    def _app(self) -> AppHandle:
+        return app_handle(self)
 
     def show_error(self, report: ErrorReport) -> None:
         """What the last resend or discard ran into, with its code and request id: in the

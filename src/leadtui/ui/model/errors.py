@@ -21,6 +21,7 @@ from leadtui.api.errors import (
     TransportError,
     Unauthorized,
 )
+from leadtui.api.guidance import GUIDANCE, SurfaceWords, guidance_for
 from leadtui.api.keys import api_key_problem
 
 # Which screens or actions stop working without each scope, in the words of the UI.
@@ -34,57 +35,14 @@ SCOPE_DISABLES: dict[Scope, str] = {
     Scope.EXTRACTIONS_WRITE: "Launch, Pause, Stop",
 }
 
-_SIGN_IN_HINT = "Press i to sign in with another key, or set LEADTUI_API_KEY."
-
-# Texts by error.code; the status only picks the fallback.
-_BY_CODE: dict[str, tuple[str, str]] = {
-    ErrorCode.SUBSCRIPTION_INACTIVE: (
-        "Subscription inactive",
-        "The account's subscription is not active, so the API refuses data access. "
-        "Renew it on the service's account page, then press r to try again.",
-    ),
-    ErrorCode.DATA_ACCESS_SUSPENDED: (
-        "Data access suspended",
-        "Data access for this account is suspended. Contact the service's support; "
-        "nothing in this app can lift it. Your credits are not affected.",
-    ),
-    ErrorCode.INSUFFICIENT_SCOPE: (
-        "Missing scope",
-        "This key lacks the scope this action needs. Create a key with that scope on the "
-        "service's account page, then sign in with it (i).",
-    ),
-    ErrorCode.INSUFFICIENT_CREDITS: (
-        "Not enough credits",
-        "The account does not have enough credits for this. Nothing was charged.",
-    ),
-    ErrorCode.INSUFFICIENT_RESULTS: (
-        "Not enough results",
-        "The search has fewer results left to unlock than asked. Nothing was charged.",
-    ),
-    ErrorCode.IDEMPOTENCY_CONFLICT: (
-        "Request conflict",
-        "This idempotency key was already used with a different request. Nothing was charged.",
-    ),
-    ErrorCode.EXPORT_NOT_READY: (
-        "Export not ready",
-        "The export is still being prepared; its results can be read once it is ready.",
-    ),
-    ErrorCode.EXTRACTION_UNAVAILABLE: (
-        "Extraction unavailable",
-        "The account's extraction launches are used up, or extractions are not available "
-        "for this account. Nothing was launched.",
-    ),
-    ErrorCode.NOT_FOUND: (
-        "Not found",
-        "It does not exist, or it belongs to another account.",
-    ),
-    ErrorCode.DRAFT_NOT_EDITABLE: ("Draft not editable", "This draft can no longer be edited."),
-    ErrorCode.INVALID_TRANSITION: (
-        "Not possible now",
-        "The job is not in a state that allows this.",
-    ),
-    ErrorCode.BAD_RESPONSE: ("Unexpected answer", "The server's answer could not be read."),
-}
+# How the app says the actions a next step names (the guidance is in api/guidance.py).
+APP_WORDS = SurfaceWords(
+    sign_in="Press i to sign in with another key, or set LEADTUI_API_KEY.",
+    retry="press r to try again",
+    wait_for_export="it is shown on Jobs as ready",
+    see_search="the search's detail shows how many",
+    sign_in_with_scope="sign in with it (i)",
+)
 
 
 @dataclass(frozen=True)
@@ -169,19 +127,21 @@ def _report(
 
 def _describe_api(error: ApiError) -> ErrorReport:
     if isinstance(error, Unauthorized):
-        text = f"The key is missing, expired or revoked. {_SIGN_IN_HINT}"
-        return _report(error, "Key rejected", text, sign_in=True)
-    if error.code in _BY_CODE:
-        title, text = _BY_CODE[error.code]
+        said = GUIDANCE[ErrorCode.UNAUTHORIZED]
+        return _report(error, said.title, said.text_for(APP_WORDS), sign_in=True)
+    if isinstance(error, RateLimited):
+        # The app waits and retries by itself (the panel counts down): no step for the user.
+        text = "Too many requests; waiting as the server asked before trying again."
+        return _report(error, "Rate limited", text, transient=True)
+    guidance = guidance_for(error.code)
+    if guidance is not None:
+        text = guidance.text_for(APP_WORDS)
         if error.code == ErrorCode.INSUFFICIENT_SCOPE:
             # The server names the scope; showing its words is fine, branching on them is not.
             text = f"{text} Server said: {error.message}"
         elif error.code == ErrorCode.BAD_RESPONSE and error.request_id:
             text = f"{text} If this persists, report the request id."
-        return _report(error, title, text)
-    if isinstance(error, RateLimited):
-        text = "Too many requests; waiting as the server asked before trying again."
-        return _report(error, "Rate limited", text, transient=True)
+        return _report(error, guidance.title, text)
     if isinstance(error, ServerError):
         transient = error.status in GATEWAY_STATUSES
         text = "The server failed to answer this request."

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, ClassVar, cast
+from typing import TYPE_CHECKING, ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -14,6 +14,7 @@ from textual.worker import NoActiveWorker, Worker, WorkerState, get_current_work
 
 from leadtui.api.contract import Scope
 from leadtui.ui.commands import PaletteCommand
+from leadtui.ui.handle import AppHandle, app_handle
 from leadtui.ui.model.errors import ErrorReport, describe, missing_scope
 from leadtui.ui.widgets.error_panel import ErrorPanel
 from leadtui.ui.widgets.header import AppHeader
@@ -23,7 +24,6 @@ from leadtui.ui.widgets.too_small import TooSmall
 if TYPE_CHECKING:
     from leadtui.api.client import LeadClient
     from leadtui.api.models import Identity
-    from leadtui.ui.app import LeadApp
 
 
 class LeadScreen(Screen[None]):
@@ -71,8 +71,8 @@ class LeadScreen(Screen[None]):
     # --- what the screen works with -----------------------------------------------------
 
     @property
-    def lead_app(self) -> LeadApp:
-        return cast("LeadApp", self.app)
+    def lead_app(self) -> AppHandle:
+        return app_handle(self)
 
     @property
     def client(self) -> LeadClient:

@@ -32,7 +32,7 @@ from leadtui.ui.model.search_draft import (
     server_field_errors,
 )
 from leadtui.ui.screens.base import LeadScreen
-from leadtui.ui.screens.searches import PAGE_SIZE, show_search
+from leadtui.ui.screens.searches import PAGE_SIZE
 from leadtui.ui.stylesheets import stylesheet
 from leadtui.ui.widgets.search_item_editor import SearchItemEditor
 
@@ -328,7 +328,7 @@ class NewSearchScreen(LeadScreen):
             self._draw()
         if search is not None:
             self.clear_error()
-            await show_search(self.lead_app, search)
+            await self.lead_app.open_search(search)
 
     async def _find_or_create(self, request: SearchRequest) -> Search | None:
         if self.unknown_since is not None:

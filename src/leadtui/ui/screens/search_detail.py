@@ -83,10 +83,8 @@ class SearchDetailScreen(LeadScreen):
         ]
 
     def action_exports(self) -> None:
-        from leadtui.ui.jumps import show_exports_of
-
         start_worker(
-            self.app, partial(show_exports_of, self.lead_app, self.search.searchId), group="jump"
+            self.app, partial(self.lead_app.show_exports_of, self.search.searchId), group="jump"
         )
 
     # --- data ---------------------------------------------------------------------------

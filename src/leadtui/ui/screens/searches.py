@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from functools import partial
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from rich.text import Text
 from textual import on, work
@@ -19,9 +19,6 @@ from leadtui.ui.screens.base import LeadScreen
 from leadtui.ui.stylesheets import stylesheet
 from leadtui.ui.widgets.view_table import Cell, ViewTable
 from leadtui.ui.workers import start_worker
-
-if TYPE_CHECKING:
-    from leadtui.ui.app import LeadApp
 
 PAGE_SIZE = 25
 # Load the next page when the highlight is this close to the last loaded row.
@@ -198,19 +195,7 @@ class SearchesScreen(LeadScreen):
             self.open_search(search)
 
     def open_search(self, search: Search) -> None:
-        start_worker(self.app, partial(show_search, self.lead_app, search), group="open-search")
+        start_worker(self.app, partial(self.lead_app.open_search, search), group="open-search")
 
     def action_refresh(self) -> None:
         self.reload()
-
-
-async def show_search(app: LeadApp, search: Search) -> None:
-    """Open `search` in the Searches stack: the list, then this one detail. A detail shown
-    before is replaced, never piled under it, so Esc from a detail goes to the list."""
-    from leadtui.ui.screens.search_detail import SearchDetailScreen
-
-    if app.current_mode != SearchesScreen.MODE:
-        await app.switch_mode(SearchesScreen.MODE)
-    while len(app.screen_stack) > 1 and not isinstance(app.screen, SearchesScreen):
-        await app.pop_screen()
-    await app.push_screen(SearchDetailScreen(search))

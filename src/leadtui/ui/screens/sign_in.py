@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar, cast
+from typing import ClassVar
 
 from pydantic import SecretStr
 from textual import on, work
@@ -19,13 +19,11 @@ from leadtui.api.client import LeadClient
 from leadtui.api.errors import LeadError, Unauthorized
 from leadtui.api.models import Identity
 from leadtui.config.secrets import KeyStoreError, NoKeyringAvailable
+from leadtui.ui.handle import AppHandle, app_handle
 from leadtui.ui.model.errors import describe, key_refusal
 from leadtui.ui.stylesheets import stylesheet
 from leadtui.ui.widgets.key_footer import KeyFooter
 from leadtui.ui.widgets.text_fields import TextField
-
-if TYPE_CHECKING:
-    from leadtui.ui.app import LeadApp
 
 
 class KeyInput(Input):
@@ -78,8 +76,8 @@ class SignInScreen(Screen[SignedIn | None]):
         self._unsaved: tuple[LeadClient, Identity] | None = None
 
     @property
-    def _app(self) -> LeadApp:
-        return cast("LeadApp", self.app)
+    def _app(self) -> AppHandle:
+        return app_handle(self)
 
     def _server(self) -> str:
         """The server to sign in to: the current session's, else the configured one."""

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING
 
 from textual.containers import Horizontal
 from textual.reactive import reactive
@@ -24,12 +24,11 @@ from leadtui.api.errors import ApiError, LeadError
 from leadtui.config.download_folder import free_path
 from leadtui.ui.dialogs.custom_download import CustomDownloadChoice
 from leadtui.ui.dialogs.save_to import SaveTo
+from leadtui.ui.handle import AppHandle, app_handle
 from leadtui.ui.model.export_files import stamp, write_rows_csv
 
 if TYPE_CHECKING:
     from textual.app import ComposeResult
-
-    from leadtui.ui.app import LeadApp
 
 
 class DownloadLine(Horizontal):
@@ -59,8 +58,8 @@ class DownloadLine(Horizontal):
         )
 
     @property
-    def lead_app(self) -> LeadApp:
-        return cast("LeadApp", self.app)
+    def lead_app(self) -> AppHandle:
+        return app_handle(self)
 
     def folder(self) -> Path:
         """The download folder setting: where a file goes unless the user says otherwise."""

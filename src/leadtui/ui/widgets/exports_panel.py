@@ -103,12 +103,10 @@ class ExportsPanel(JobPanel[Export]):
         self.app.push_screen(JobResultsScreen("export", export.exportId))
 
     def action_open_search(self) -> None:
-        from leadtui.ui.jumps import show_search_of
-
         export = self.table.selected
         if export is not None and export.searchId:
             start_worker(
-                self.app, partial(show_search_of, self.lead_app, export.searchId), group="jump"
+                self.app, partial(self.lead_app.show_search_of, export.searchId), group="jump"
             )
 
     @work(group="jobs-retry")

@@ -4,12 +4,12 @@ stop (final, confirmed first), and read its results."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar, cast
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from textual import work
 from textual.binding import Binding, BindingType
 
-from leadtui.api.contract import MOVING_EXTRACTION_STATES, ExtractionStatus, Scope
+from leadtui.api.contract import MOVING_EXTRACTION_STATES, ErrorCode, ExtractionStatus, Scope
 from leadtui.api.models import Extraction, Identity
 from leadtui.spend.gate import SpendRequest
 from leadtui.spend.journal import SpendOperation
@@ -34,6 +34,10 @@ _TOGGLES = frozenset({*_PAUSABLE, ExtractionStatus.PAUSED})
 # Titles of what this panel shows on the screen's error panel, cleared by the next success.
 DRAFT_INCOMPLETE = "Draft incomplete"
 NO_LAUNCHES = "No launches left"
+NO_LAUNCHES_REFUSED = (
+    "✗ The server refused the launch: the account's extraction launches are used up. Nothing "
+    "was launched. ctrl+s saves this as a draft to launch later."
+)
 
 
 def launches_left(identity: Identity | None) -> int | None:
@@ -97,19 +101,29 @@ class ExtractionsPanel(JobPanel[Extraction]):
 
     @work(group="jobs-extraction-form")
     async def new_extraction(self) -> None:
-        """The form for a new extraction: saved as a draft, or created and launched."""
-        result = await self.app.push_screen_wait(ExtractionForm(launches_left=self._launches_left))
-        if result is None:
-            return
-        if result.launch:
+        """The form for a new extraction: saved as a draft, or created and launched. A launch
+        the server refuses for want of launches opens the form again, with what was typed."""
+        typed: dict[str, Any] | None = None
+        why = ""
+        while True:
+            form = ExtractionForm(launches_left=self._launches_left, typed=typed, why=why)
+            result = await self.app.push_screen_wait(form)
+            if result is None:
+                return
+            if not result.launch:
+                break
             target = "new: " + summary(result.body)
             quote = Quote.launch(SpendOperation.EXTRACTION_CREATE, target, self._launches_left())
+            before = cast("LeadScreen", self.screen).error_panel.report
             await self._spend(
                 "new_extraction",
                 SpendRequest.for_extraction(quote, result.body),
                 "Create and launch an extraction",
             )
-            return
+            shown = cast("LeadScreen", self.screen).error_panel.report
+            if shown is before or shown is None or shown.code != ErrorCode.EXTRACTION_UNAVAILABLE:
+                return
+            typed, why = result.body, NO_LAUNCHES_REFUSED
         extractions = self.lead_app.client.extractions
         draft = await self.send(
             "new_extraction", "saving the draft", lambda: extractions.create_draft(result.body)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING
 
 from textual.app import ComposeResult
 from textual.containers import Horizontal
@@ -10,9 +10,10 @@ from textual.content import Content
 from textual.markup import escape
 from textual.widgets import Static
 
+from leadtui.ui.handle import AppHandle, app_handle
+
 if TYPE_CHECKING:
     from leadtui.api.models import Identity
-    from leadtui.ui.app import LeadApp
 
 # Below this many credits the badge is drawn as a warning (and says "low").
 LOW_CREDITS = 50
@@ -59,8 +60,8 @@ class AppHeader(Horizontal):
         yield Static(credits_text(None), id="credits", classes="-unknown")
 
     @property
-    def lead_app(self) -> LeadApp:
-        return cast("LeadApp", self.app)
+    def lead_app(self) -> AppHandle:
+        return app_handle(self)
 
     def on_mount(self) -> None:
         self.watch(self.app, "identity", self._identity_changed)

@@ -13,7 +13,7 @@ import dataclasses
 from abc import abstractmethod
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
-from typing import TYPE_CHECKING, ClassVar, Generic, TypeVar, cast
+from typing import TYPE_CHECKING, ClassVar, Generic, TypeVar
 
 from textual import on, work
 from textual.binding import Binding, BindingType
@@ -23,6 +23,7 @@ from textual.widgets import DataTable
 from leadtui.api.contract import Scope
 from leadtui.api.errors import LeadError
 from leadtui.ui.dialogs.confirm_job_action import ConfirmJobAction
+from leadtui.ui.handle import AppHandle, app_handle
 from leadtui.ui.model.errors import describe
 from leadtui.ui.model.job_board import JobBoard
 from leadtui.ui.widgets.download_line import DownloadLine
@@ -31,8 +32,6 @@ from leadtui.ui.widgets.job_tables import JobTable
 
 if TYPE_CHECKING:
     from textual.app import ComposeResult
-
-    from leadtui.ui.app import LeadApp
 
 
 T = TypeVar("T")
@@ -81,8 +80,8 @@ class JobPanel(Vertical, Generic[JobT]):
         yield self.table
 
     @property
-    def lead_app(self) -> LeadApp:
-        return cast("LeadApp", self.app)
+    def lead_app(self) -> AppHandle:
+        return app_handle(self)
 
     @property
     def download_line(self) -> DownloadLine:

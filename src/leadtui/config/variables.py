@@ -1,0 +1,77 @@
+"""Every LEADTUI_* variable and what it means, in one place, for every surface.
+
+The profile resolver (`profile.py`) reads them; README's table of variables is checked
+against `VARIABLES` by a test. Cheap to import (no pydantic): the first frame reads it too.
+Names are matched in any case, as pydantic-settings matches the settings' variables.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final
+
+API_KEY_ENV: Final = "LEADTUI_API_KEY"
+BASE_URL_ENV: Final = "LEADTUI_BASE_URL"
+PROFILE_ENV: Final = "LEADTUI_PROFILE"
+CONFIG_FILE_ENV: Final = "LEADTUI_CONFIG_FILE"
+DEBUG_ENV: Final = "LEADTUI_DEBUG"
+
+ENV_PREFIX: Final = "LEADTUI_"
+ENV_NESTED_DELIMITER: Final = "__"
+
+
+@dataclass(frozen=True)
+class Variable:
+    """One variable: its name and what it does, as README's table says it."""
+
+    name: str
+    meaning: str
+
+
+VARIABLES: Final[tuple[Variable, ...]] = (
+    Variable(BASE_URL_ENV, "the API base URL, without `/api/v1` (`--base-url` wins over it)"),
+    Variable(API_KEY_ENV, "the API key (takes precedence over a saved one)"),
+    Variable(PROFILE_ENV, "the profile to use (else `default`; `--profile` wins over it)"),
+    Variable(CONFIG_FILE_ENV, "the settings file (default under the platform config dir)"),
+    Variable(
+        "LEADTUI_SPEND_BUDGET",
+        "the setting `spend_budget` (`auth status` says when the budget is set only here)",
+    ),
+    Variable("LEADTUI_READ_ONLY", "the setting `read_only` (`true` blocks every spend)"),
+    Variable("LEADTUI_DOWNLOAD_DIR", "the setting `download_dir`"),
+    Variable("LEADTUI_THEME", "the setting `theme`"),
+    Variable("LEADTUI_NOTIFY_BELL", "the setting `notify_bell`"),
+    Variable("LEADTUI_NOTIFY_DESKTOP", "the setting `notify_desktop`"),
+    Variable("LEADTUI_KEYMAP", "the setting `keymap`, as JSON"),
+    Variable(
+        "LEADTUI_POLLING",
+        "the table `polling`, as JSON; or one member, e.g. `LEADTUI_POLLING__FAST_SECONDS`",
+    ),
+    Variable(
+        "LEADTUI_PROFILES",
+        "the table `profiles`, as JSON; or one member, e.g. `LEADTUI_PROFILES__WORK__READ_ONLY`",
+    ),
+    Variable(DEBUG_ENV, "`1`: a crash report adds the traceback (never the locals)"),
+)
+"""Every variable leadtui reads. A setting's variable also sets its members with `__`."""
+
+
+def is_variable(name: str) -> bool:
+    """True when `name` is one of ours: listed, or a listed setting's member (`X__MEMBER`)."""
+    upper = name.upper()
+    return any(
+        upper == v.name or upper.startswith(v.name + ENV_NESTED_DELIMITER) for v in VARIABLES
+    )
+
+
+def config_path(environ: Mapping[str, str] | None = None) -> Path:
+    """The settings file: $LEADTUI_CONFIG_FILE, else <user config dir>/leadtui/config.toml."""
+    override = (os.environ if environ is None else environ).get(CONFIG_FILE_ENV)
+    if override:
+        return Path(override).expanduser()
+    import platformdirs
+
+    return Path(platformdirs.user_config_dir("leadtui")) / "config.toml"
