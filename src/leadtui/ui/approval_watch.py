@@ -9,7 +9,7 @@ shows how many wait. A request the asker has sent moves the balance: the header 
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from textual.signal import Signal
 
@@ -24,7 +24,6 @@ from leadtui.ui.workers import start_worker
 if TYPE_CHECKING:
     from textual.timer import Timer
 
-    from leadtui.ui.app import LeadApp
 
 CHECK_SECONDS: Final = 1.0
 
@@ -42,7 +41,8 @@ def asked_line(request: ApprovalRequest) -> str:
 class ApprovalWatcher:
     """The app's one look at the approvals folder; `changed` is published after each read."""
 
-    def __init__(self, app: LeadApp) -> None:
+    def __init__(self, app: Any) -> None:
+        # `app` is the LeadApp; its module is not imported here (screens import this one).
         self.app = app
         self.desk = ApprovalDesk(approvals_folder(app.deps.journal_path))
         self.requests: list[ApprovalRequest] = []
