@@ -28,6 +28,7 @@ from textual.widgets import OptionList
 from leadtui.api.contract import ExportStatus
 from leadtui.ui.dialogs.describe import Describe
 from leadtui.ui.screens.account import AccountScreen
+from leadtui.ui.screens.approvals import ApprovalsScreen
 from leadtui.ui.screens.help import key_rows
 from leadtui.ui.screens.history import HistoryScreen
 from leadtui.ui.screens.job_results import JobResultsScreen
@@ -141,6 +142,12 @@ async def _history(pilot: Pilot[Any]) -> None:
     await _shown(pilot, HistoryScreen, RowTable, _has_rows)
 
 
+async def _approvals(pilot: Pilot[Any]) -> None:
+    await pilot.press("escape")
+    await pilot.press("A")
+    await _shown(pilot, ApprovalsScreen, RowTable, lambda table: True)
+
+
 PLACES: Sequence[Place] = (
     Place("Account", _account, table=False),
     Place("Searches", _searches),
@@ -151,6 +158,8 @@ PLACES: Sequence[Place] = (
     Place("A job's results (Enter on a job)", _results),
     Place("Jobs, Extractions table (Tab)", _extractions, group="Jobs, either table"),
     Place("History (`H`: this session's requests and notifications)", _history),
+    # Empty in the demo: its table keys (D, I) wait for a row, so they count for no table.
+    Place("Approvals (`A`: spends scripts and agents ask you to approve)", _approvals, table=False),
 )
 # The order of the table's lines: the places in the order a user meets them.
 ORDER = (
@@ -163,6 +172,7 @@ ORDER = (
     "Jobs, Extractions table (Tab)",
     "A job's results (Enter on a job)",
     "History (`H`: this session's requests and notifications)",
+    "Approvals (`A`: spends scripts and agents ask you to approve)",
     "Describe (`D`: a row as JSON)",
 )
 

@@ -149,6 +149,18 @@ def _spend_options(parser: argparse.ArgumentParser, *, credits: bool) -> None:
     parser.add_argument(
         "--dry-run", action="store_true", help="print the quote; send nothing that spends"
     )
+    parser.add_argument(
+        "--approve-in-app",
+        action="store_true",
+        help="with no terminal to ask at, wait for a yes in the running app's Approvals "
+        'screen (A) instead of refusing (also: approvals = "app" in the profile)',
+    )
+    parser.add_argument(
+        "--approval-timeout",
+        type=float,
+        metavar="S",
+        help="how long to wait for the app's answer, at most 900 s (default 120)",
+    )
 
 
 def _id(parser: argparse.ArgumentParser) -> None:

@@ -23,6 +23,7 @@ from typing import Any, Final
 
 from leadtui.api.errors import LeadError
 from leadtui.api.models import Export, Extraction, ExtractionRequest
+from leadtui.cli import approving
 from leadtui.cli.exit_codes import Exit
 from leadtui.cli.failures import (
     ANOTHER_ACCOUNT,
@@ -250,9 +251,15 @@ async def execute(ctx: Context, spend: Spend) -> Export | Extraction:
     auth = authorization(ctx, spend)
     with _reported():
         decision = await gate.decide(spend.request, ctx.client(), auth)
+    approved = None
     if decision.verdict is Verdict.REFUSE:
-        raise decision_failure(decision)
-    if decision.verdict is Verdict.ASK:
+        refusal = decision_failure(decision)
+        if not approving.may_ask_the_app(ctx, refusal.code):
+            raise refusal
+        # Opted in, nobody at a terminal: the running app's Approvals screen may say yes.
+        spend, approved = await approving.approved_in_app(ctx, gate, spend)
+        auth = replace(auth, confirmed=True)
+    elif decision.verdict is Verdict.ASK:
         if not _prompt(ctx, spend, decision):
             raise CliFailure(
                 CONFIRMATION_REQUIRED,
@@ -264,7 +271,8 @@ async def execute(ctx: Context, spend: Spend) -> Export | Extraction:
         auth = replace(auth, confirmed=True)
     elif decision.authorized_by is AuthorizedBy.BUDGET:
         ctx.out.info(decision.message)
-    result = await _send(ctx, gate, spend, auth)
+    with approving.told_to_the_app(ctx, approved):
+        result = await _send(ctx, gate, spend, auth)
     overcharge = result.overcharge_text()
     if overcharge is not None:
         ctx.deps.stderr.write(f"Warning: {overcharge}\n")

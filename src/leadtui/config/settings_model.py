@@ -90,6 +90,9 @@ class Profile(BaseModel):
     """Overrides the global spend_budget for this profile."""
     read_only: bool | None = None
     """True blocks every spend for this profile even when the global setting allows it."""
+    approvals: Literal["ask", "app"] | None = None
+    """"app": a spend that nobody can be asked about here (a script, an agent) waits for a yes
+    in the running app's Approvals screen instead of being refused."""
 
 
 class Polling(BaseModel):

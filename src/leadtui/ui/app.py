@@ -44,6 +44,7 @@ if TYPE_CHECKING:
     from leadtui.config.settings_model import SettingsModel
     from leadtui.spend.gate import SpendGate
     from leadtui.spend.journal import SpendIntent
+    from leadtui.ui.approval_watch import ApprovalWatcher
     from leadtui.ui.job_watcher import JobWatcher
 
 THEMES = {"dark": "textual-dark", "light": "textual-light"}
@@ -69,6 +70,7 @@ class LeadApp(App[int]):
         ),
         Binding("i", "sign_in", "Sign in", id="app.sign_in", show=False),
         Binding("H", "history", "History", id="app.history", key_display="H", show=False),
+        Binding("A", "approvals", "Approvals", id="app.approvals", key_display="A", show=False),
         Binding("question_mark,f1", "help", "Help", id="app.help", key_display="?"),
         Binding("ctrl+t", "toggle_theme", "Dark or light theme", id="app.toggle_theme", show=False),
         Binding("ctrl+q", "quit", "Quit", id="app.quit", priority=True),
@@ -91,6 +93,8 @@ class LeadApp(App[int]):
     # Bumped after each spend the server settled (`note_spend`): what depends on the balance
     # and the usage (Account's "credits used") refreshes.
     spends: reactive[int] = reactive(0, init=False)
+    # Spends other processes ask this app to approve, still waiting (the header's badge).
+    approvals_waiting: reactive[int] = reactive(0, init=False)
 
     # The key `on_event` is handing down until it is handled, and whether it came back
     # unhandled (see `post_message`). Class defaults: Textual may post before __init__ ends.
@@ -125,6 +129,7 @@ class LeadApp(App[int]):
         self.start_error: str | None = None
         """Why a launch's load failed (the app then exits with code 2)."""
         self._jobs: JobWatcher | None = None
+        self._approvals: ApprovalWatcher | None = None
         self._spend_gate: SpendGate | None = None
         self.spends_in_flight = 0
         self.spend_settled: Signal[str] = Signal(self, "spend_settled")
@@ -236,6 +241,15 @@ class LeadApp(App[int]):
 
         return await follow_journal(self)
 
+    @property
+    def approvals(self) -> ApprovalWatcher:
+        """The app's one look at spends asked of it (ui/approval_watch.py), made on first use."""
+        if self._approvals is None:
+            from leadtui.ui.approval_watch import ApprovalWatcher
+
+            self._approvals = ApprovalWatcher(self)
+        return self._approvals
+
     async def spending(self) -> SpendGate:
         """The profile's spend gate, built on first use: opening the journal (sqlite3) runs in
         a thread. Raises JournalError when the journal cannot be opened."""
@@ -258,6 +272,8 @@ class LeadApp(App[int]):
         # Spends journaled but never settled (a crash): offered at start and after each sign-in.
         self.watch(self, "sign_ins", self._offer_pending_spends, init=self.started)
         self.sessions.start()
+        if self.started:
+            self.call_after_refresh(self.approvals.start)
 
     def use_deps(self, deps: AppDeps) -> None:
         """Take the deps a launch loaded after the first frame."""
@@ -268,6 +284,7 @@ class LeadApp(App[int]):
         if deps.settings.keymap != self._keymap:
             self._keymap = dict(deps.settings.keymap)
             self.set_keymap(self._keymap)
+        self.call_after_refresh(self.approvals.start)
 
     def _offer_pending_spends(self) -> None:
         # Once the account is known (GET /me, which the journal's intents are matched to) and
@@ -377,7 +394,7 @@ class LeadApp(App[int]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         signing_in = self.sessions.signing_in() or self.session is None
-        if action in ("open", "help", "history"):
+        if action in ("open", "help", "history", "approvals"):
             return not signing_in
         if action in ("toggle_theme", "sign_out"):
             return self.started
@@ -426,6 +443,12 @@ class LeadApp(App[int]):
         if not isinstance(self.screen, HistoryScreen):
             self.push_screen(HistoryScreen())
 
+    def action_approvals(self) -> None:
+        from leadtui.ui.screens.approvals import ApprovalsScreen
+
+        if not isinstance(self.screen, ApprovalsScreen):
+            self.push_screen(ApprovalsScreen(self.approvals))
+
     def action_help(self) -> None:
         screen = self.screen
         if not isinstance(screen, HelpScreen):
@@ -450,6 +473,11 @@ class LeadApp(App[int]):
                 "app: history  H",
                 "This session's requests and notifications, for a support ticket",
                 self.action_history,
+            ),
+            PaletteCommand(
+                "app: approvals  A",
+                "Spends scripts and agents ask you to approve",
+                self.action_approvals,
             ),
             PaletteCommand(
                 "app: toggle theme", "Dark or light (remembered)", self.action_toggle_theme

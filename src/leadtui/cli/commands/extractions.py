@@ -7,7 +7,7 @@ from typing import Any
 
 from leadtui.api.contract import ExtractionStatus
 from leadtui.api.models import Extraction, ExtractionDraft, ExtractionRequest
-from leadtui.cli import spending
+from leadtui.cli import approving, spending
 from leadtui.cli.commands.verbs import list_verb, record_verb, results_verb, wait_verb
 from leadtui.cli.failures import usage_failure
 from leadtui.cli.output import Column, field, percent
@@ -77,6 +77,7 @@ async def _consume_launch(ctx: Context, spend: spending.Spend) -> int:
     """A launch of the quota is consumed only with the prompt's yes, --yes or --max-launches."""
     if ctx.ns.dry_run:
         return await spending.show_dry_run(ctx, spend)
+    approving.check_options(ctx)
     show_record(ctx, await spending.execute(ctx, spend), extraction_rows)
     return 0
 

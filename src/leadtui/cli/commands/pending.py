@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from leadtui.api.models import Export
-from leadtui.cli import spending
+from leadtui.cli import approving, spending
 from leadtui.cli.commands.exports import export_rows
 from leadtui.cli.commands.extractions import extraction_rows
 from leadtui.cli.output import table_lines
@@ -31,14 +31,15 @@ async def list_pending(ctx: Context) -> int:
     intents = await spending.pending_intents(ctx)
     unreadable = await spending.unreadable_intents(ctx)
     spoiled = [{"idempotency_key": u.idempotency_key, "unreadable": u.reason} for u in unreadable]
+    who = approving.who_asked(ctx)
     if ctx.out.fmt == "jsonl":
         for intent in intents:
-            ctx.out.document(spending.intent_json(intent))
+            ctx.out.document(spending.intent_json(intent) | who(intent.idempotency_key))
         for entry in spoiled:
             ctx.out.document(entry)
         return 0
     if ctx.out.machine:
-        data = [spending.intent_json(i) for i in intents]
+        data = [spending.intent_json(i) | who(i.idempotency_key) for i in intents]
         ctx.out.document({"data": data, "unreadable": spoiled, "next_cursor": None})
         return 0
     if not intents and not unreadable:

@@ -6,7 +6,7 @@ from pydantic import ValidationError
 
 from leadtui.api.models import Export, ExportRequest
 from leadtui.api.reasons import field_reasons
-from leadtui.cli import spending
+from leadtui.cli import approving, spending
 from leadtui.cli.commands.exports import export_rows
 from leadtui.cli.failures import usage_failure
 from leadtui.cli.records import show_record
@@ -26,6 +26,7 @@ async def run(ctx: Context) -> int:
     _check_count(ns.results)
     if ns.max_credits is not None and ns.max_credits < 0:
         raise usage_failure("--max-credits must be 0 or more. Nothing was sent.")
+    approving.check_options(ctx)
     spend = await spending.unlock_spend(ctx, ns.search_id, ns.results)
     if ns.dry_run:
         return await spending.show_dry_run(ctx, spend)

@@ -27,6 +27,11 @@ def credits_text(credits: int | None) -> str:
     return f"◆ {credits:,} credits{low}"
 
 
+def approvals_text(waiting: int) -> str:
+    """`1 approval waiting`, `2 approvals waiting`."""
+    return f"{waiting} approval{'s' if waiting != 1 else ''} waiting"
+
+
 class AppHeader(Horizontal):
     """Composed by every `LeadScreen`; follows the app's `identity` and `credits` reactives."""
 
@@ -40,6 +45,7 @@ class AppHeader(Horizontal):
     AppHeader #brand { width: 1fr; padding: 0 1; text-wrap: nowrap; text-overflow: ellipsis; }
     AppHeader #tabs { width: auto; }
     AppHeader #read-only { width: auto; padding: 0 1; background: $warning-muted; }
+    AppHeader #approvals { width: auto; padding: 0 1; background: $warning; color: $text; }
     AppHeader #credits { width: auto; padding: 0 1; background: $primary-muted; text-style: bold; }
     AppHeader #credits.-low { background: $warning-muted; }
     AppHeader #credits.-unknown { background: $panel; text-style: none; }
@@ -50,6 +56,7 @@ class AppHeader(Horizontal):
         yield Static(id="tabs")
         # Its own cell, so a long account name cannot push it off at 80 columns.
         yield Static("read-only", id="read-only")
+        yield Static(id="approvals")
         yield Static(credits_text(None), id="credits", classes="-unknown")
 
     @property
@@ -59,6 +66,7 @@ class AppHeader(Horizontal):
     def on_mount(self) -> None:
         self.watch(self.app, "identity", self._identity_changed)
         self.watch(self.app, "credits", self._credits_changed)
+        self.watch(self.app, "approvals_waiting", self._approvals_changed)
         self._draw_tabs()
         self.draw_flags()
 
@@ -73,6 +81,15 @@ class AppHeader(Horizontal):
         if self.lead_app.demo:
             brand += " · demo"
         self.query_one("#brand", Static).update(brand)
+
+    def _approvals_changed(self, waiting: int) -> None:
+        badge = self.query_one("#approvals", Static)
+        badge.display = waiting > 0
+        badge.update(
+            Content.from_markup(f"[@click=app.approvals]{approvals_text(waiting)}[/]")
+            if waiting
+            else ""
+        )
 
     def _credits_changed(self, credits: int | None) -> None:
         badge = self.query_one("#credits", Static)

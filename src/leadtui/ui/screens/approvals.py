@@ -1,0 +1,293 @@
+"""Approvals (`A` or the palette): spends other processes ask this app to approve.
+
+Each row says who asks (the agent's name, or "command line"), its process id and when, what
+it would spend, and the balance read just now. `y` opens the same confirmation as any spend in
+the app; its yes is written for the asker, which then sends the spend itself (the app never
+sends it). `n` denies. A row whose quote changed is marked stale (its asker quotes again);
+another account's, or a file that does not match its spend, is shown and never approved.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+from typing import Any, ClassVar
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.widgets import DataTable, Static
+
+from leadtui.api.client import LeadClient
+from leadtui.api.errors import LeadError
+from leadtui.api.keys import short_key
+from leadtui.api.models import Identity
+from leadtui.spend.account import SpendAccount
+from leadtui.spend.approval_records import Answer, ApprovalRequest, Party, Verdict
+from leadtui.spend.decision import Authorization, Surface
+from leadtui.spend.decision import Verdict as Decided
+from leadtui.spend.errors import JournalError, SpendBlocked
+from leadtui.spend.intent import SpendOperation
+from leadtui.spend.journal import canonical_body_hash
+from leadtui.spend.origin import spend_origin
+from leadtui.spend.quote import Quote
+from leadtui.ui.approval_watch import ApprovalWatcher
+from leadtui.ui.dialogs.confirm_spend import ConfirmSpend
+from leadtui.ui.model.approval_review import Review, Standing, review, settled_standing
+from leadtui.ui.screens.base import LeadScreen
+from leadtui.ui.widgets.view_table import ViewTable
+
+# The spend's words last: a search's summary may be long.
+COLUMNS = ("State", "Who", "PID", "Asked", "Total", "Balance now", "Spend")
+APP_NAME = "leadtui app"
+NOTE = (
+    "Spends asked by scripts and agents that cannot ask you themselves. y approves (the "
+    "asking process sends it), n denies. Nothing is sent by this app."
+)
+
+
+def detail(row: Review) -> str:
+    """The focused request in full: who, when, what, the price, the balance read now."""
+    request, quote = row.request, row.fresh or row.request.quote
+    when = request.asker.at.strftime("%Y-%m-%d %H:%M:%S %Z")
+    return (
+        f"{request.asker.label} asked at {when} to {row.what}: {quote.total_text()} "
+        f"({quote.price_source.value}). Balance now: {row.balance}. "
+        f"Idempotency key {short_key(request.idempotency_key)}…, profile {request.profile}, "
+        f"{request.account.label}. {row.standing.value.capitalize()}."
+    )
+
+
+def _cells(row: Review) -> tuple[str, ...]:
+    request = row.request
+    return (
+        row.standing.value,
+        request.asker.name,
+        str(request.asker.pid),
+        request.asker.at.strftime("%H:%M:%S"),
+        request.quote.total_text(),
+        row.balance,
+        row.short_what,
+    )
+
+
+def _record(row: Review) -> dict[str, Any]:
+    doc = row.request.to_json()
+    doc["state"] = row.standing.value
+    if row.request.answer is not None:
+        doc["answer"] = row.request.answer.to_json()
+    return doc
+
+
+async def fresh_quote(client: LeadClient, request: ApprovalRequest, identity: Identity) -> Quote:
+    """The same spend quoted by this app now: the server's price, the balance just read."""
+    asked = request.quote
+    if request.operation is SpendOperation.UNLOCK:
+        search = await client.searches.get(str(request.params.get("search_id")))
+        return Quote.unlock(search, asked.units, identity.credits)
+    return Quote.launch(request.operation, asked.target, identity.launches_left)
+
+
+class ApprovalsScreen(LeadScreen):
+    """Pushed over the current screen; Esc goes back."""
+
+    LABEL = "Approvals"
+    AUTO_FOCUS = "#approvals-table"
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y", "approve", "Approve (confirm)", id="approvals.approve"),
+        Binding("n", "deny", "Deny", id="approvals.deny"),
+        Binding("r", "recheck", "Check the quotes again", id="approvals.recheck"),
+        Binding("escape,q", "back", "Back", id="approvals.back"),
+    ]
+
+    DEFAULT_CSS = """
+    ApprovalsScreen #approvals-table { height: 1fr; }
+    ApprovalsScreen #approvals-note { height: auto; padding: 0 1; color: $text-muted; }
+    """
+
+    def __init__(self, watcher: ApprovalWatcher) -> None:
+        super().__init__()
+        self.watcher = watcher
+        self.rows: list[Review] = []
+        self._fresh: dict[str, Quote] = {}
+        self._account: SpendAccount | None = None
+
+    def compose_body(self) -> ComposeResult:
+        yield ViewTable(
+            "Approvals",
+            COLUMNS,
+            _cells,
+            row_id=lambda row: row.request.id,
+            record=_record,
+            copy_id=lambda row: row.request.idempotency_key,
+            id="approvals-table",
+        )
+        yield Static(NOTE, id="approvals-note", markup=False)
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        self._table.border_subtitle = "y approve · n deny · r check again · esc back"
+        self.watcher.changed.subscribe(self, self._changed)
+        self._show()
+        self.recheck()
+
+    @property
+    def _table(self) -> ViewTable[Review]:
+        table: ViewTable[Review] = self.query_one("#approvals-table", ViewTable)
+        return table
+
+    def _changed(self, _watcher: ApprovalWatcher) -> None:
+        self._show()
+        if any(row.standing is Standing.CHECKING for row in self.rows):
+            self.recheck()
+
+    def _review(self, request: ApprovalRequest) -> Review:
+        account = self._account
+        if account is None or self.lead_app.session is None:
+            # Whose account this app spends from is not known yet: nothing is judged.
+            return Review(request, settled_standing(request) or Standing.CHECKING)
+        return review(
+            request,
+            profile=self.lead_app.deps.profile,
+            origin=spend_origin(self.lead_app.client.base_url),
+            account=account,
+            fresh=self._fresh.get(request.id),
+        )
+
+    def _show(self) -> None:
+        self.rows = [self._review(r) for r in reversed(self.watcher.requests)]
+        table = self._table
+        at_top = table.cursor_row == 0
+        table.set_rows(self.rows)
+        if at_top:
+            table.move_cursor(row=0, animate=False)
+        self._describe_focused()
+
+    @on(DataTable.RowHighlighted, "#approvals-table")
+    def _describe_focused(self) -> None:
+        row = self._table.focused_row
+        self.query_one("#approvals-note", Static).update(NOTE if row is None else detail(row))
+        self.refresh_bindings()
+
+    # --- reading the quotes again -------------------------------------------------------
+
+    @work(exclusive=True, group="approvals-recheck")
+    async def recheck(self) -> None:
+        """Quote every open request again with a balance read now; mark the stale ones."""
+        app = self.lead_app
+        if app.session is None:
+            return
+        with self.request("recheck", "Reading the balance and prices…"):
+            try:
+                gate = await app.spending()
+                self._account = await gate.account_of(app.client)
+                identity = await app.refresh_identity()
+                for request in self.watcher.requests:
+                    if self._review(request).standing is Standing.CHECKING:
+                        self._fresh[request.id] = await fresh_quote(app.client, request, identity)
+            except (LeadError, SpendBlocked, JournalError) as error:
+                self.show_error(error)
+                return
+        self._show()
+        stale = [row for row in self.rows if row.standing is Standing.STALE]
+        for row in stale:
+            await self._answer(row, Verdict.STALE, quiet=True)
+
+    def action_recheck(self) -> None:
+        self._fresh.clear()
+        self.recheck()
+
+    # --- answering ------------------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("approve", "deny"):
+            row = self._table.focused_row if self.is_mounted else None
+            if row is None:
+                return None
+            if action == "approve":
+                return True if row.approvable else None
+            open_rows = (Standing.WAITING, Standing.CHECKING, Standing.CHANGED)
+            return True if row.standing in open_rows else None
+        return super().check_action(action, parameters)
+
+    @work(group="approvals-answer")
+    async def action_approve(self) -> None:
+        row = self._table.focused_row
+        if row is None or not row.approvable or row.spend is None:
+            return
+        gate = await self.lead_app.spending()
+        decision = await gate.decide(row.spend, self.lead_app.client, Authorization(Surface.APP))
+        if decision.verdict is Decided.REFUSE:
+            self.app.notify(decision.message, title="Not approved", severity="warning")
+            return
+        # Approving is a person's yes to exactly this quote: the dialog always asks.
+        asked = dataclasses.replace(decision, verdict=Decided.ASK, authorized_by=None)
+        dialog = ConfirmSpend(row.spend, asked)
+        await self.app.push_screen(dialog)
+        try:
+            if not await dialog.answer:
+                self.app.notify("Not approved: the request still waits.", timeout=4)
+                return
+            # The file may have changed while the dialog was up: judge it once more.
+            current = await asyncio.to_thread(self.watcher.desk.get, row.request.id)
+            again = self._review(current) if current is not None else None
+            if again is None or not again.approvable or again.spend != row.spend:
+                self.app.notify(
+                    "The request changed or ended while you looked: nothing was approved.",
+                    severity="warning",
+                    timeout=6,
+                )
+                return
+            await self._answer(row, Verdict.APPROVED)
+        finally:
+            dialog.finished()
+
+    @work(group="approvals-answer")
+    async def action_deny(self) -> None:
+        row = self._table.focused_row
+        if row is not None:
+            await self._answer(row, Verdict.DENIED)
+
+    async def _answer(self, row: Review, verdict: Verdict, *, quiet: bool = False) -> None:
+        request = row.request
+        quote = row.fresh or request.quote
+        answer = Answer(
+            verdict,
+            Party.here("app", APP_NAME),
+            request.idempotency_key,
+            canonical_body_hash(row.spend.body) if row.spend is not None else request.body_sha256,
+            quote.total,
+            self._account or request.account,
+            quote.to_json(),
+        )
+        try:
+            won = await asyncio.to_thread(self.watcher.desk.answer, request.id, answer)
+        except OSError as error:
+            self.app.notify(f"The answer could not be written: {error}", severity="error")
+            return
+        if not won:
+            if not quiet:
+                self.app.notify(
+                    "Already answered (in another window, or the asker stopped waiting): "
+                    "nothing was changed here.",
+                    severity="warning",
+                    timeout=6,
+                )
+        elif verdict is Verdict.APPROVED:
+            self.app.notify(
+                f"Approved by you: {request.asker.label} sends {row.what} "
+                f"({quote.total_text()}) with key {short_key(request.idempotency_key)}…",
+                title="Approved",
+                timeout=6,
+            )
+        elif verdict is Verdict.DENIED:
+            self.app.notify(
+                f"Denied: {request.asker.label} sends nothing ({row.what}).",
+                title="Denied",
+                timeout=6,
+            )
+        self.watcher.check()
+
+    def action_back(self) -> None:
+        self.dismiss()

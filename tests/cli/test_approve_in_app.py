@@ -1,0 +1,141 @@
+"""`--approve-in-app` and `approvals = "app"`: with no terminal, a spend waits for the running
+app's answer (the app's side is played here through the approval files it writes)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from leadtui.spend.approval_records import Answer, Party, Progress, Verdict
+from leadtui.spend.approvals import ApprovalDesk, approvals_folder
+from tests.cli.conftest import Cli
+
+SPEND = ("--approve-in-app", "--json")
+
+
+def desk() -> ApprovalDesk:
+    return ApprovalDesk(approvals_folder())
+
+
+def answer_when_asked(cli: Cli, verdict: Verdict) -> None:
+    """On the asker's first wait, answer its request as the app would."""
+    asker_sleep = cli.sleep
+
+    async def sleep(seconds: float) -> None:
+        requests, _ = desk().requests()
+        for request in requests:
+            if request.open:
+                desk().answer(
+                    request.id,
+                    Answer(
+                        verdict,
+                        Party.here("app", "leadtui app"),
+                        request.idempotency_key,
+                        request.body_sha256,
+                        request.quote.total,
+                        request.account,
+                        request.quote.to_json(),
+                    ),
+                )
+        await asker_sleep(seconds)
+
+    cli.sleep = sleep  # type: ignore[method-assign]
+
+
+def test_approved_in_the_app_the_command_sends_it_once(cli: Cli) -> None:
+    search = cli.new_search()
+    before = cli.credits()
+    answer_when_asked(cli, Verdict.APPROVED)
+
+    ran = cli.run("unlock", search, "--results", "5", *SPEND)
+
+    assert ran.code == 0, ran.err
+    assert ran.doc["exportId"]
+    assert "Waiting for approval in the running leadtui app" in ran.err
+    assert cli.credits() == before - 5
+    assert len(cli.spending_requests()) == 1
+    [request] = desk().requests()[0]
+    assert request.asker.name == "command line"
+    assert request.progress is Progress.SENT
+    assert request.answer is not None
+    assert request.answer.by.name == "leadtui app"
+
+
+def test_denied_in_the_app_nothing_is_sent(cli: Cli) -> None:
+    search = cli.new_search()
+    answer_when_asked(cli, Verdict.DENIED)
+
+    ran = cli.run("unlock", search, "--results", "5", *SPEND)
+
+    assert ran.code == 10
+    assert ran.error["code"] == "denied_in_app"
+    assert ran.error["quote"]["total"] == 5
+    assert cli.spending_requests() == []
+
+
+def test_no_answer_within_the_timeout_nothing_is_sent(cli: Cli) -> None:
+    search = cli.new_search()
+
+    ran = cli.run("unlock", search, "--results", "5", *SPEND, "--approval-timeout", "3")
+
+    assert ran.code == 10
+    assert ran.error["code"] == "approval_timeout"
+    assert ran.error["quote"]["total"] == 5
+    assert sum(cli.sleeps) == pytest.approx(3.0)
+    assert cli.spending_requests() == []
+
+
+def test_the_profile_setting_asks_the_app_without_the_flag(
+    cli: Cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text('[profiles.default]\napprovals = "app"\n')
+    monkeypatch.setenv("LEADTUI_CONFIG_FILE", str(config))
+    search = cli.new_search()
+    answer_when_asked(cli, Verdict.APPROVED)
+
+    ran = cli.run("unlock", search, "--results", "5", "--json")
+
+    assert ran.code == 0, ran.err
+    assert len(cli.spending_requests()) == 1
+
+
+def test_without_opting_in_a_spend_nobody_can_confirm_is_refused_as_before(cli: Cli) -> None:
+    ran = cli.run("unlock", cli.new_search(), "--results", "5", "--json")
+
+    assert ran.code == 10
+    assert ran.error["code"] == "confirmation_required"
+    assert not approvals_folder().exists()
+
+
+@pytest.mark.parametrize("seconds", ["0", "901", "-5"])
+def test_a_wait_out_of_bounds_is_a_usage_error(cli: Cli, seconds: str) -> None:
+    ran = cli.run(
+        "unlock", cli.new_search(), "--results", "5", *SPEND, "--approval-timeout", seconds
+    )
+
+    assert ran.code == 2
+    assert "at most 900 seconds" in ran.error["message"]
+    assert cli.spending_requests() == []
+
+
+def test_a_launch_waits_for_the_app_too(cli: Cli) -> None:
+    draft = cli.control(
+        "POST",
+        "/api/v1/extractions/drafts",
+        {
+            "categories": ["bakery"],
+            "countries": ["FR"],
+            "localisations": ["Paris"],
+            "enrichment_sources": ["website"],
+        },
+        key="sk_demo_full",
+    )
+    answer_when_asked(cli, Verdict.DENIED)
+
+    ran = cli.run("extractions", "launch", draft["extractionId"], *SPEND)
+
+    assert ran.code == 10
+    assert ran.error["code"] == "denied_in_app"
+    assert ran.error["quote"]["unit"] == "launch"

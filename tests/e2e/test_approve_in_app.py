@@ -1,0 +1,230 @@
+"""End to end: `leadtui unlock … --approve-in-app` in a process of its own, without a terminal,
+asks; the app (Pilot) against the same sandbox over a socket shows it and answers. Only the
+asking process sends; a yes is spent once, whatever else happens."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import signal
+import sys
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+from tests.conftest import FakeClock
+from tests.e2e.sandbox_process import clean_env
+from tests.ui.pilot import settle, wait_for_screen, wait_for_text, wait_until
+
+from leadtui.api.client import LeadClient
+from leadtui.config.settings import Settings
+from leadtui.sandbox.config import SandboxConfig
+from leadtui.sandbox.embedded import EmbeddedSandbox
+from leadtui.spend.journal import SpendJournal
+from leadtui.ui.app import LeadApp, make_app
+from leadtui.ui.dialogs.confirm_spend import ConfirmSpend
+from leadtui.ui.screens.approvals import ApprovalsScreen
+from leadtui.ui.services import AppDeps
+
+pytestmark = pytest.mark.timeout(120)
+
+KEY = "sk_demo_full"
+SEARCH = {
+    "activities": [{"name": "Bakery"}],
+    "countries": [{"name": "France"}],
+    "localisations": [{"name": "Paris"}],
+}
+
+
+@pytest.fixture
+def sandbox() -> Iterator[EmbeddedSandbox]:
+    with EmbeddedSandbox(SandboxConfig(job_seconds=0.3)) as running:
+        yield running
+
+
+def over_socket(sandbox: EmbeddedSandbox) -> LeadApp:
+    """The app as `make_app` builds it, signed in at the sandbox over its socket."""
+
+    def connect(base_url: str, api_key: str) -> LeadClient:
+        return LeadClient(base_url, api_key, max_retries=0)
+
+    deps = AppDeps(
+        settings=Settings(),
+        save_settings=lambda _settings: None,
+        base_url=sandbox.base_url,
+        clock=FakeClock(),
+        connect=connect,
+    )
+    return make_app(deps, key=KEY, key_source="demo")
+
+
+async def leadtui(sandbox: EmbeddedSandbox, *argv: str) -> asyncio.subprocess.Process:
+    """`leadtui ARGV` as its own process, no terminal (stdin is not one), same state dir."""
+    return await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "leadtui",
+        *argv,
+        stdin=asyncio.subprocess.DEVNULL,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+        env=clean_env() | {"LEADTUI_BASE_URL": sandbox.base_url, "LEADTUI_API_KEY": KEY},
+    )
+
+
+async def finished(process: asyncio.subprocess.Process) -> tuple[int, Any, str]:
+    out, err = await asyncio.wait_for(process.communicate(), timeout=60)
+    assert process.returncode is not None
+    return process.returncode, json.loads(out) if out.strip() else None, err.decode()
+
+
+async def control(sandbox: EmbeddedSandbox, method: str, path: str, body: Any = None) -> Any:
+    async with httpx.AsyncClient(base_url=sandbox.base_url) as http:
+        response = await http.request(method, path, json=body)
+        response.raise_for_status()
+        return response.json()["data"]
+
+
+async def credits(sandbox: EmbeddedSandbox) -> int:
+    return int((await control(sandbox, "PATCH", "/_sandbox/accounts/acct_demo", {}))["credits"])
+
+
+async def unlocks(sandbox: EmbeddedSandbox) -> list[dict[str, Any]]:
+    log = await control(sandbox, "GET", "/_sandbox/requests")
+    return [r for r in log if r["method"] == "POST" and r["path"].endswith("/exports")]
+
+
+async def new_search(sandbox: EmbeddedSandbox) -> str:
+    async with LeadClient(sandbox.base_url, KEY) as client:
+        return str((await client.searches.create(SEARCH)).searchId)
+
+
+async def ask(sandbox: EmbeddedSandbox, search_id: str) -> asyncio.subprocess.Process:
+    return await leadtui(
+        sandbox, "unlock", search_id, "--results", "5", "--approve-in-app", "--json"
+    )
+
+
+async def open_request(pilot: Any) -> None:
+    """Open Approvals once the request is announced; until its quote is checked and it may
+    be approved."""
+    await wait_for_text(pilot, "1 approval waiting")
+    await pilot.press("A")
+    screen = await wait_for_screen(pilot, ApprovalsScreen)
+    await wait_until(pilot, lambda: bool(screen.rows) and screen.rows[0].approvable)
+    await wait_for_text(pilot, "Waiting for you.")
+
+
+async def test_a_script_spends_only_after_the_yes_in_the_app_and_once(
+    sandbox: EmbeddedSandbox,
+) -> None:
+    app = over_socket(sandbox)
+    before = await credits(sandbox)
+    asker = await ask(sandbox, await new_search(sandbox))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await open_request(pilot)
+        text = await wait_for_text(pilot, "command line")
+        assert f"{asker.pid}" in text
+        assert await unlocks(sandbox) == []
+
+        await pilot.press("y")
+        await wait_for_screen(pilot, ConfirmSpend)
+        await pilot.press("y")
+        code, doc, err = await finished(asker)
+        await wait_for_text(pilot, "sent by the asker")
+        await wait_for_text(pilot, "9,995 credits")  # the header follows the asker's spend
+        await settle(pilot)
+
+    assert code == 0, err
+    assert "Waiting for approval in the running leadtui app" in err
+    assert await credits(sandbox) == before - 5
+    [spent] = SpendJournal().history()
+    assert spent.outcome is not None
+    assert spent.outcome_detail["id"] == doc["exportId"]
+    assert [u["idempotency_key"] for u in await unlocks(sandbox)] == [spent.idempotency_key]
+
+
+async def test_a_denial_sends_nothing(sandbox: EmbeddedSandbox) -> None:
+    app = over_socket(sandbox)
+    before = await credits(sandbox)
+    asker = await ask(sandbox, await new_search(sandbox))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await open_request(pilot)
+        await pilot.press("n")
+        code, doc, _ = await finished(asker)
+
+    assert code == 10
+    assert doc["error"]["code"] == "denied_in_app"
+    assert doc["error"]["quote"]["total"] == 5
+    assert await unlocks(sandbox) == []
+    assert await credits(sandbox) == before
+
+
+async def test_two_apps_open_approve_once_only(sandbox: EmbeddedSandbox) -> None:
+    first, second = over_socket(sandbox), over_socket(sandbox)
+    before = await credits(sandbox)
+    asker = await ask(sandbox, await new_search(sandbox))
+    async with first.run_test(size=(100, 30)) as one, second.run_test(size=(100, 30)) as two:
+        await open_request(one)
+        await open_request(two)
+        # Both confirmations are up at once; the first yes counts, the second finds it taken.
+        await one.press("y")
+        await wait_for_screen(one, ConfirmSpend)
+        await two.press("y")
+        await wait_for_screen(two, ConfirmSpend)
+        await one.press("y")
+        await two.press("y")
+        code, _, err = await finished(asker)
+        await wait_until(two, lambda: any("nothing" in n.message for n in second._notifications))
+
+    assert code == 0, err
+    assert len(await unlocks(sandbox)) == 1
+    assert await credits(sandbox) == before - 5
+
+
+async def test_an_asker_killed_after_the_yes_leaves_it_pending_and_a_resend_debits_once(
+    sandbox: EmbeddedSandbox,
+) -> None:
+    app = over_socket(sandbox)
+    before = await credits(sandbox)
+    asker = await ask(sandbox, await new_search(sandbox))
+    journal = SpendJournal()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await open_request(pilot)
+        await pilot.press("y")
+        await wait_for_screen(pilot, ConfirmSpend)
+        # The server answers slowly from now on: the asker is killed while its send waits.
+        sandbox.app.state.sandbox.config.latency_ms = 3000
+        await pilot.press("y")
+        await wait_until(pilot, lambda: journal.pending() != [], seconds=30)
+        asker.send_signal(signal.SIGKILL)
+        await asker.wait()
+        sandbox.app.state.sandbox.config.latency_ms = 0
+        await wait_for_text(pilot, "the asker has stopped", seconds=15)
+
+    [pending] = journal.pending()
+    listed = await leadtui(sandbox, "pending", "list", "--json")
+    code, doc, err = await finished(listed)
+    assert code == 0, err
+    [row] = doc["data"]
+    assert row["idempotency_key"] == pending.idempotency_key
+    assert row["asked_by"]["name"] == "command line"
+    assert row["asked_by"]["pid"] == asker.pid
+    assert row["approved_by"]["name"] == "leadtui app"
+
+    # The killed send reaches the server in its own time; the resend uses the same key.
+    async def killed_send_answered() -> bool:
+        return any(u["status"] for u in await unlocks(sandbox))
+
+    for _ in range(200):
+        if await killed_send_answered():
+            break
+        await asyncio.sleep(0.05)
+    resent = await leadtui(sandbox, "pending", "resend", pending.idempotency_key, "--json")
+    code, doc, err = await finished(resent)
+
+    assert code == 0, err
+    assert await credits(sandbox) == before - 5
+    assert {u["idempotency_key"] for u in await unlocks(sandbox)} == {pending.idempotency_key}
+    assert journal.pending() == []

@@ -1,0 +1,187 @@
+"""Approvals: a spend asked by a process that cannot ask, approved or denied in the app."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from leadtui.spend.approval_wait import ApprovalTimedOut, DeniedInApp
+from leadtui.spend.approvals import approvals_folder
+from leadtui.ui.dialogs.confirm_spend import ConfirmSpend
+from leadtui.ui.screens.approvals import ApprovalsScreen
+from tests.conftest import FakeClock
+from tests.ui.approval_asker import AGENT, start_asking
+from tests.ui.pilot import wait_for_screen, wait_for_text, wait_until
+
+ONE_SEARCH = {
+    "activities": [{"name": "Bakery"}],
+    "countries": [{"name": "France"}],
+    "localisations": [{"name": "Paris"}],
+}
+
+
+async def _search(client: Any) -> str:
+    created = await client.searches.create(ONE_SEARCH)
+    return str(created.searchId)
+
+
+async def _credits(sandbox_http: Any) -> int:
+    r = await sandbox_http.patch("/_sandbox/accounts/acct_demo", json={})
+    return int(r.json()["data"]["credits"])
+
+
+async def _unlocks(sandbox_http: Any) -> list[dict[str, Any]]:
+    log = (await sandbox_http.get("/_sandbox/requests")).json()["data"]
+    return [r for r in log if r["method"] == "POST" and r["path"].endswith("/exports")]
+
+
+def _toasts(app: Any, title: str) -> list[str]:
+    return [n.message for n in app._notifications if n.title == title]
+
+
+def _request_files() -> list[Any]:
+    return sorted(
+        p for p in approvals_folder().glob("*.json") if not p.name.endswith(".answer.json")
+    )
+
+
+async def test_an_approved_request_is_sent_by_the_asker_once(
+    build_app: Any, client: Any, sandbox_http: Any
+) -> None:
+    app = build_app()
+    escapes: list[str] = []
+    async with app.run_test(size=(100, 30)) as pilot:
+        app.jobs.notifier.write = escapes.append
+        await wait_for_text(pilot, "10,000 credits")
+        search_id = await _search(client)
+        asker = start_asking(client, search_id, 40)
+
+        await wait_for_text(pilot, "1 approval waiting")
+        await wait_until(pilot, lambda: _toasts(app, "Approval waiting"))
+        assert f"{AGENT} (pid" in _toasts(app, "Approval waiting")[0]
+        assert "asks to unlock 40 results" in _toasts(app, "Approval waiting")[0]
+        assert any("\x1b]9;leadtui: Approval waiting" in e for e in escapes)
+        assert any("\x1b]777;notify;" in e for e in escapes)
+
+        await pilot.press("A")
+        await wait_for_screen(pilot, ApprovalsScreen)
+        text = await wait_for_text(pilot, "Waiting for you.")
+        assert AGENT in text
+        assert "unlock 40 results" in text
+        assert "10,000 credits → 9,960" in text
+        assert await _unlocks(sandbox_http) == []  # nothing is sent by asking
+
+        await pilot.press("y")
+        dialog = await wait_for_screen(pilot, ConfirmSpend)
+        assert "Unlock 40 results" in await wait_for_text(pilot, "10,000 → 9,960 after")
+        assert dialog.request.idempotency_key in json.dumps(
+            json.loads(_request_files()[0].read_text())
+        )
+        await pilot.press("y")
+        result = await asker
+        await wait_for_text(pilot, "sent by the asker")
+
+        assert await _credits(sandbox_http) == 10_000 - 40
+        unlocks = await _unlocks(sandbox_http)
+        assert [u["idempotency_key"] for u in unlocks] == [result.intent.idempotency_key]
+        await wait_for_text(pilot, "9,960 credits")  # the header follows the asker's spend
+        notes = [e.what for e in app.history.entries()]
+        assert any("Approved by you" in n and AGENT in n for n in notes)
+        assert any("Approval waiting" in n and AGENT in n for n in notes)
+
+
+async def test_n_denies_and_nothing_is_sent(build_app: Any, client: Any, sandbox_http: Any) -> None:
+    app = build_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for_text(pilot, "10,000 credits")
+        asker = start_asking(client, await _search(client), 40)
+        await wait_for_text(pilot, "1 approval waiting")
+        await pilot.press("A")
+        await wait_for_text(pilot, "Waiting for you.")
+        await pilot.press("n")
+
+        with pytest.raises(DeniedInApp) as denied:
+            await asker
+        await wait_for_text(pilot, "denied")
+
+    assert denied.value.quote.total == 40
+    assert await _unlocks(sandbox_http) == []
+    assert await _credits(sandbox_http) == 10_000
+
+
+async def test_no_answer_times_out_and_nothing_is_sent(
+    build_app: Any, client: Any, sandbox_http: Any
+) -> None:
+    app = build_app()
+    asker_clock = FakeClock(0.0)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for_text(pilot, "10,000 credits")
+        asker = start_asking(client, await _search(client), 40, wait_seconds=30, clock=asker_clock)
+        await wait_for_text(pilot, "1 approval waiting")
+        await pilot.press("A")
+        await wait_for_text(pilot, "Waiting for you.")
+        asker_clock.advance(31)
+        with pytest.raises(ApprovalTimedOut):
+            await asker
+        await wait_for_text(pilot, "timed out")
+        await pilot.press("y")  # greyed: nothing happens
+        await pilot.pause()
+        assert isinstance(app.screen, ApprovalsScreen)
+
+    assert await _unlocks(sandbox_http) == []
+
+
+async def test_a_balance_changed_since_the_quote_is_stale_and_asked_again(
+    build_app: Any, client: Any, sandbox_http: Any
+) -> None:
+    app = build_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for_text(pilot, "10,000 credits")
+        search_id = await _search(client)
+        await pilot.press("A")
+        await wait_for_screen(pilot, ApprovalsScreen)
+        asker = start_asking(client, search_id, 40)
+        await wait_until(pilot, lambda: len(_request_files()) == 1)
+        # Spent elsewhere after the asker quoted: its quote no longer holds.
+        await sandbox_http.patch("/_sandbox/accounts/acct_demo", json={"credits": 5_000})
+
+        await wait_until(pilot, lambda: len(_request_files()) == 2)
+        text = await wait_for_text(pilot, "5,000 credits → 4,960")
+        assert "stale: the quote changed" in text
+        await wait_until(pilot, lambda: app.approvals_waiting == 1)
+        assert app.screen.rows[0].standing.value == "waiting for you"  # newest first
+        await pilot.press("y")
+        await wait_for_screen(pilot, ConfirmSpend)
+        await pilot.press("y")
+        await asker
+
+    assert await _credits(sandbox_http) == 5_000 - 40
+
+
+async def test_a_request_file_changed_under_its_asker_is_never_approved(
+    build_app: Any, client: Any, sandbox_http: Any
+) -> None:
+    app = build_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for_text(pilot, "10,000 credits")
+        asker = start_asking(client, await _search(client), 40)
+        await wait_until(pilot, lambda: len(_request_files()) == 1)
+        path = _request_files()[0]
+        doc = json.loads(path.read_text())
+        doc["spend"]["params"]["additional_results"] = 400
+        doc["quote"]["units"] = 400
+        doc["quote"]["total"] = 400
+        path.write_text(json.dumps(doc))
+
+        await pilot.press("A")
+        await wait_for_text(pilot, "refused: the file does not match its spend")
+        await pilot.press("y")
+        await pilot.pause()
+        assert isinstance(app.screen, ApprovalsScreen)
+        await pilot.press("n")
+        with pytest.raises(DeniedInApp):
+            await asker
+
+    assert await _unlocks(sandbox_http) == []
