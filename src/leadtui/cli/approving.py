@@ -120,13 +120,15 @@ async def _quote_again(ctx: Context, request: SpendRequest) -> Spend:
 
     params = request.params
     if request.operation is SpendOperation.UNLOCK:
-        return await spending.unlock_spend(
+        spend = await spending.unlock_spend(
             ctx, str(params["search_id"]), int(params["additional_results"])
         )
-    if request.operation is SpendOperation.EXTRACTION_CREATE:
+    elif request.operation is SpendOperation.EXTRACTION_CREATE:
         body = ExtractionRequest.model_validate(params["request"])
-        return await spending.create_extraction_spend(ctx, body)
-    return await spending.launch_extraction_spend(ctx, str(params["extraction_id"]))
+        spend = await spending.create_extraction_spend(ctx, body)
+    else:
+        spend = await spending.launch_extraction_spend(ctx, str(params["extraction_id"]))
+    return spending.priced(spend, await spending.decide(ctx, spend))
 
 
 def may_ask_the_app(ctx: Context, refusal_code: str) -> bool:

@@ -230,6 +230,12 @@ def decision_failure(decision: Decision) -> CliFailure:
     )
 
 
+def priced(spend: Spend, decision: Decision) -> Spend:
+    """`spend` quoted as the decision priced it (its balance read fresh)."""
+    request = replace(spend.request, quote=decision.quote)
+    return replace(spend, quote=decision.quote, request=request)
+
+
 def _prompt(ctx: Context, spend: Spend, decision: Decision) -> bool:
     lines = quote_lines(spend, decision)
     width = max(len(name) for name, _ in lines)
@@ -256,7 +262,9 @@ async def execute(ctx: Context, spend: Spend) -> Export | Extraction:
         refusal = decision_failure(decision)
         if not approving.may_ask_the_app(ctx, refusal.code):
             raise refusal
-        # Opted in, nobody at a terminal: the running app's Approvals screen may say yes.
+        # Opted in, nobody at a terminal: the running app's Approvals screen may say yes,
+        # to the quote the decision priced (fresh balance, the price that counts).
+        spend = priced(spend, decision)
         spend, approved = await approving.approved_in_app(ctx, gate, spend)
         auth = replace(auth, confirmed=True)
     elif decision.verdict is Verdict.ASK:
