@@ -42,6 +42,7 @@ from leadtui.cli.failures import (
 )
 from leadtui.cli.runtime import Context
 from leadtui.config.errors import StateDirError
+from leadtui.config.variables import NO_INPUT_ENV
 from leadtui.spend.decision import (
     Authorization,
     AuthorizedBy,
@@ -67,7 +68,6 @@ from leadtui.spend.journal import SpendJournal
 from leadtui.spend.quote import Quote, Unit, plural, still_locked
 from leadtui.spend.request import SpendRequest
 
-NO_INPUT_ENV: Final = "LEADTUI_NO_INPUT"
 INTERRUPTED: Final = "interrupted"
 
 # Each refusal of the spend core that is not a decision (nothing sent): code and exit code.

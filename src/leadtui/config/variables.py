@@ -18,6 +18,7 @@ BASE_URL_ENV: Final = "LEADTUI_BASE_URL"
 PROFILE_ENV: Final = "LEADTUI_PROFILE"
 CONFIG_FILE_ENV: Final = "LEADTUI_CONFIG_FILE"
 DEBUG_ENV: Final = "LEADTUI_DEBUG"
+NO_INPUT_ENV: Final = "LEADTUI_NO_INPUT"
 
 ENV_PREFIX: Final = "LEADTUI_"
 ENV_NESTED_DELIMITER: Final = "__"
@@ -55,6 +56,7 @@ VARIABLES: Final[tuple[Variable, ...]] = (
         "the table `profiles`, as JSON; or one member, e.g. `LEADTUI_PROFILES__WORK__READ_ONLY`",
     ),
     Variable(DEBUG_ENV, "`1`: a crash report adds the traceback (never the locals)"),
+    Variable(NO_INPUT_ENV, "`1`: the command line never prompts (what would be asked is refused)"),
 )
 """Every variable leadtui reads. A setting's variable also sets its members with `__`."""
 
