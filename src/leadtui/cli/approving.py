@@ -22,6 +22,7 @@ from leadtui.cli.failures import (
     CliFailure,
     usage_failure,
 )
+from leadtui.spend.approval_parties import ApprovedSpends
 from leadtui.spend.approval_records import Party, Progress
 from leadtui.spend.approval_wait import (
     ApprovalMismatch,
@@ -45,6 +46,7 @@ if TYPE_CHECKING:
     from leadtui.cli.runtime import Context
     from leadtui.cli.spending import Spend
     from leadtui.spend.gate import SpendGate
+    from leadtui.spend.intent import SpendIntent
     from leadtui.spend.request import SpendRequest
 
 
@@ -186,18 +188,8 @@ def told_to_the_app(ctx: Context, approved: Approved | None) -> Iterator[None]:
     _approval(ctx).settled(approved, Progress.SENT, {"code": "sent"})
 
 
-def who_asked(ctx: Context) -> Callable[[str], dict[str, Any]]:
+def who_asked(ctx: Context) -> Callable[[SpendIntent], dict[str, Any]]:
     """For `pending --json`: who asked for a spend and who approved it in the app (both None
-    for a spend that was not asked in the app), by idempotency key."""
-    try:
-        approved = ApprovalDesk(approvals_folder(ctx.deps.journal_path)).approved_by_key()
-    except OSError:
-        approved = {}
-
-    def who(key: str) -> dict[str, Any]:
-        request = approved.get(key)
-        if request is None or request.answer is None:
-            return {"asked_by": None, "approved_by": None}
-        return {"asked_by": request.asker.to_json(), "approved_by": request.answer.by.to_json()}
-
-    return who
+    for a spend that was not asked in the app), the rule History reads too."""
+    approved = ApprovedSpends.read(ApprovalDesk(approvals_folder(ctx.deps.journal_path)))
+    return lambda intent: approved.parties(intent).to_json()
