@@ -5,7 +5,8 @@ returns the spend the person approved (exactly the one it holds), or raises an
 `ApprovalRefused` carrying the quote — denied, timed out, or an answer that does not match.
 A stale quote (price or balance changed) is quoted again by the caller's `requote` and asked
 anew, within the same overall timeout. Waiting reads only local files, on the injected clock
-and sleep; the caller sends the approved spend itself, through the spend core.
+and sleep; the caller sends the approved spend itself, through the spend core. Before asking,
+the folder's old files are pruned (`approval_pruning.py`).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from typing import Any, Final
 
 from leadtui.spend.account import SpendAccount
 from leadtui.spend.approval_files import UnreadableApproval
+from leadtui.spend.approval_pruning import prune_approvals
 from leadtui.spend.approval_records import Answer, ApprovalRequest, Party, Progress, Verdict
 from leadtui.spend.approval_refusals import (
     ApprovalMismatch,
@@ -80,6 +82,8 @@ class InAppApproval:
     sleep: Sleep = asyncio.sleep
     clock: Callable[[], float] = time.monotonic
     report: Report | None = None
+    wall_clock: Callable[[], float] = time.time
+    """Wall-clock seconds: how old the folder's files are (pruned before asking)."""
     poll_seconds: float = POLL_SECONDS
     report_every: float = REPORT_EVERY_SECONDS
 
@@ -95,6 +99,7 @@ class InAppApproval:
         """Ask the app and wait until it answers or the timeout passes. Raises DeniedInApp,
         ApprovalTimedOut, ApprovalMismatch; OSError when the request cannot be written."""
         deadline = self.clock() + check_wait_seconds(self.timeout)
+        await asyncio.to_thread(prune_approvals, self.desk.folder, self.wall_clock())
         current = request
         while True:
             record = await asyncio.to_thread(
