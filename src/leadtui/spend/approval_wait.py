@@ -17,13 +17,19 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, ClassVar, Final
+from typing import Any, Final
 
 from leadtui.spend.account import SpendAccount
 from leadtui.spend.approval_files import UnreadableApproval
 from leadtui.spend.approval_records import Answer, ApprovalRequest, Party, Progress, Verdict
+from leadtui.spend.approval_refusals import (
+    ApprovalMismatch,
+    ApprovalRefused,
+    ApprovalTimedOut,
+    DeniedInApp,
+    refusal_of,
+)
 from leadtui.spend.approvals import DEFAULT_WAIT_SECONDS, MAX_WAIT_SECONDS, ApprovalDesk
-from leadtui.spend.errors import SpendBlocked
 from leadtui.spend.journal import canonical_body_hash
 from leadtui.spend.quote import Quote
 from leadtui.spend.request import SpendRequest
@@ -34,37 +40,18 @@ Report = Callable[[str], Awaitable[None] | None]
 Requote = Callable[[SpendRequest], Awaitable[SpendRequest]]
 """Quotes the same spend again with a balance read fresh (same key, same body)."""
 
+__all__ = [
+    "ApprovalMismatch",
+    "ApprovalRefused",
+    "ApprovalTimedOut",
+    "Approved",
+    "DeniedInApp",
+    "InAppApproval",
+    "check_wait_seconds",
+]
+
 POLL_SECONDS: Final = 0.5
 REPORT_EVERY_SECONDS: Final = 10.0
-
-
-class ApprovalRefused(SpendBlocked):
-    """No yes came from the app for this spend: nothing was sent. `code` is what every surface
-    reports (the command line's JSON error, the tool result), `quote` what was asked."""
-
-    code: ClassVar[str] = "denied_in_app"
-
-    def __init__(self, message: str, quote: Quote) -> None:
-        super().__init__(message)
-        self.quote = quote
-
-
-class DeniedInApp(ApprovalRefused):
-    title = "Denied in the app"
-    code = "denied_in_app"
-
-
-class ApprovalTimedOut(ApprovalRefused):
-    title = "No answer from the app"
-    code = "approval_timeout"
-
-
-class ApprovalMismatch(ApprovalRefused):
-    """The answer is not about the spend this process holds (a request file changed under
-    it: another account, another amount, another body)."""
-
-    title = "Approval does not match"
-    code = "approval_mismatch"
 
 
 def check_wait_seconds(seconds: float) -> float:
@@ -177,30 +164,13 @@ class InAppApproval:
     async def _settle(
         self, record: ApprovalRequest, spend: SpendRequest, account: SpendAccount, answer: Answer
     ) -> Approved:
-        quote = spend.quote
         if answer.verdict is Verdict.APPROVED and answer.matches(spend, account):
             changed = await asyncio.to_thread(self.desk.update, record, Progress.SENDING)
             return Approved(spend, changed, answer)
         await asyncio.to_thread(
             self.desk.update, record, Progress.NOT_SENT, {"reason": answer.verdict.value}
         )
-        who = answer.by.label
-        if answer.verdict is Verdict.APPROVED:
-            raise ApprovalMismatch(
-                f"The approval by {who} is not for this spend ({quote.total_text()} as this "
-                "process asked it): the request file was changed. Nothing was sent.",
-                quote,
-            )
-        if answer.verdict is Verdict.DENIED:
-            raise DeniedInApp(
-                f"Denied in the app by {who}: {quote.total_text()} not spent. Nothing was sent.",
-                quote,
-            )
-        raise ApprovalTimedOut(
-            f"No answer from the app within {self.timeout:.0f} s: nothing was sent. Open "
-            "leadtui (A: Approvals) and run this again, or pass a longer wait.",
-            quote,
-        )
+        raise refusal_of(answer, spend.quote, self.timeout)
 
     async def _tell(self, quote: Quote, left: float) -> None:
         if self.report is None:
