@@ -127,7 +127,9 @@ async def test_a_spend_made_elsewhere_moves_the_balance_and_history_says_who(
     app = build_app()
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot)
-        await app.jobs.tick()  # the journal as the app first sees it
+        # The journal as the app first sees it; no job is being watched.
+        await wait_until(pilot, lambda: app.journal_watch.looks > 0)
+        assert not app.jobs.board.watched()
         # The command line, another process on the same journal file, spends 7 credits.
         client = make_client()
         search = await client.searches.create(SearchRequest.model_validate(SEARCH))
@@ -137,7 +139,6 @@ async def test_a_spend_made_elsewhere_moves_the_balance_and_history_says_who(
         )
         request = SpendRequest.for_unlock(Quote.unlock(search, 7, None), search.searchId)
         await elsewhere.spend(request, client, Authorization(Surface.CLI, ceiling=7))
-        await app.jobs.tick()
         await wait_until(pilot, lambda: "◆ 9,993 credits" in words(app))
         await pilot.press("H")
         await wait_until(pilot, lambda: "command line" in words(app))
