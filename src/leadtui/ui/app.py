@@ -45,6 +45,7 @@ if TYPE_CHECKING:
     from leadtui.spend.journal import SpendIntent
     from leadtui.ui.approval_watch import ApprovalWatcher
     from leadtui.ui.job_watcher import JobWatcher
+    from leadtui.ui.journal_watch import JournalWatcher
 
 THEMES = {"dark": "textual-dark", "light": "textual-light"}
 
@@ -106,7 +107,10 @@ class LeadApp(KeysInBursts):
         """Why a launch's load failed (the app then exits with code 2)."""
         self._jobs: JobWatcher | None = None
         self._approvals: ApprovalWatcher | None = None
+        self._journal_watch: JournalWatcher | None = None
         self._spend_gate: SpendGate | None = None
+        # The journal is opened (and on first use created) once, whoever asks first.
+        self._spend_gate_opening = asyncio.Lock()
         self.spends_in_flight = 0
         """Spends sent and not answered yet (counted by ui/spend_flow.py): quitting asks."""
         self.spend_settled: Signal[str] = Signal(self, "spend_settled")
@@ -227,17 +231,34 @@ class LeadApp(KeysInBursts):
             self._approvals = ApprovalWatcher(self)
         return self._approvals
 
+    @property
+    def journal_watch(self) -> JournalWatcher:
+        """The app's look at its journal file for spends made elsewhere, made on first use."""
+        if self._journal_watch is None:
+            from leadtui.spend.journal import default_journal_path
+            from leadtui.ui.journal_watch import JournalWatcher
+
+            path = self.deps.journal_path or default_journal_path()
+            self._journal_watch = JournalWatcher(self, path, self._follow_journal)
+        return self._journal_watch
+
+    def _start_watches(self) -> None:
+        """The local looks (no API call) at what other processes of this profile do."""
+        self.approvals.start()
+        self.journal_watch.start()
+
     async def spending(self) -> SpendGate:
         """The profile's spend gate, built on first use: opening the journal (sqlite3) runs in
         a thread. Raises JournalError when the journal cannot be opened."""
-        if self._spend_gate is None:
-            from leadtui.spend.gate import SpendGate
-            from leadtui.spend.journal import SpendJournal
+        async with self._spend_gate_opening:
+            if self._spend_gate is None:
+                from leadtui.spend.gate import SpendGate
+                from leadtui.spend.journal import SpendJournal
 
-            deps = self.deps
-            journal = await asyncio.to_thread(SpendJournal, deps.journal_path)
-            self._spend_gate = SpendGate.for_profile(self.settings, journal, deps.profile)
-        return self._spend_gate
+                deps = self.deps
+                journal = await asyncio.to_thread(SpendJournal, deps.journal_path)
+                self._spend_gate = SpendGate.for_profile(self.settings, journal, deps.profile)
+            return self._spend_gate
 
     # --- start-up and sign-in -----------------------------------------------------------
 
@@ -249,7 +270,7 @@ class LeadApp(KeysInBursts):
         self.watch(self, "sign_ins", self.pending_offer.after_sign_in, init=self.started)
         self.sessions.start()
         if self.started:
-            self.call_after_refresh(self.approvals.start)
+            self.call_after_refresh(self._start_watches)
 
     def use_deps(self, deps: AppDeps) -> None:
         """Take the deps a launch loaded after the first frame."""
@@ -260,7 +281,7 @@ class LeadApp(KeysInBursts):
         if deps.settings.keymap != self._keymap:
             self._keymap = dict(deps.settings.keymap)
             self.set_keymap(self._keymap)
-        self.call_after_refresh(self.approvals.start)
+        self.call_after_refresh(self._start_watches)
 
     def watch_identity(self) -> None:
         self.pending_offer.when_known()
