@@ -30,6 +30,7 @@ from leadtui.api.keys import idempotency_key_problem, short_key
 from leadtui.config.settings_model import state_dir
 from leadtui.spend.account import SpendAccount
 from leadtui.spend.claims import CLAIM_SECONDS, new_claim_owner, owner_died
+from leadtui.spend.debit import Meanwhile
 from leadtui.spend.errors import (
     IntentClaimed,
     IntentMissing,
@@ -293,6 +294,23 @@ class SpendJournal:
                 "UPDATE spend_intents SET debited = ? WHERE idempotency_key = ?",
                 (debited, idempotency_key),
             )
+
+    def spent_meanwhile(self, intent: SpendIntent, since: datetime) -> Meanwhile:
+        """What other spends of `intent`'s server and account may have debited since `since`:
+        those settled as succeeded since then, and those another sender holds right now."""
+        now = self.clock()
+        with self._look() as db:
+            rows = db.execute(
+                "SELECT * FROM spend_intents WHERE base_url = ? AND idempotency_key != ?"
+                " AND ((outcome = 'succeeded' AND outcome_at >= ?)"
+                " OR (outcome IS NULL AND claim_owner IS NOT NULL AND claim_expires > ?))",
+                (intent.origin, intent.idempotency_key, since.astimezone(UTC).isoformat(), now),
+            ).fetchall()
+        others = [i for i in read_all(rows) if i.account.same_as(intent.account)]
+        return Meanwhile(
+            credits=sum((i.amount or 0) if i.debited is None else i.debited for i in others),
+            exact=all(i.debited is not None for i in others),
+        )
 
     def activity(self, profile: str) -> tuple[int, str | None, str | None]:
         """A mark that moves whenever a spend of `profile` is journaled or settled, by any
