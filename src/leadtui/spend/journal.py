@@ -21,7 +21,7 @@ import json
 import sqlite3
 import time
 from collections.abc import Callable, Iterator, Mapping
-from contextlib import closing, contextmanager
+from contextlib import AbstractContextManager, closing, contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Final
@@ -105,29 +105,23 @@ class SpendJournal:
         with self._connect() as db:
             prepare(db)
 
-    @contextmanager
-    def _connect(self) -> Iterator[sqlite3.Connection]:
-        try:
-            with closing(
-                sqlite3.connect(self.path, timeout=BUSY_SECONDS, isolation_level=None)
-            ) as db:
-                # synchronous is per connection: FULL fsyncs the WAL on every commit.
-                db.execute("PRAGMA synchronous=FULL")
-                db.row_factory = sqlite3.Row
-                yield db
-        except sqlite3.Error as exc:
-            raise JournalError(f"The spend journal {self.path} failed: {exc}") from exc
+    def _connect(self) -> AbstractContextManager[sqlite3.Connection]:
+        # synchronous is per connection: FULL fsyncs the WAL on every commit.
+        return self._opened(str(self.path), "PRAGMA synchronous=FULL")
+
+    def _look(self) -> AbstractContextManager[sqlite3.Connection]:
+        """A read-only connection: each query is its own short read (callers fetch every
+        row, so none stays open), and closing it never checkpoints the WAL."""
+        return self._opened(f"{self.path.resolve().as_uri()}?mode=ro", "PRAGMA query_only=ON")
 
     @contextmanager
-    def _look(self) -> Iterator[sqlite3.Connection]:
-        """A read-only connection in autocommit: each query is its own short read (callers
-        fetch every row, so none stays open), and closing it never checkpoints the WAL."""
-        uri = f"{self.path.resolve().as_uri()}?mode=ro"
+    def _opened(self, where: str, pragma: str) -> Iterator[sqlite3.Connection]:
+        """One connection in autocommit to `where` (a file name, or a `file:` URI)."""
         try:
             with closing(
-                sqlite3.connect(uri, uri=True, timeout=BUSY_SECONDS, isolation_level=None)
+                sqlite3.connect(where, uri=True, timeout=BUSY_SECONDS, isolation_level=None)
             ) as db:
-                db.execute("PRAGMA query_only=ON")
+                db.execute(pragma)
                 db.row_factory = sqlite3.Row
                 yield db
         except sqlite3.Error as exc:
