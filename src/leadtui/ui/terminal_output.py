@@ -18,16 +18,16 @@ class TerminalOutput:
     """The terminal a running app draws on, to write raw escapes to (or nowhere)."""
 
     def __init__(self) -> None:
-        self._driver: Driver | None = None
+        self._attached: Driver | None = None
 
     @property
     def attached(self) -> bool:
         """True while a terminal driver is in application mode."""
-        return self._driver is not None
+        return self._attached is not None
 
     def write(self, data: str) -> None:
         """Write `data` to the terminal now; nothing when none is attached or it is headless."""
-        driver = self._driver
+        driver = self._attached
         if driver is None or driver.is_headless:
             return
         driver.write(data)
@@ -40,11 +40,11 @@ class TerminalOutput:
 
         def start_application_mode(driver: Driver) -> None:
             picked.start_application_mode(driver)
-            output._driver = driver
+            output._attached = driver
 
         def stop_application_mode(driver: Driver) -> None:
-            if output._driver is driver:
-                output._driver = None
+            if output._attached is driver:
+                output._attached = None
             picked.stop_application_mode(driver)
 
         members: dict[str, Any] = {
