@@ -9,7 +9,7 @@ this process, so its imports are not counted; the key comes from LEADTUI_API_KEY
 The CPU time (user + sys) of each program is printed too: on a busy machine it varies far
 less than the wall time.
 
-    .venv/bin/python bench/bench_cli_startup.py [--runs 15]
+    .venv/bin/python bench/bench_cli_startup.py [--runs 15] [--against OTHER/.venv/bin/leadtui]
 
 Goal: ratio ≤ 2.
 """
@@ -17,15 +17,12 @@ Goal: ratio ≤ 2.
 from __future__ import annotations
 
 import argparse
-import os
-import resource
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
 
 from installed import compile_leadtui
+from processes import add_against, bench_env, leadtui_command, run_seconds
 
 FLOOR = """
 import json, os, httpx
@@ -41,25 +38,10 @@ print(json.dumps(r.json()["data"]))
 """
 
 
-def _children_cpu() -> float:
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
-
-
-def seconds(command: list[str], env: dict[str, str]) -> tuple[float, float]:
-    """(wall, CPU) seconds of one run of `command`, spawn to exit."""
-    cpu = _children_cpu()
-    start = time.perf_counter()
-    done = subprocess.run(command, env=env, capture_output=True, check=False)
-    elapsed = time.perf_counter() - start
-    if done.returncode != 0:
-        raise RuntimeError(f"{command} failed: {done.stderr.decode()[-500:]}")
-    return elapsed, _children_cpu() - cpu
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=15)
+    add_against(parser)
     args = parser.parse_args()
 
     from leadtui.sandbox.embedded import EmbeddedSandbox
@@ -68,24 +50,21 @@ def main() -> int:
 
     python = sys.executable
     with tempfile.TemporaryDirectory() as home, EmbeddedSandbox() as sandbox:
-        env = {k: v for k, v in os.environ.items() if not k.startswith("LEADTUI_")} | {
-            "XDG_CONFIG_HOME": f"{home}/config",
-            "XDG_STATE_HOME": f"{home}/state",
-            "LEADTUI_BASE_URL": sandbox.base_url,
-            "LEADTUI_API_KEY": "sk_demo_full",
-        }
+        env = bench_env(home, sandbox.base_url)
         commands = {
             "httpx": [python, "-c", "import httpx"],
             "floor": [python, "-c", FLOOR],
-            "leadtui": [python, "-m", "leadtui", "account", "--json"],
+            "leadtui": [leadtui_command(), "account", "--json"],
         }
+        if args.against:
+            commands["against"] = [args.against, "account", "--json"]
         for command in commands.values():  # warm-up: cold .pyc and disk caches
-            seconds(command, env)
+            run_seconds(command, env)
         times: dict[str, list[float]] = {name: [] for name in commands}
         cpu: dict[str, list[float]] = {name: [] for name in commands}
         for _ in range(args.runs):
             for name, command in commands.items():
-                wall, used = seconds(command, env)
+                wall, used = run_seconds(command, env)
                 times[name].append(wall)
                 cpu[name].append(used)
     ms = {name: statistics.median(values) * 1000 for name, values in times.items()}
@@ -100,6 +79,12 @@ def main() -> int:
         f"({cpu_ms['leadtui'] / cpu_ms['httpx']:.2f}x)"
     )
     print(f"ratio: {ms['leadtui'] / ms['httpx']:.2f}x (goal ≤ 2x)")
+    if args.against:
+        print(
+            f"--against {args.against}: {ms['against']:.0f} ms, cpu {cpu_ms['against']:.0f} ms; "
+            f"this leadtui is {ms['leadtui'] / ms['against']:.2f}x its time "
+            f"({cpu_ms['leadtui'] / cpu_ms['against']:.2f}x its cpu)"
+        )
     return 0
 
 

@@ -20,8 +20,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import resource
 import statistics
 import subprocess
 import sys
@@ -29,6 +27,7 @@ import tempfile
 import time
 
 from installed import compile_leadtui
+from processes import bench_env, children_cpu, leadtui_command, run_seconds
 
 CLIENT_OPENING = "".join(
     json.dumps(message) + "\n"
@@ -49,22 +48,6 @@ CLIENT_OPENING = "".join(
 )
 
 
-def _children_cpu() -> float:
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
-
-
-def account_seconds(command: list[str], env: dict[str, str]) -> tuple[float, float]:
-    """(wall, CPU) seconds of one run of `command`, spawn to exit."""
-    cpu = _children_cpu()
-    start = time.perf_counter()
-    done = subprocess.run(command, env=env, capture_output=True, check=False)
-    elapsed = time.perf_counter() - start
-    if done.returncode != 0:
-        raise RuntimeError(f"{command} failed: {done.stderr.decode()[-500:]}")
-    return elapsed, _children_cpu() - cpu
-
-
 def _answer(line: bytes, request_id: int) -> None:
     answer = json.loads(line)
     if answer.get("id") != request_id or "result" not in answer:
@@ -74,7 +57,7 @@ def _answer(line: bytes, request_id: int) -> None:
 def server_seconds(command: list[str], env: dict[str, str]) -> tuple[float, float, float]:
     """(initialize answered, tools listed, CPU) seconds of one server run, from spawn; the
     CPU counted is the whole run's (it ends when stdin closes)."""
-    cpu = _children_cpu()
+    cpu = children_cpu()
     start = time.perf_counter()
     with subprocess.Popen(
         command,
@@ -93,7 +76,7 @@ def server_seconds(command: list[str], env: dict[str, str]) -> tuple[float, floa
         listed = time.perf_counter() - start
         server.stdin.close()
         server.wait(timeout=30)
-    return initialized, listed, _children_cpu() - cpu
+    return initialized, listed, children_cpu() - cpu
 
 
 def main() -> int:
@@ -105,22 +88,16 @@ def main() -> int:
 
     compile_leadtui()
 
-    python = sys.executable
     with tempfile.TemporaryDirectory() as home, EmbeddedSandbox() as sandbox:
-        env = {k: v for k, v in os.environ.items() if not k.startswith("LEADTUI_")} | {
-            "XDG_CONFIG_HOME": f"{home}/config",
-            "XDG_STATE_HOME": f"{home}/state",
-            "LEADTUI_BASE_URL": sandbox.base_url,
-            "LEADTUI_API_KEY": "sk_demo_full",
-        }
-        account = [python, "-m", "leadtui", "account", "--json"]
-        server = [python, "-m", "leadtui", "mcp"]
-        account_seconds(account, env)  # warm-up: cold .pyc and disk caches
+        env = bench_env(home, sandbox.base_url)
+        account = [leadtui_command(), "account", "--json"]
+        server = [leadtui_command(), "mcp"]
+        run_seconds(account, env)  # warm-up: cold .pyc and disk caches
         server_seconds(server, env)
         walls: dict[str, list[float]] = {"account": [], "initialize": [], "tools": []}
         cpus: dict[str, list[float]] = {"account": [], "mcp": []}
         for _ in range(args.runs):
-            wall, used = account_seconds(account, env)
+            wall, used = run_seconds(account, env)
             walls["account"].append(wall)
             cpus["account"].append(used)
             initialized, listed, used = server_seconds(server, env)

@@ -10,7 +10,7 @@ GET /me (httpx defaults) and shows the balance parsed by a pydantic model. The s
 in this process, so its imports are not counted; leadtui gets its key from LEADTUI_API_KEY,
 as on a server (the keyring path reads the key after the first frame anyway).
 
-    .venv/bin/python bench/bench_startup.py [--runs 7]
+    .venv/bin/python bench/bench_startup.py [--runs 7] [--against OTHER/.venv/bin/leadtui]
 
 Goals: first frame ≤ 1.3×, balance on screen ≤ 1.8× the bare app.
 """
@@ -28,6 +28,7 @@ import time
 from pathlib import Path
 
 from installed import compile_leadtui
+from processes import add_against, leadtui_command
 
 BARE_APP = """
 from textual.app import App
@@ -95,6 +96,7 @@ def time_to_marker(command: list[str], marker: str, env: dict[str, str]) -> floa
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=7)
+    add_against(parser)
     args = parser.parse_args()
     if shutil.which("tmux") is None:
         print("tmux is needed for this benchmark", file=sys.stderr)
@@ -105,7 +107,7 @@ def main() -> int:
     compile_leadtui()
 
     python = sys.executable
-    leadtui = str(Path(python).with_name("leadtui"))
+    leadtui = leadtui_command()
     with tempfile.TemporaryDirectory() as home, EmbeddedSandbox() as sandbox:
         bare_file = Path(home) / "bare.py"
         bare_file.write_text(BARE_APP)
@@ -124,13 +126,20 @@ def main() -> int:
             time_to_marker([python, str(bare_file)], "ready", env)
             time_to_marker([leadtui], "10,000 credits", app_env)
             time_to_marker([python, str(floor_file)], "10,000 credits", app_env)
+            if args.against:
+                time_to_marker([args.against], "10,000 credits", app_env)
             bare, frame, app, floor = [], [], [], []
+            other_frame: list[float] = []
+            other_app: list[float] = []
             for _ in range(args.runs):
                 bare.append(time_to_marker([python, str(bare_file)], "ready", env))
                 floor.append(time_to_marker([python, str(floor_file)], "10,000 credits", app_env))
                 # The header's tabs are on the first frame, before any request.
                 frame.append(time_to_marker([leadtui], "4 Jobs", app_env))
                 app.append(time_to_marker([leadtui], "10,000 credits", app_env))
+                if args.against:
+                    other_frame.append(time_to_marker([args.against], "4 Jobs", app_env))
+                    other_app.append(time_to_marker([args.against], "10,000 credits", app_env))
         finally:
             tmux("kill-server")
     bare_ms, app_ms = statistics.median(bare) * 1000, statistics.median(app) * 1000
@@ -146,6 +155,14 @@ def main() -> int:
         f"leadtui, credit balance on screen:    {app_ms:6.0f} ms "
         f"({app_ms / bare_ms:.2f}x, goal ≤ 1.8x)"
     )
+    if args.against:
+        other_frame_ms = statistics.median(other_frame) * 1000
+        other_app_ms = statistics.median(other_app) * 1000
+        print(
+            f"--against {args.against}: first frame {other_frame_ms:.0f} ms, balance "
+            f"{other_app_ms:.0f} ms; this leadtui is {frame_ms / other_frame_ms:.2f}x and "
+            f"{app_ms / other_app_ms:.2f}x its times"
+        )
     return 0
 
 

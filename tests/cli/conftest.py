@@ -130,14 +130,15 @@ class Cli:
             )
         ]
 
-    def new_search(self, **extra: Any) -> str:
+    def new_search(self, key: str = "sk_demo_full", **extra: Any) -> str:
+        """A search of the account of `key`, made directly (nothing of leadtui's)."""
         body = {
             "activities": [{"name": "Bakery"}, {"name": "Florist"}],
             "countries": [{"name": "France"}],
             "localisations": [{"name": "Paris"}, {"name": "Lyon"}],
             **extra,
         }
-        created = self.control("POST", "/api/v1/searches", body, key="sk_demo_full")
+        created = self.control("POST", "/api/v1/searches", body, key=key)
         return str(created["searchId"])
 
 

@@ -3,7 +3,9 @@ app's answer (the app's side is played here through the approval files it writes
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -18,8 +20,9 @@ def desk() -> ApprovalDesk:
     return ApprovalDesk(approvals_folder())
 
 
-def answer_when_asked(cli: Cli, verdict: Verdict) -> None:
-    """On the asker's first wait, answer its request as the app would."""
+def answer_when_asked(cli: Cli, verdict: Verdict, total: int | None = None) -> None:
+    """On the asker's first wait, answer its request as the app would (`total`: an answer
+    about another amount than the one asked)."""
     asker_sleep = cli.sleep
 
     async def sleep(seconds: float) -> None:
@@ -33,7 +36,7 @@ def answer_when_asked(cli: Cli, verdict: Verdict) -> None:
                         Party.here("app", "leadtui app"),
                         request.idempotency_key,
                         request.body_sha256,
-                        request.quote.total,
+                        request.quote.total if total is None else total,
                         request.account,
                         request.quote.to_json(),
                     ),
@@ -71,6 +74,59 @@ def test_denied_in_the_app_nothing_is_sent(cli: Cli) -> None:
     assert ran.code == 10
     assert ran.error["code"] == "denied_in_app"
     assert ran.error["quote"]["total"] == 5
+    assert cli.spending_requests() == []
+
+
+APP = f"leadtui app (pid {os.getpid()})"
+DENIED = f"Denied in the app: {APP} said no to 5 credits. Nothing was sent."
+TIMED_OUT = (
+    "No answer from the app: nobody answered within 3 s (5 credits asked). Nothing was sent."
+)
+MISMATCH = (
+    f"Approval does not match: the approval by {APP} is for another spend than the 5 credits "
+    "this process asked (the request file was changed). Nothing was sent."
+)
+HINTS = {
+    "denied_in_app": "Run the command again to ask the app again.",
+    "approval_timeout": (
+        "Is leadtui running for profile 'default'? Open it (A shows Approvals) and run the "
+        "command again, or wait longer than 3 s with --approval-timeout SECONDS (at most 900)."
+    ),
+    "approval_mismatch": (
+        "The request changed while it waited; run the command again to ask anew (an approval "
+        "counts only for the spend it names)."
+    ),
+}
+
+
+@pytest.mark.parametrize(
+    ("code", "answer", "message"),
+    [
+        ("denied_in_app", {"verdict": Verdict.DENIED}, DENIED),
+        ("approval_timeout", None, TIMED_OUT),
+        ("approval_mismatch", {"verdict": Verdict.APPROVED, "total": 500}, MISMATCH),
+    ],
+    ids=["denied", "timed out", "another amount"],
+)
+@pytest.mark.parametrize("json_output", [False, True], ids=["text", "json"])
+def test_each_refusal_says_its_title_once_and_what_to_do_next(
+    cli: Cli, code: str, answer: dict[str, Any] | None, message: str, json_output: bool
+) -> None:
+    if answer is not None:
+        answer_when_asked(cli, **answer)
+    options = ("--approve-in-app", "--approval-timeout", "3", *(["--json"] if json_output else []))
+
+    ran = cli.run("unlock", cli.new_search(), "--results", "5", *options)
+
+    assert ran.code == 10
+    if json_output:
+        assert ran.error["code"] == code
+        assert ran.error["message"] == message
+        assert ran.error["hint"] == HINTS[code]
+        assert ran.error["quote"]["total"] == 5
+    else:
+        refusal = ran.err[ran.err.index("Error (") :]
+        assert refusal == f"Error ({code}): {message}\n{HINTS[code]}\n"
     assert cli.spending_requests() == []
 
 

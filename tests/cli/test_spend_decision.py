@@ -128,16 +128,7 @@ def test_a_dry_run_the_balance_cannot_cover_says_so(
 ) -> None:
     monkeypatch.setenv("LEADTUI_API_KEY", "sk_demo_low")
     cli.control("PATCH", "/_sandbox/accounts/acct_low", {"credits": 5})
-    search_id = cli.control(
-        "POST",
-        "/api/v1/searches",
-        {
-            "activities": [{"name": "A"}],
-            "countries": [{"name": "B"}],
-            "localisations": [{"name": "C"}],
-        },
-        key="sk_demo_low",
-    )["searchId"]
+    search_id = cli.new_search(key="sk_demo_low")
     dry = cli.run(
         "unlock", search_id, "--results", "10", "--max-credits", "10", "--dry-run", "--json"
     )

@@ -187,16 +187,7 @@ def test_a_short_balance_is_refused_before_sending_in_the_servers_words(
     monkeypatch.setenv("LEADTUI_API_KEY", "sk_demo_low")  # 5 credits
     search_id = cli.new_search()
     cli.control("PATCH", "/_sandbox/accounts/acct_low", {"credits": 5})
-    low_search = cli.control(
-        "POST",
-        "/api/v1/searches",
-        {
-            "activities": [{"name": "A"}],
-            "countries": [{"name": "B"}],
-            "localisations": [{"name": "C"}],
-        },
-        key="sk_demo_low",
-    )["searchId"]
+    low_search = cli.new_search(key="sk_demo_low")
     ran = cli.run("unlock", low_search, "--results", "6", "--max-credits", "6", "--json")
     assert ran.code == Exit.CONFLICT
     assert ran.error["code"] == "insufficient_credits"

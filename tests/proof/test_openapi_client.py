@@ -36,6 +36,8 @@ from tests.cli.test_spending import EXTRACTION
 from tests.conftest import FakeClock
 
 PACKAGE = "lead_data_client"
+# Generating the client is a separate program that runs for seconds, much longer on a busy machine.
+pytestmark = pytest.mark.timeout(600)
 BASE = "http://127.0.0.1"
 SEARCH = {
     "activities": [{"name": "Bakery"}],

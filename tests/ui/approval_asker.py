@@ -14,6 +14,7 @@ from leadtui.config.settings_model import SpendPolicy
 from leadtui.spend.approval_records import Party, Progress
 from leadtui.spend.approval_wait import InAppApproval
 from leadtui.spend.approvals import ApprovalDesk, approvals_folder
+from leadtui.spend.decision import Surface
 from leadtui.spend.gate import SpendGate, SpendResult
 from leadtui.spend.journal import SpendJournal
 from leadtui.spend.origin import spend_origin
@@ -57,7 +58,7 @@ async def ask_and_spend(
         account=await gate.account_of(client),
         requote=requote,
     )
-    result = await gate.execute(approved.request, client, confirmed=True)
+    result = await gate.execute(approved.request, client, confirmed=True, surface=Surface.AGENT)
     approval.settled(approved, Progress.SENT, {"code": "sent"})
     return result
 

@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 import json
+import os
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
 
+from leadtui.spend.account import SpendAccount
+from leadtui.spend.approval_records import Answer, Party, Verdict
 from leadtui.spend.approval_wait import ApprovalTimedOut, DeniedInApp
-from leadtui.spend.approvals import approvals_folder
+from leadtui.spend.approvals import ApprovalDesk, approvals_folder
+from leadtui.spend.journal import canonical_body_hash
+from leadtui.spend.request import SpendRequest
 from leadtui.ui.dialogs.confirm_spend import ConfirmSpend
 from leadtui.ui.screens.approvals import ApprovalsScreen
 from tests.conftest import FakeClock
@@ -185,3 +191,49 @@ async def test_a_request_file_changed_under_its_asker_is_never_approved(
             await asker
 
     assert await _unlocks(sandbox_http) == []
+
+
+DAY = 24 * 3600.0
+
+
+def _old_request(desk: ApprovalDesk, verdict: Verdict, touched: float) -> str:
+    """A request answered with `verdict`, its files last touched at `touched`."""
+    request = SpendRequest.unlock("srch_1", 40, price_per_result=1, balance=10_000)
+    asker = Party.here("cli", "command line", datetime.fromtimestamp(touched, UTC))
+    account = SpendAccount("…full", "acct_demo", "Demo Co")
+    record = desk.ask(
+        request,
+        asker=asker,
+        wait_seconds=120,
+        profile="default",
+        origin="http://127.0.0.1",
+        account=account,
+    )
+    body_hash = canonical_body_hash(request.body)
+    desk.answer(
+        record.id,
+        Answer(verdict, asker, request.idempotency_key, body_hash, 40, account),
+    )
+    for name in (f"{record.id}.json", f"{record.id}.answer.json"):
+        os.utime(desk.folder / name, (touched, touched))
+    return record.id
+
+
+async def test_the_app_prunes_old_answered_files_when_it_starts_and_hourly(
+    build_app: Any, sandbox_clock: FakeClock
+) -> None:
+    desk = ApprovalDesk(approvals_folder())
+    now = sandbox_clock()
+    denied = _old_request(desk, Verdict.DENIED, now - 2 * DAY)
+    approved = _old_request(desk, Verdict.APPROVED, now - 2 * DAY)
+    app = build_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_until(pilot, lambda: not (desk.folder / f"{denied}.json").exists())
+        assert not (desk.folder / f"{denied}.answer.json").exists()
+        assert (desk.folder / f"{approved}.json").exists()  # kept 30 days: History reads it
+        later = _old_request(desk, Verdict.TIMED_OUT, now - 2 * DAY)
+        await pilot.pause()
+        assert (desk.folder / f"{later}.json").exists()  # not before the hour is up
+        sandbox_clock.advance(3600)
+        await wait_until(pilot, lambda: not (desk.folder / f"{later}.json").exists())
+        assert (desk.folder / f"{approved}.json").exists()

@@ -16,6 +16,7 @@ from textual.widgets import Static
 from leadtui.api.contract import Scope
 from leadtui.api.errors import LeadError
 from leadtui.api.models import SearchRequest
+from leadtui.spend.approval_wait import DeniedInApp
 from leadtui.ui.commands import LeadCommands
 from leadtui.ui.screens.account import AccountScreen
 from leadtui.ui.screens.base import LeadScreen
@@ -25,6 +26,7 @@ from leadtui.ui.screens.search_builder import NewSearchScreen
 from leadtui.ui.screens.searches import SearchesScreen
 from leadtui.ui.screens.sign_in import SignInScreen
 from leadtui.ui.widgets.header import AppHeader
+from tests.ui.approval_asker import start_asking
 from tests.ui.pilot import settle, wait_for_screen, wait_for_text
 from tests.ui.screen import flat_text, footer_text, screen_text
 
@@ -45,6 +47,47 @@ async def test_low_balance_badge_says_low(build_app: Any) -> None:
     app = build_app("sk_demo_low")
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for_text(pilot, "◆ 5 credits (low)")
+
+
+@pytest.mark.parametrize(
+    ("size", "approvals", "credits"),
+    [
+        ((100, 30), "1 approval waiting", "◆ 30 credits (low)"),
+        ((80, 24), "1 to approve", "◆ 30 credits (low)"),
+    ],
+)
+async def test_the_header_keeps_approvals_and_credits_whole(
+    build_app: Any,
+    client: Any,
+    sandbox_http: Any,
+    size: tuple[int, int],
+    approvals: str,
+    credits: str,
+) -> None:
+    """With an approval waiting and a low balance, both badges stay whole (shorter words where
+    the line is tight); the tabs keep their place."""
+    await sandbox_http.patch("/_sandbox/accounts/acct_demo", json={"credits": 30})
+    search = await client.searches.create(
+        {
+            "activities": [{"name": "Bakery"}],
+            "countries": [{"name": "France"}],
+            "localisations": [{"name": "Paris"}],
+        }
+    )
+    app = build_app()
+    async with app.run_test(size=size) as pilot:
+        await wait_for_text(pilot, credits)
+        asker = start_asking(client, str(search.searchId), 5)
+        await wait_for_text(pilot, approvals)
+        top = screen_text(app).splitlines()[0]
+        assert "1 Account  2 Searches  3 New search  4 Jobs" in top
+        assert approvals in top
+        assert top.endswith(credits)
+        await pilot.press("A")
+        await wait_for_text(pilot, "Waiting for you.")
+        await pilot.press("n")
+        with pytest.raises(DeniedInApp):
+            await asker
 
 
 async def test_single_keys_switch_screens_and_header_marks_current(build_app: Any) -> None:

@@ -141,4 +141,4 @@ async def test_a_spend_made_elsewhere_moves_the_balance_and_history_says_who(
         await wait_until(pilot, lambda: "◆ 9,993 credits" in words(app))
         await pilot.press("H")
         await wait_until(pilot, lambda: "command line" in words(app))
-        assert f"unlock {search.searchId} 7 succeeded command line" in words(app)
+        assert f"7 succeeded command line --max-credits unlock {search.searchId}" in words(app)

@@ -22,14 +22,23 @@ from leadtui.cli.failures import (
     CliFailure,
     usage_failure,
 )
+from leadtui.spend.approval_parties import ApprovedSpends
 from leadtui.spend.approval_records import Party, Progress
 from leadtui.spend.approval_wait import (
+    ApprovalMismatch,
     ApprovalRefused,
+    ApprovalTimedOut,
     Approved,
     InAppApproval,
     check_wait_seconds,
 )
-from leadtui.spend.approvals import COMMAND_LINE, ApprovalDesk, approvals_folder
+from leadtui.spend.approvals import (
+    COMMAND_LINE,
+    DEFAULT_WAIT_SECONDS,
+    MAX_WAIT_SECONDS,
+    ApprovalDesk,
+    approvals_folder,
+)
 from leadtui.spend.intent import SpendOperation
 from leadtui.spend.origin import spend_origin
 
@@ -37,6 +46,7 @@ if TYPE_CHECKING:
     from leadtui.cli.runtime import Context
     from leadtui.cli.spending import Spend
     from leadtui.spend.gate import SpendGate
+    from leadtui.spend.intent import SpendIntent
     from leadtui.spend.request import SpendRequest
 
 
@@ -94,14 +104,7 @@ async def approved_in_app(ctx: Context, gate: SpendGate, spend: Spend) -> tuple[
             requote=requote,
         )
     except ApprovalRefused as refused:
-        raise CliFailure(
-            refused.code,
-            f"{refused.title}: {refused.message}",
-            Exit.CONFIRMATION_REQUIRED,
-            hint="Approve it in leadtui's Approvals screen (A) while this waits, or authorize "
-            "it here (--max-credits C, or --yes for a launch).",
-            details={"quote": refused.quote.to_json()},
-        ) from None
+        raise refusal_failure(refused, ctx.profile) from None
     except OSError as exc:
         raise CliFailure(
             JOURNAL_UNAVAILABLE,
@@ -129,6 +132,35 @@ async def _quote_again(ctx: Context, request: SpendRequest) -> Spend:
     return spending.priced(spend, await spending.decide(ctx, spend))
 
 
+def refusal_failure(refused: ApprovalRefused, profile: str) -> CliFailure:
+    """A refusal as the command line reports it (exit 10, with the quote): its title once,
+    then what happened, and a next step that fits its code."""
+    return CliFailure(
+        refused.code,
+        refused.headline,
+        Exit.CONFIRMATION_REQUIRED,
+        hint=refusal_hint(refused, profile),
+        details={"quote": refused.quote.to_json()},
+    )
+
+
+def refusal_hint(refused: ApprovalRefused, profile: str) -> str:
+    """What to do after a refusal, in the command line's words (branches on the code)."""
+    if refused.code == ApprovalTimedOut.code:
+        waited = refused.waited or DEFAULT_WAIT_SECONDS
+        return (
+            f"Is leadtui running for profile '{profile}'? Open it (A shows Approvals) and run "
+            f"the command again, or wait longer than {waited:.0f} s with --approval-timeout "
+            f"SECONDS (at most {MAX_WAIT_SECONDS:.0f})."
+        )
+    if refused.code == ApprovalMismatch.code:
+        return (
+            "The request changed while it waited; run the command again to ask anew (an "
+            "approval counts only for the spend it names)."
+        )
+    return "Run the command again to ask the app again."
+
+
 def may_ask_the_app(ctx: Context, refusal_code: str) -> bool:
     """True when a spend refused for want of a yes may be asked in the running app instead:
     opted in, and nobody at a terminal to ask here."""
@@ -154,18 +186,8 @@ def told_to_the_app(ctx: Context, approved: Approved | None) -> Iterator[None]:
     _approval(ctx).settled(approved, Progress.SENT, {"code": "sent"})
 
 
-def who_asked(ctx: Context) -> Callable[[str], dict[str, Any]]:
+def who_asked(ctx: Context) -> Callable[[SpendIntent], dict[str, Any]]:
     """For `pending --json`: who asked for a spend and who approved it in the app (both None
-    for a spend that was not asked in the app), by idempotency key."""
-    try:
-        approved = ApprovalDesk(approvals_folder(ctx.deps.journal_path)).approved_by_key()
-    except OSError:
-        approved = {}
-
-    def who(key: str) -> dict[str, Any]:
-        request = approved.get(key)
-        if request is None or request.answer is None:
-            return {"asked_by": None, "approved_by": None}
-        return {"asked_by": request.asker.to_json(), "approved_by": request.answer.by.to_json()}
-
-    return who
+    for a spend that was not asked in the app), the rule History reads too."""
+    approved = ApprovedSpends.read(ApprovalDesk(approvals_folder(ctx.deps.journal_path)))
+    return lambda intent: approved.parties(intent).to_json()

@@ -37,12 +37,16 @@ def publish(path: Path, doc: Mapping[str, Any]) -> None:
     fsync_dir(path.parent)
 
 
-def read_private(path: Path) -> Any:
+def read_private(path: Path, *, folder_fd: int | None = None) -> Any:
     """The JSON in `path`, or None when there is none. A file that is not a regular file of
-    this user, readable by others or too big is refused (UnreadableApproval)."""
+    this user, readable by others or too big is refused (UnreadableApproval). With
+    `folder_fd` (the folder opened already), `path.name` is read in that folder."""
     flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0)
     try:
-        fd = os.open(path, flags)
+        if folder_fd is None:
+            fd = os.open(path, flags)
+        else:
+            fd = os.open(path.name, flags, dir_fd=folder_fd)
     except FileNotFoundError:
         return None
     except OSError as exc:
@@ -51,7 +55,7 @@ def read_private(path: Path) -> Any:
         info = os.fstat(fh.fileno())
         if not stat.S_ISREG(info.st_mode):
             raise UnreadableApproval(f"{path.name} is not a regular file")
-        if hasattr(os, "getuid") and info.st_uid != os.getuid():
+        if not owned_here(info):
             raise UnreadableApproval(f"{path.name} belongs to another user")
         if info.st_mode & 0o077:
             raise UnreadableApproval(f"{path.name} may be read or written by others")
@@ -62,3 +66,8 @@ def read_private(path: Path) -> Any:
         return json.loads(raw)
     except ValueError:
         raise UnreadableApproval(f"{path.name} is not JSON") from None
+
+
+def owned_here(info: os.stat_result) -> bool:
+    """True when the file `info` describes belongs to the user this process runs as."""
+    return not hasattr(os, "getuid") or info.st_uid == os.getuid()

@@ -5,7 +5,8 @@ returns the spend the person approved (exactly the one it holds), or raises an
 `ApprovalRefused` carrying the quote — denied, timed out, or an answer that does not match.
 A stale quote (price or balance changed) is quoted again by the caller's `requote` and asked
 anew, within the same overall timeout. Waiting reads only local files, on the injected clock
-and sleep; the caller sends the approved spend itself, through the spend core.
+and sleep; the caller sends the approved spend itself, through the spend core. Before asking,
+the folder's old files are pruned (`approval_pruning.py`).
 """
 
 from __future__ import annotations
@@ -17,13 +18,20 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, ClassVar, Final
+from typing import Any, Final
 
 from leadtui.spend.account import SpendAccount
 from leadtui.spend.approval_files import UnreadableApproval
+from leadtui.spend.approval_pruning import prune_approvals
 from leadtui.spend.approval_records import Answer, ApprovalRequest, Party, Progress, Verdict
+from leadtui.spend.approval_refusals import (
+    ApprovalMismatch,
+    ApprovalRefused,
+    ApprovalTimedOut,
+    DeniedInApp,
+    refusal_of,
+)
 from leadtui.spend.approvals import DEFAULT_WAIT_SECONDS, MAX_WAIT_SECONDS, ApprovalDesk
-from leadtui.spend.errors import SpendBlocked
 from leadtui.spend.journal import canonical_body_hash
 from leadtui.spend.quote import Quote
 from leadtui.spend.request import SpendRequest
@@ -34,37 +42,18 @@ Report = Callable[[str], Awaitable[None] | None]
 Requote = Callable[[SpendRequest], Awaitable[SpendRequest]]
 """Quotes the same spend again with a balance read fresh (same key, same body)."""
 
+__all__ = [
+    "ApprovalMismatch",
+    "ApprovalRefused",
+    "ApprovalTimedOut",
+    "Approved",
+    "DeniedInApp",
+    "InAppApproval",
+    "check_wait_seconds",
+]
+
 POLL_SECONDS: Final = 0.5
 REPORT_EVERY_SECONDS: Final = 10.0
-
-
-class ApprovalRefused(SpendBlocked):
-    """No yes came from the app for this spend: nothing was sent. `code` is what every surface
-    reports (the command line's JSON error, the tool result), `quote` what was asked."""
-
-    code: ClassVar[str] = "denied_in_app"
-
-    def __init__(self, message: str, quote: Quote) -> None:
-        super().__init__(message)
-        self.quote = quote
-
-
-class DeniedInApp(ApprovalRefused):
-    title = "Denied in the app"
-    code = "denied_in_app"
-
-
-class ApprovalTimedOut(ApprovalRefused):
-    title = "No answer from the app"
-    code = "approval_timeout"
-
-
-class ApprovalMismatch(ApprovalRefused):
-    """The answer is not about the spend this process holds (a request file changed under
-    it: another account, another amount, another body)."""
-
-    title = "Approval does not match"
-    code = "approval_mismatch"
 
 
 def check_wait_seconds(seconds: float) -> float:
@@ -93,6 +82,8 @@ class InAppApproval:
     sleep: Sleep = asyncio.sleep
     clock: Callable[[], float] = time.monotonic
     report: Report | None = None
+    wall_clock: Callable[[], float] = time.time
+    """Wall-clock seconds: how old the folder's files are (pruned before asking)."""
     poll_seconds: float = POLL_SECONDS
     report_every: float = REPORT_EVERY_SECONDS
 
@@ -108,6 +99,7 @@ class InAppApproval:
         """Ask the app and wait until it answers or the timeout passes. Raises DeniedInApp,
         ApprovalTimedOut, ApprovalMismatch; OSError when the request cannot be written."""
         deadline = self.clock() + check_wait_seconds(self.timeout)
+        await asyncio.to_thread(prune_approvals, self.desk.folder, self.wall_clock())
         current = request
         while True:
             record = await asyncio.to_thread(
@@ -177,30 +169,13 @@ class InAppApproval:
     async def _settle(
         self, record: ApprovalRequest, spend: SpendRequest, account: SpendAccount, answer: Answer
     ) -> Approved:
-        quote = spend.quote
         if answer.verdict is Verdict.APPROVED and answer.matches(spend, account):
             changed = await asyncio.to_thread(self.desk.update, record, Progress.SENDING)
             return Approved(spend, changed, answer)
         await asyncio.to_thread(
             self.desk.update, record, Progress.NOT_SENT, {"reason": answer.verdict.value}
         )
-        who = answer.by.label
-        if answer.verdict is Verdict.APPROVED:
-            raise ApprovalMismatch(
-                f"The approval by {who} is not for this spend ({quote.total_text()} as this "
-                "process asked it): the request file was changed. Nothing was sent.",
-                quote,
-            )
-        if answer.verdict is Verdict.DENIED:
-            raise DeniedInApp(
-                f"Denied in the app by {who}: {quote.total_text()} not spent. Nothing was sent.",
-                quote,
-            )
-        raise ApprovalTimedOut(
-            f"No answer from the app within {self.timeout:.0f} s: nothing was sent. Open "
-            "leadtui (A: Approvals) and run this again, or pass a longer wait.",
-            quote,
-        )
+        raise refusal_of(answer, spend.quote, self.timeout)
 
     async def _tell(self, quote: Quote, left: float) -> None:
         if self.report is None:

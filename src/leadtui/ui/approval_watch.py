@@ -4,6 +4,7 @@ Once a second it lists the approvals folder beside the journal (names and change
 API call, no file read unless something changed). A new request of this profile rings the
 bell, sends a desktop notification (OSC 9/777), toasts who asks for what, and the header
 shows how many wait. A request the asker has sent moves the balance: the header reloads it.
+When it starts, and hourly on the app's clock, it prunes old files (`approval_pruning.py`).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Final
 from textual.signal import Signal
 
 from leadtui.api.errors import LeadError
+from leadtui.spend.approval_pruning import PRUNE_EVERY_SECONDS, prune_approvals
 from leadtui.spend.approval_records import ApprovalRequest, Progress
 from leadtui.spend.approvals import ApprovalDesk, approvals_folder
 from leadtui.spend.quote import plural
@@ -54,6 +56,7 @@ class ApprovalWatcher:
         self._read_once = False
         self._gone: set[str] = set()
         self._timer: Timer | None = None
+        self._pruned_at: float | None = None
 
     def start(self) -> None:
         if self._timer is None:
@@ -61,7 +64,11 @@ class ApprovalWatcher:
             self.check()
 
     def check(self) -> None:
-        """Read the folder again if its listing changed (a cheap scandir)."""
+        """Read the folder again if its listing changed (a cheap scandir); prune it hourly."""
+        now = self.app.clock()
+        if self._pruned_at is None or now - self._pruned_at >= PRUNE_EVERY_SECONDS:
+            self._pruned_at = now
+            start_worker(self.app, self.prune, group="approvals-prune", exclusive=True)
         signature = self.desk.signature()
         if signature != self._signature or self._an_asker_died():
             self._signature = signature
@@ -76,6 +83,10 @@ class ApprovalWatcher:
                 self._gone.add(request.id)
                 died = True
         return died
+
+    async def prune(self) -> None:
+        """Remove the folder's old files (in a thread); the next check lists what is left."""
+        await asyncio.to_thread(prune_approvals, self.desk.folder, self.app.clock())
 
     async def read(self) -> None:
         requests, refused = await asyncio.to_thread(self.desk.requests)

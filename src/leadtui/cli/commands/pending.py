@@ -34,12 +34,12 @@ async def list_pending(ctx: Context) -> int:
     who = approving.who_asked(ctx)
     if ctx.out.fmt == "jsonl":
         for intent in intents:
-            ctx.out.document(spending.intent_json(intent) | who(intent.idempotency_key))
+            ctx.out.document(spending.intent_json(intent) | who(intent))
         for entry in spoiled:
             ctx.out.document(entry)
         return 0
     if ctx.out.machine:
-        data = [spending.intent_json(i) | who(i.idempotency_key) for i in intents]
+        data = [spending.intent_json(i) | who(i) for i in intents]
         ctx.out.document({"data": data, "unreadable": spoiled, "next_cursor": None})
         return 0
     if not intents and not unreadable:

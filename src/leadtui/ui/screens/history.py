@@ -1,6 +1,6 @@
 """History: this session's requests and notifications, newest first, filterable, copyable;
-below them, the spend journal's spends by whoever made them (the app, the command line, an
-agent).
+below them, the spend journal's spends, who asked for each (the app, the command line, an
+agent) and who approved it.
 
 What a user pastes into a support ticket: time, method and path, status, how long it took,
 the request id and the idempotency key's short form. Never the API key: entries hold none.
@@ -17,11 +17,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.widgets import DataTable
 
+from leadtui.spend.approval_parties import ApprovedSpends
+from leadtui.spend.approvals import ApprovalDesk, approvals_folder
 from leadtui.spend.errors import JournalError
 from leadtui.spend.intent import SpendIntent
 from leadtui.ui.clipboard import copy_and_tell
 from leadtui.ui.model.history import COLUMNS, HistoryEntry
-from leadtui.ui.model.spend_history import SPEND_COLUMNS, spend_cells, spend_record
+from leadtui.ui.model.spend_history import SPEND_COLUMNS, SpendRow
 from leadtui.ui.screens.base import LeadScreen
 from leadtui.ui.widgets.view_table import ViewTable
 
@@ -64,9 +66,9 @@ class HistoryScreen(LeadScreen):
         yield ViewTable(
             "Spends",
             SPEND_COLUMNS,
-            spend_cells,
-            row_id=lambda intent: intent.idempotency_key,
-            record=spend_record,
+            SpendRow.cells,
+            row_id=lambda row: row.key,
+            record=SpendRow.record,
             id="history-spends",
         )
 
@@ -76,19 +78,27 @@ class HistoryScreen(LeadScreen):
         self._stop_listening = self.lead_app.history.listen(self._changed)
         self._fill()
         spends = self.query_one("#history-spends", ViewTable)
-        spends.border_subtitle = "the spend journal · who spent it · newest first"
+        spends.border_subtitle = "the spend journal · who asked (pid), who approved · newest first"
         self._load_spends()
 
     @work(group="history-spends")
     async def _load_spends(self) -> None:
-        """Every spend of this profile in the journal, whichever surface made it."""
+        """Every spend of this profile in the journal, whichever surface made it, with who
+        asked for it and who approved it (the approvals folder beside the journal)."""
+        app = self.lead_app
+        desk = ApprovalDesk(approvals_folder(app.deps.journal_path))
         try:
-            gate = await self.lead_app.spending()
+            gate = await app.spending()
             intents: list[SpendIntent] = await asyncio.to_thread(gate.journal.history, 50)
         except JournalError as error:
-            self.lead_app.notify_error(error)
+            app.notify_error(error)
             return
-        mine = [intent for intent in intents if intent.profile == gate.profile]
+        approved = await asyncio.to_thread(ApprovedSpends.read, desk)
+        mine = [
+            SpendRow(intent, approved.parties(intent))
+            for intent in intents
+            if intent.profile == gate.profile
+        ]
         self.query_one("#history-spends", ViewTable).set_rows(mine)
 
     def on_unmount(self) -> None:

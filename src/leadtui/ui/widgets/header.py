@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rich.cells import cell_len
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.content import Content
@@ -17,18 +18,24 @@ if TYPE_CHECKING:
 
 # Below this many credits the badge is drawn as a warning (and says "low").
 LOW_CREDITS = 50
+# Each cell of the header is padded by one on either side.
+PADDING = 2
 
 
-def credits_text(credits: int | None) -> str:
-    """The badge's words; also what the start-up bench waits for on screen."""
+def credits_text(credits: int | None, *, short: bool = False) -> str:
+    """The badge's words (`short` drops the word "credits" where the header is tight); the long
+    form is also what the start-up bench waits for on screen."""
+    unit = "" if short else " credits"
     if credits is None:
-        return "◆ — credits"
+        return f"◆ —{unit}"
     low = " (low)" if credits < LOW_CREDITS else ""
-    return f"◆ {credits:,} credits{low}"
+    return f"◆ {credits:,}{unit}{low}"
 
 
-def approvals_text(waiting: int) -> str:
-    """`1 approval waiting`, `2 approvals waiting`."""
+def approvals_text(waiting: int, *, short: bool = False) -> str:
+    """`1 approval waiting`, `2 approvals waiting`; `1 to approve` where the header is tight."""
+    if short:
+        return f"{waiting} to approve"
     return f"{waiting} approval{'s' if waiting != 1 else ''} waiting"
 
 
@@ -51,6 +58,12 @@ class AppHeader(Horizontal):
     AppHeader #credits.-unknown { background: $panel; text-style: none; }
     """
 
+    def __init__(self) -> None:
+        super().__init__()
+        self._credits: int | None = None
+        self._waiting = 0
+        self._tabs_width = 0
+
     def compose(self) -> ComposeResult:
         yield Static(id="brand")
         yield Static(id="tabs")
@@ -70,9 +83,33 @@ class AppHeader(Horizontal):
         self._draw_tabs()
         self.draw_flags()
 
+    def on_resize(self) -> None:
+        self._fit()
+
     def draw_flags(self) -> None:
         """The read-only cell; again once a launch has read the whole settings."""
         self.query_one("#read-only").display = self.lead_app.read_only
+        self._fit()
+
+    def _fit(self) -> None:
+        """The badges in their long words when the line has room, else shorter: the credits and
+        the approvals waiting stay whole at 80 columns; the brand takes what is left."""
+        width = self.size.width
+        fixed = self._tabs_width + (len("read-only") + PADDING if self.lead_app.read_only else 0)
+        for short_approvals, short_credits in ((False, False), (True, False), (True, True)):
+            needed = fixed + cell_len(credits_text(self._credits, short=short_credits)) + PADDING
+            if self._waiting:
+                needed += cell_len(approvals_text(self._waiting, short=short_approvals)) + PADDING
+            if not width or needed <= width:
+                break
+        self.query_one("#credits", Static).update(credits_text(self._credits, short=short_credits))
+        self.query_one("#approvals", Static).update(
+            Content.from_markup(
+                f"[@click=app.approvals]{approvals_text(self._waiting, short=short_approvals)}[/]"
+            )
+            if self._waiting
+            else ""
+        )
 
     def _identity_changed(self, identity: Identity | None) -> None:
         name = identity.account.name if identity and identity.account else None
@@ -83,17 +120,14 @@ class AppHeader(Horizontal):
         self.query_one("#brand", Static).update(brand)
 
     def _approvals_changed(self, waiting: int) -> None:
-        badge = self.query_one("#approvals", Static)
-        badge.display = waiting > 0
-        badge.update(
-            Content.from_markup(f"[@click=app.approvals]{approvals_text(waiting)}[/]")
-            if waiting
-            else ""
-        )
+        self._waiting = waiting
+        self.query_one("#approvals", Static).display = waiting > 0
+        self._fit()
 
     def _credits_changed(self, credits: int | None) -> None:
+        self._credits = credits
+        self._fit()
         badge = self.query_one("#credits", Static)
-        badge.update(credits_text(credits))
         badge.set_class(credits is None, "-unknown")
         badge.set_class(credits is not None and credits < LOW_CREDITS, "-low")
 
@@ -106,4 +140,6 @@ class AppHeader(Horizontal):
             markup.append(
                 f"[reverse]{tab}[/]" if mode == current else f"[@click=app.open('{mode}')]{tab}[/]"
             )
-        self.query_one("#tabs", Static).update(Content.from_markup("".join(markup)))
+        tabs = Content.from_markup("".join(markup))
+        self._tabs_width = tabs.cell_length
+        self.query_one("#tabs", Static).update(tabs)
