@@ -14,7 +14,7 @@ from typing import Any
 import httpx
 import pytest
 from tests.e2e.sandbox_process import clean_env
-from tests.support.approvals_app import KEY, open_request, over_socket
+from tests.support.approvals_app import KEY, approve_in_both, open_request, over_socket
 from tests.ui.pilot import settle, wait_for_screen, wait_for_text, wait_until
 
 from leadtui.api.client import LeadClient
@@ -137,13 +137,7 @@ async def test_two_apps_open_approve_once_only(sandbox: EmbeddedSandbox) -> None
     async with first.run_test(size=(100, 30)) as one, second.run_test(size=(100, 30)) as two:
         await open_request(one)
         await open_request(two)
-        # Both confirmations are up at once; the first yes counts, the second finds it taken.
-        await one.press("y")
-        await wait_for_screen(one, ConfirmSpend)
-        await two.press("y")
-        await wait_for_screen(two, ConfirmSpend)
-        await one.press("y")
-        await two.press("y")
+        await approve_in_both(one, two)
         code, _, err = await finished(asker)
         await wait_until(two, lambda: any("nothing" in n.message for n in second._notifications))
 

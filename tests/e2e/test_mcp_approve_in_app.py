@@ -10,7 +10,9 @@ import contextlib
 import json
 import os
 import signal
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -18,13 +20,13 @@ import pytest
 from mcp.types import CallToolResult, Implementation
 from tests.e2e.sandbox_process import sandbox_process
 from tests.mcp_tools.conftest import Machine, Sandbox, error_of, ok
-from tests.support.approvals_app import open_request, over_socket
+from tests.support.approval_answers import answer_as_the_app
+from tests.support.approvals_app import approve, approve_in_both, open_request, over_socket
 from tests.ui.pilot import settle, wait_for_screen, wait_for_text, wait_until
 
-from leadtui.spend.approval_records import Answer, ApprovalRequest, Party, Verdict
+from leadtui.spend.approval_records import ApprovalRequest, Verdict
 from leadtui.spend.approvals import ApprovalDesk, approvals_folder
 from leadtui.spend.journal import SpendJournal
-from leadtui.ui.dialogs.confirm_spend import ConfirmSpend
 from leadtui.ui.screens.approvals import ApprovalsScreen
 
 pytestmark = pytest.mark.timeout(180)
@@ -62,27 +64,39 @@ def machine(tmp_path: Path, sandbox: Sandbox, monkeypatch: pytest.MonkeyPatch) -
     return sharing(tmp_path, sandbox, monkeypatch)
 
 
-def unlocks_of(sandbox: Sandbox, search_id: str) -> list[dict[str, Any]]:
-    return [
-        r
-        for r in sandbox.spending_requests()
-        if r["path"].endswith(f"/searches/{search_id}/exports")
-    ]
-
-
 def requests_asked() -> list[ApprovalRequest]:
     requests, _ = ApprovalDesk(approvals_folder()).requests()
     return requests
 
 
-def unlocking(machine: Machine, session: Any, search_id: str) -> asyncio.Task[CallToolResult]:
-    """The agent's call, running while the test plays the person at the app."""
-    arguments = {"search_id": search_id, "results": RESULTS}
-    return asyncio.create_task(machine.call(session, "unlock_results", arguments))
+@dataclass
+class Asking:
+    """An agent's unlock waiting for the app: its search, the balance before, the call."""
+
+    sandbox: Sandbox
+    search_id: str
+    before: int
+    call: asyncio.Task[CallToolResult]
+
+    async def outcome(self) -> CallToolResult:
+        return await asyncio.wait_for(self.call, timeout=ASKING_SECONDS)
+
+    def unlocks(self) -> list[dict[str, Any]]:
+        """The unlocks of this search the sandbox received."""
+        path = f"/searches/{self.search_id}/exports"
+        return [r for r in self.sandbox.spending_requests() if r["path"].endswith(path)]
 
 
-async def outcome(call: asyncio.Task[CallToolResult]) -> CallToolResult:
-    return await asyncio.wait_for(call, timeout=ASKING_SECONDS)
+@asynccontextmanager
+async def agent_unlocking(machine: Machine, *options: str) -> AsyncIterator[Asking]:
+    """`leadtui mcp --approve-in-app OPTIONS` for an agent whose client cannot ask, and its
+    call to unlock results of a new search, running while the test plays the person."""
+    sandbox = machine.sandbox
+    search_id, before = sandbox.new_search(), sandbox.credits()
+    async with machine.session("--approve-in-app", *options, client_info=AGENT) as session:
+        arguments = {"search_id": search_id, "results": RESULTS}
+        call = asyncio.create_task(machine.call(session, "unlock_results", arguments))
+        yield Asking(sandbox, search_id, before, call)
 
 
 def progress_told(machine: Machine) -> list[list[Any]]:
@@ -90,35 +104,27 @@ def progress_told(machine: Machine) -> list[list[Any]]:
     return [json.loads(r) for r in machine.received if r.startswith("[")]
 
 
-async def test_an_agent_spends_only_after_the_yes_in_the_app_and_once(
-    machine: Machine, sandbox: Sandbox
-) -> None:
-    search_id = sandbox.new_search()
-    before = sandbox.credits()
-    app = over_socket(sandbox.base_url)
-    async with machine.session("--approve-in-app", client_info=AGENT) as session:
-        call = unlocking(machine, session, search_id)
-        async with app.run_test(size=(100, 30)) as pilot:
-            await open_request(pilot, seconds=ASKING_SECONDS)
-            shown = await wait_for_text(pilot, "test-agent 1.2.3")
-            [request] = requests_asked()
-            assert request.asker.surface == "agent"
-            assert f"pid {request.asker.pid}" in shown
-            assert unlocks_of(sandbox, search_id) == []
+async def test_an_agent_spends_only_after_the_yes_in_the_app_and_once(machine: Machine) -> None:
+    app = over_socket(machine.sandbox.base_url)
+    async with agent_unlocking(machine) as asking, app.run_test(size=(100, 30)) as pilot:
+        await open_request(pilot, seconds=ASKING_SECONDS)
+        shown = await wait_for_text(pilot, "test-agent 1.2.3")
+        [request] = requests_asked()
+        assert request.asker.surface == "agent"
+        assert f"pid {request.asker.pid}" in shown
+        assert asking.unlocks() == []
 
-            await pilot.press("y")
-            await wait_for_screen(pilot, ConfirmSpend)
-            await pilot.press("y")
-            result = await outcome(call)
-            await wait_for_text(pilot, "sent by the asker")
-            await wait_for_text(pilot, f"{before - RESULTS:,} credits")  # the header follows
-            await settle(pilot)
+        await approve(pilot)
+        result = await asking.outcome()
+        await wait_for_text(pilot, "sent by the asker")
+        await wait_for_text(pilot, f"{asking.before - RESULTS:,} credits")  # the header follows
+        await settle(pilot)
 
     sent = ok(result)
     assert sent["sent"] is True
     assert sent["decision"]["authorized_by"] == "confirmation"
-    assert sandbox.credits() == before - RESULTS
-    [unlock] = unlocks_of(sandbox, search_id)
+    assert machine.sandbox.credits() == asking.before - RESULTS
+    [unlock] = asking.unlocks()
     assert unlock["idempotency_key"] == sent["idempotency_key"] == request.idempotency_key
     [spent] = SpendJournal().history()
     assert (spent.surface, spent.outcome_detail["id"]) == ("agent", sent["record"]["exportId"])
@@ -128,37 +134,29 @@ async def test_an_agent_spends_only_after_the_yes_in_the_app_and_once(
     assert told[0][1] == 120
 
 
-async def test_a_denial_in_the_app_sends_nothing(machine: Machine, sandbox: Sandbox) -> None:
-    search_id = sandbox.new_search()
-    before = sandbox.credits()
-    app = over_socket(sandbox.base_url)
-    async with machine.session("--approve-in-app", client_info=AGENT) as session:
-        call = unlocking(machine, session, search_id)
-        async with app.run_test(size=(100, 30)) as pilot:
-            await open_request(pilot, seconds=ASKING_SECONDS)
-            await pilot.press("n")
-            error = error_of(await outcome(call))
+async def test_a_denial_in_the_app_sends_nothing(machine: Machine) -> None:
+    app = over_socket(machine.sandbox.base_url)
+    async with agent_unlocking(machine) as asking, app.run_test(size=(100, 30)) as pilot:
+        await open_request(pilot, seconds=ASKING_SECONDS)
+        await pilot.press("n")
+        error = error_of(await asking.outcome())
 
     assert error["code"] == "denied_in_app"
     assert error["quote"]["total"] == RESULTS
     assert error["decision"]["verdict"] == "ask"
     assert "do not retry" in error["hint"]
-    assert unlocks_of(sandbox, search_id) == []
-    assert sandbox.credits() == before
+    assert asking.unlocks() == []
+    assert machine.sandbox.credits() == asking.before
 
 
-async def test_no_app_to_answer_in_time_sends_nothing(machine: Machine, sandbox: Sandbox) -> None:
-    search_id = sandbox.new_search()
-    before = sandbox.credits()
-    async with machine.session(
-        "--approve-in-app", "--approval-timeout", "2", client_info=AGENT
-    ) as session:
-        error = error_of(await outcome(unlocking(machine, session, search_id)))
+async def test_no_app_to_answer_in_time_sends_nothing(machine: Machine) -> None:
+    async with agent_unlocking(machine, "--approval-timeout", "2") as asking:
+        error = error_of(await asking.outcome())
 
     assert error["code"] == "approval_timeout"
     assert error["quote"]["total"] == RESULTS
-    assert unlocks_of(sandbox, search_id) == []
-    assert sandbox.credits() == before
+    assert asking.unlocks() == []
+    assert machine.sandbox.credits() == asking.before
     [request] = requests_asked()
     assert request.answer is not None
     assert request.answer.verdict is Verdict.TIMED_OUT
@@ -166,33 +164,25 @@ async def test_no_app_to_answer_in_time_sends_nothing(machine: Machine, sandbox:
     assert "leadtui mcp: Waiting for approval in the running leadtui app" in logged
 
 
-async def test_two_apps_open_approve_once_only(machine: Machine, sandbox: Sandbox) -> None:
-    search_id = sandbox.new_search()
-    before = sandbox.credits()
-    first, second = over_socket(sandbox.base_url), over_socket(sandbox.base_url)
-    async with machine.session("--approve-in-app", client_info=AGENT) as session:
-        call = unlocking(machine, session, search_id)
-        async with (
-            first.run_test(size=(100, 30)) as one,
-            second.run_test(size=(100, 30)) as two,
-        ):
-            await open_request(one, seconds=ASKING_SECONDS)
-            await open_request(two)
-            # Both confirmations are up at once; the first yes counts, the second finds it taken.
-            await one.press("y")
-            await wait_for_screen(one, ConfirmSpend)
-            await two.press("y")
-            await wait_for_screen(two, ConfirmSpend)
-            await one.press("y")
-            await two.press("y")
-            result = await outcome(call)
-            await wait_until(
-                two, lambda: any("nothing" in n.message for n in second._notifications)
-            )
+async def test_two_apps_open_approve_once_only(machine: Machine) -> None:
+    first, second = over_socket(machine.sandbox.base_url), over_socket(machine.sandbox.base_url)
+    async with (
+        agent_unlocking(machine) as asking,
+        first.run_test(size=(100, 30)) as one,
+        second.run_test(size=(100, 30)) as two,
+    ):
+        await open_request(one, seconds=ASKING_SECONDS)
+        await open_request(two)
+        await approve_in_both(one, two)
+        result = await asking.outcome()
+        # The second yes found the request answered: both apps see it sent, by the asker.
+        await wait_for_text(one, "sent by the asker")
+        await wait_for_text(two, "sent by the asker")
+        await settle(one)
 
     ok(result)
-    assert len(unlocks_of(sandbox, search_id)) == 1
-    assert sandbox.credits() == before - RESULTS
+    assert len(asking.unlocks()) == 1
+    assert machine.sandbox.credits() == asking.before - RESULTS
 
 
 def bigger(doc: dict[str, Any]) -> None:
@@ -210,73 +200,54 @@ def another_account(doc: dict[str, Any]) -> None:
     ids=["a bigger amount", "another account"],
 )
 async def test_a_request_file_tampered_with_is_never_approved_nor_sent(
-    machine: Machine,
-    sandbox: Sandbox,
-    tamper: Callable[[dict[str, Any]], None],
-    standing: str,
+    machine: Machine, tamper: Callable[[dict[str, Any]], None], standing: str
 ) -> None:
-    search_id = sandbox.new_search()
-    before = sandbox.credits()
-    app = over_socket(sandbox.base_url)
-    async with machine.session("--approve-in-app", client_info=AGENT) as session:
-        call = unlocking(machine, session, search_id)
-        async with app.run_test(size=(100, 30)) as pilot:
-            await wait_for_text(pilot, "1 approval waiting", seconds=ASKING_SECONDS)
-            [request] = requests_asked()
-            path = approvals_folder() / f"{request.id}.json"
-            doc = json.loads(path.read_text())
-            tamper(doc)
-            path.write_text(json.dumps(doc))
+    app = over_socket(machine.sandbox.base_url)
+    async with agent_unlocking(machine) as asking, app.run_test(size=(100, 30)) as pilot:
+        await wait_for_text(pilot, "1 approval waiting", seconds=ASKING_SECONDS)
+        [request] = requests_asked()
+        path = approvals_folder() / f"{request.id}.json"
+        doc = json.loads(path.read_text())
+        tamper(doc)
+        path.write_text(json.dumps(doc))
 
-            await pilot.press("A")
-            await wait_for_screen(pilot, ApprovalsScreen)
-            await wait_for_text(pilot, standing)
-            await pilot.press("y")
-            await pilot.pause()
-            assert isinstance(app.screen, ApprovalsScreen)  # no confirmation: nothing to approve
+        await pilot.press("A")
+        await wait_for_screen(pilot, ApprovalsScreen)
+        await wait_for_text(pilot, standing)
+        await pilot.press("y")
+        await pilot.pause()
+        assert isinstance(app.screen, ApprovalsScreen)  # no confirmation: nothing to approve
 
-            # An approval of what the file now says (as if written by something else): the
-            # tool server holds its own spend, and this is not it.
-            changed = ApprovalDesk(approvals_folder()).get(request.id)
-            assert changed is not None
-            forged = Answer(
-                Verdict.APPROVED,
-                Party.here("app", "leadtui app"),
-                changed.idempotency_key,
-                changed.body_sha256,
-                changed.quote.total,
-                changed.account,
-            )
-            assert ApprovalDesk(approvals_folder()).answer(request.id, forged)
-            error = error_of(await outcome(call))
+        # A yes to what the file now says (as if written by something else): the tool server
+        # holds its own spend, and this is not it.
+        desk = ApprovalDesk(approvals_folder())
+        changed = desk.get(request.id)
+        assert changed is not None
+        assert answer_as_the_app(desk, changed, Verdict.APPROVED)
+        error = error_of(await asking.outcome())
 
     assert error["code"] == "approval_mismatch"
     assert error["quote"]["total"] == RESULTS
-    assert unlocks_of(sandbox, search_id) == []
-    assert sandbox.credits() == before
+    assert asking.unlocks() == []
+    assert machine.sandbox.credits() == asking.before
 
 
 async def test_the_server_killed_after_the_yes_leaves_it_pending_and_a_resend_debits_once(
     tmp_path: Path, slow_sandbox: Sandbox, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     machine = sharing(tmp_path, slow_sandbox, monkeypatch)
-    search_id = slow_sandbox.new_search()
-    before = slow_sandbox.credits()
     journal = SpendJournal()
     app = over_socket(slow_sandbox.base_url)
-    async with machine.session("--approve-in-app", client_info=AGENT) as session:
-        call = unlocking(machine, session, search_id)
+    async with agent_unlocking(machine) as asking:
         async with app.run_test(size=(100, 30)) as pilot:
             await open_request(pilot, seconds=ASKING_SECONDS)
             [request] = requests_asked()
-            await pilot.press("y")
-            await wait_for_screen(pilot, ConfirmSpend)
-            await pilot.press("y")
+            await approve(pilot)
             await wait_until(pilot, lambda: journal.pending() != [], seconds=ASKING_SECONDS)
             os.kill(request.asker.pid, signal.SIGKILL)
             await wait_for_text(pilot, "the asker has stopped", seconds=30)
         with contextlib.suppress(Exception):  # the server died mid-call: whatever comes of it
-            await outcome(call)
+            await asking.outcome()
 
     [pending] = journal.pending()
     assert pending.idempotency_key == request.idempotency_key
@@ -289,13 +260,12 @@ async def test_the_server_killed_after_the_yes_leaves_it_pending_and_a_resend_de
 
     # The killed send reaches the server in its own time; the resend uses the same key.
     for _ in range(400):
-        if any(u["status"] for u in unlocks_of(slow_sandbox, search_id)):
+        if any(u["status"] for u in asking.unlocks()):
             break
         await asyncio.sleep(0.05)
     resent = machine.command("pending", "resend", pending.idempotency_key)
 
     assert resent["exportId"]
-    assert slow_sandbox.credits() == before - RESULTS
-    keys = {u["idempotency_key"] for u in unlocks_of(slow_sandbox, search_id)}
-    assert keys == {pending.idempotency_key}
+    assert slow_sandbox.credits() == asking.before - RESULTS
+    assert {u["idempotency_key"] for u in asking.unlocks()} == {pending.idempotency_key}
     assert journal.pending() == []

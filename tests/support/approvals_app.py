@@ -9,6 +9,7 @@ from typing import Any
 from leadtui.api.client import LeadClient
 from leadtui.config.settings import Settings
 from leadtui.ui.app import LeadApp, make_app
+from leadtui.ui.dialogs.confirm_spend import ConfirmSpend
 from leadtui.ui.screens.approvals import ApprovalsScreen
 from leadtui.ui.services import AppDeps
 from tests.conftest import FakeClock
@@ -42,3 +43,21 @@ async def open_request(pilot: Any, *, seconds: float = 10.0) -> ApprovalsScreen:
     await wait_until(pilot, lambda: bool(screen.rows) and screen.rows[0].approvable)
     await wait_for_text(pilot, "Waiting for you.")
     return screen
+
+
+async def approve(pilot: Any) -> None:
+    """`y` on the request, then yes in the spend confirmation it opens."""
+    await pilot.press("y")
+    await wait_for_screen(pilot, ConfirmSpend)
+    await pilot.press("y")
+
+
+async def approve_in_both(one: Any, two: Any) -> None:
+    """Two apps' confirmations up at once, then a yes in each: the first counts, the second
+    finds the request answered."""
+    await one.press("y")
+    await wait_for_screen(one, ConfirmSpend)
+    await two.press("y")
+    await wait_for_screen(two, ConfirmSpend)
+    await one.press("y")
+    await two.press("y")

@@ -23,7 +23,7 @@ from leadtui.api.errors import (
     RequestTimeout,
     TransportError,
 )
-from leadtui.api.guidance import SurfaceWords, guidance_for
+from leadtui.api.guidance import SurfaceWords, next_step
 from leadtui.config.variables import API_KEY_ENV
 
 UNTRUSTED_LEADS: Final = (
@@ -51,13 +51,6 @@ MCP_WORDS: Final = SurfaceWords(
     see_search="get_search shows how many",
     sign_in_with_scope="the user runs `leadtui login` with it and restarts this server",
 )
-
-
-def next_step(code: str) -> str | None:
-    """What to do next after `code`, in an agent's words; None when guidance has nothing."""
-    guidance = guidance_for(code)
-    step = guidance.next_step_for(MCP_WORDS) if guidance is not None else ""
-    return step or None
 
 
 def fenced(data: Any) -> str:
@@ -95,7 +88,7 @@ class ToolFailure(Exception):
     def __post_init__(self) -> None:
         super().__init__(self.message)
         if self.hint is None:
-            self.hint = next_step(self.code)
+            self.hint = next_step(self.code, MCP_WORDS)
 
     def document(self) -> dict[str, Any]:
         error: dict[str, Any] = {"code": self.code, "message": self.message}

@@ -10,12 +10,13 @@ from pydantic import BaseModel, Field
 from leadtui.mcp import asking
 from leadtui.mcp.asking import Asked
 from leadtui.mcp.results import ToolFailure, from_lead_error
-from leadtui.spend.approval_wait import (
+from leadtui.spend.approval_refusals import (
     ApprovalMismatch,
     ApprovalRefused,
     ApprovalTimedOut,
     DeniedInApp,
 )
+from leadtui.spend.approvals import DEFAULT_WAIT_SECONDS, MAX_WAIT_SECONDS
 from leadtui.spend.decision import ASK_CODES, Allowance, Code, Decision
 from leadtui.spend.errors import (
     InvalidIdempotencyKey,
@@ -99,18 +100,24 @@ def declined(decision: Decision, asked: Asked) -> ToolFailure:
     )
 
 
-# What to do after the running app did not say yes, by the refusal's code.
-_AFTER_THE_APP: Final = {
+# What to do after the app's answer was no, or about another spend: never ask again unbidden.
+_NOT_AGAIN: Final = {
     DeniedInApp.code: "The user said no: do not retry unless they ask for it.",
-    ApprovalTimedOut.code: (
-        "Nobody answered in time. Ask the user to keep leadtui open (A shows Approvals), then "
-        "call again; a longer wait is `leadtui mcp --approval-timeout S`."
-    ),
-    ApprovalMismatch.code: (
-        "The answer was not about this spend (its request was changed): do not retry unless "
-        "the user asks for it."
-    ),
+    ApprovalMismatch.code: "The answer was about another spend (the request was changed while "
+    "it waited): do not retry unless the user asks for it.",
 }
+
+
+def _after_the_app(refusal: ApprovalRefused) -> str:
+    """What to do after the running app did not say yes, in an agent's words (by code)."""
+    if refusal.code != ApprovalTimedOut.code:
+        return _NOT_AGAIN.get(refusal.code, _NOT_AGAIN[DeniedInApp.code])
+    waited = refusal.waited or DEFAULT_WAIT_SECONDS
+    return (
+        f"Nobody answered within {waited:.0f} s. Ask the user to keep leadtui open (A shows "
+        "Approvals), then call again; the user may restart this server with "
+        f"--approval-timeout SECONDS (at most {MAX_WAIT_SECONDS:.0f}) for a longer wait."
+    )
 
 
 def refused_in_app(decision: Decision, refusal: ApprovalRefused) -> ToolFailure:
@@ -118,8 +125,8 @@ def refused_in_app(decision: Decision, refusal: ApprovalRefused) -> ToolFailure:
     another spend): nothing was sent."""
     return ToolFailure(
         refusal.code,
-        f"{refusal.title}: {refusal.message} Cost: {quote_words(refusal.quote)}.",
-        hint=_AFTER_THE_APP.get(refusal.code),
+        f"{refusal.headline} Cost: {quote_words(refusal.quote)}.",
+        hint=_after_the_app(refusal),
         details={"quote": refusal.quote.to_json(), "decision": decision.to_json()},
     )
 
