@@ -44,7 +44,8 @@ async def _unlocks(sandbox_http: Any) -> list[dict[str, Any]]:
 
 
 def _toasts(app: Any, title: str) -> list[str]:
-    return [n.message for n in app._notifications if n.title == title]
+    """The words of the toasts titled `title`, as History keeps every notification."""
+    return [e.text for e in app.history.entries() if e.exchange is None and e.title == title]
 
 
 def _request_files() -> list[Any]:

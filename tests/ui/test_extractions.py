@@ -18,7 +18,7 @@ from leadtui.ui.screens.jobs import JobsScreen
 from leadtui.ui.widgets.job_tables import ExtractionTable
 from tests.ui import jobs_seed
 from tests.ui.pilot import settle, wait_for_screen
-from tests.ui.screen import screen_text, toasts_text, wait_until
+from tests.ui.screen import screen_text, toasts_text, wait_until, widget_text
 
 API = "/api/v1"
 
@@ -416,7 +416,13 @@ async def test_a_launch_refused_for_launches_opens_the_form_again_with_what_was_
         await jobs_seed.set_quota(sandbox_http, 0)  # used up since GET /me was read
         await pilot.press("ctrl+l")  # the decision reads the launches left afresh: none
         form = await wait_for_screen(pilot, ExtractionForm)
-        await wait_until(pilot, lambda: "The server refused the launch" in screen_text(pilot.app))
+        # Who refused (the spend decision, before sending) and why, in its words and code.
+        await wait_until(pilot, lambda: "Not sent" in widget_text(pilot.app, "#x-errors"))
+        said = widget_text(pilot.app, "#x-errors")
+        assert "✗ Not sent: the spend decision refused the launch (no_launches_left)." in said
+        assert "The account's extraction quota is used up (no launches left)." in said
+        assert "Nothing was sent. ctrl+s saves this as a draft to launch later." in said
+        assert "server" not in said
         assert form.query_one("#x-categories", Input).value == "bakery"
         assert form.query_one("#x-countries", Input).value == "FR"
         await pilot.press("ctrl+s")  # kept as a draft

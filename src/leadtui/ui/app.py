@@ -5,15 +5,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from functools import partial
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import events, work
-from textual.app import App
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.content import Content
 from textual.markup import MarkupError
-from textual.message import Message
 from textual.notifications import SeverityLevel
 from textual.reactive import reactive
 from textual.screen import Screen
@@ -22,22 +19,26 @@ from textual.signal import Signal
 from leadtui.api.contract import Scope
 from leadtui.api.errors import ConfigurationError, Unauthorized
 from leadtui.config.errors import ConfigError
+from leadtui.ui.app_actions import APP_BINDINGS, app_commands
 from leadtui.ui.commands import LeadCommands, PaletteCommand
 from leadtui.ui.crash import CrashReportingConsole
 from leadtui.ui.handle import AppHandle
-from leadtui.ui.key_bursts import is_text_field, split_meta_key, until_handled
+from leadtui.ui.key_bursts import KeysInBursts
 from leadtui.ui.main_screens import SCREENS
 from leadtui.ui.model.errors import ErrorReport, describe, missing_scope
 from leadtui.ui.model.history import History
+from leadtui.ui.pending_offer import PendingOffer
+from leadtui.ui.quitting import ask_to_quit, interrupt, quit_at_once
 from leadtui.ui.screens.base import LeadScreen
 from leadtui.ui.screens.help import HelpScreen
 from leadtui.ui.services import AppDeps, FirstFrame, Session
 from leadtui.ui.sessions import SessionKeeper, signed_in_session
 from leadtui.ui.stylesheets import stylesheet
-from leadtui.ui.workers import start_worker
+from leadtui.ui.terminal_output import TerminalOutput
 
 if TYPE_CHECKING:
     from pydantic import SecretStr
+    from textual.driver import Driver
 
     from leadtui.api.client import LeadClient
     from leadtui.api.models import Identity, Search
@@ -50,7 +51,7 @@ if TYPE_CHECKING:
 THEMES = {"dark": "textual-dark", "light": "textual-light"}
 
 
-class LeadApp(App[int]):
+class LeadApp(KeysInBursts):
     """The app frame: modes per screen, header badge, help, palette, sign-in, errors."""
 
     CSS_PATH = stylesheet("frame")
@@ -62,25 +63,7 @@ class LeadApp(App[int]):
     MODES: ClassVar[dict[str, Any]] = {screen.mode: screen for screen in SCREENS[1:]}
     DEFAULT_MODE: ClassVar[str] = SCREENS[0].mode
     COMMANDS: ClassVar[set[Any]] = {LeadCommands}
-    BINDINGS: ClassVar[list[BindingType]] = [
-        # Numbers, as lazygit's panels: letters belong to tables (j/k, g/G) and screens.
-        *(
-            Binding(str(n), f"open('{s.mode}')", s.label, id=f"screens.{s.mode}", show=False)
-            for n, s in enumerate(SCREENS, start=1)
-        ),
-        Binding("i", "sign_in", "Sign in", id="app.sign_in", show=False),
-        Binding("H", "history", "History", id="app.history", key_display="H", show=False),
-        Binding("A", "approvals", "Approvals", id="app.approvals", key_display="A", show=False),
-        Binding("question_mark,f1", "help", "Help", id="app.help", key_display="?"),
-        Binding("ctrl+t", "toggle_theme", "Dark or light theme", id="app.toggle_theme", show=False),
-        Binding("ctrl+q", "quit", "Quit", id="app.quit", priority=True),
-        # As in k9s and htop; a text field's selection is still copied by it (action_interrupt).
-        Binding(
-            "ctrl+c", "interrupt", "Quit (as ctrl+q)", id="app.interrupt", show=False, priority=True
-        ),
-        # On a main screen; a screen pushed over one binds q (and Esc) to go back instead.
-        Binding("q", "ask_quit", "Quit (asks)", id="app.ask_quit", show=False),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = list(APP_BINDINGS)
 
     # The signed-in account; None until GET /me answered. Watched by the header and screens.
     identity: reactive[Identity | None] = reactive(None, init=False)
@@ -96,11 +79,6 @@ class LeadApp(App[int]):
     # Spends other processes ask this app to approve, still waiting (the header's badge).
     approvals_waiting: reactive[int] = reactive(0, init=False)
 
-    # The key `on_event` is handing down until it is handled, and whether it came back
-    # unhandled (see `post_message`). Class defaults: Textual may post before __init__ ends.
-    _key_in_hand: events.Key | None = None
-    _key_came_back: bool = False
-
     def __init__(
         self,
         deps: AppDeps | None = None,
@@ -110,6 +88,9 @@ class LeadApp(App[int]):
     ) -> None:
         """With `deps`, ready at once (tests, screenshots). With `first_frame` instead (a
         launch), the frame paints from it first and its `load` fills the rest in a thread."""
+        # Before Textual's __init__: it asks get_driver_class, which attaches the driver here.
+        self.terminal = TerminalOutput()
+        """Where the bell and desktop notifications are written (nowhere when headless)."""
         super().__init__()
         # Textual renders a crash as a traceback with every frame's locals, which may hold the
         # API key: this console renders it as one line instead (ui/crash.py).
@@ -132,11 +113,12 @@ class LeadApp(App[int]):
         self._approvals: ApprovalWatcher | None = None
         self._spend_gate: SpendGate | None = None
         self.spends_in_flight = 0
+        """Spends sent and not answered yet (counted by ui/spend_flow.py): quitting asks."""
         self.spend_settled: Signal[str] = Signal(self, "spend_settled")
         """Published with its idempotency key when a pending spend was resent and settled, or
         discarded: what was shown about it is out of date."""
-        self._pending_offer_due = False
-        """Spends sent and not answered yet (counted by ui/spend_flow.py): quitting asks."""
+        self.pending_offer = PendingOffer(self)
+        """Spends journaled but never settled (a crash): offered at start and each sign-in."""
         theme, keymap = (
             (deps.settings.theme, deps.settings.keymap)
             if deps is not None
@@ -144,10 +126,14 @@ class LeadApp(App[int]):
             if first_frame is not None
             else ("dark", {})
         )
-        self._keymap: dict[str, str] = dict(keymap)
+        self._user_keymap: dict[str, str] = dict(keymap)
         self.theme = THEMES.get(theme, THEMES["dark"])
         if keymap:
             self.set_keymap(keymap)
+
+    def get_driver_class(self) -> type[Driver]:
+        """The driver Textual picks, attached to `terminal` while it runs."""
+        return self.terminal.driver_class(super().get_driver_class())
 
     def app_handle(self) -> AppHandle:
         """What screens, dialogs and widgets work with (see ui/handle.py)."""
@@ -232,6 +218,7 @@ class LeadApp(App[int]):
                 has_scope=self.has_scope,
                 note_error=self.note_error,
                 follow_journal=self._follow_journal,
+                terminal=self.terminal,
             )
             self._jobs = JobWatcher(self, account)
         return self._jobs
@@ -269,8 +256,7 @@ class LeadApp(App[int]):
 
     def on_mount(self) -> None:
         self.add_mode(SCREENS[0].mode, SCREENS[0])  # its screen stack is the one shown now
-        # Spends journaled but never settled (a crash): offered at start and after each sign-in.
-        self.watch(self, "sign_ins", self._offer_pending_spends, init=self.started)
+        self.watch(self, "sign_ins", self.pending_offer.after_sign_in, init=self.started)
         self.sessions.start()
         if self.started:
             self.call_after_refresh(self.approvals.start)
@@ -281,30 +267,13 @@ class LeadApp(App[int]):
         self.read_only = deps.settings.spend_policy(deps.profile).read_only
         # The first frame's quick read of the looks gives way to the settings as resolved.
         self.theme = THEMES.get(deps.settings.theme, THEMES["dark"])
-        if deps.settings.keymap != self._keymap:
-            self._keymap = dict(deps.settings.keymap)
-            self.set_keymap(self._keymap)
+        if deps.settings.keymap != self._user_keymap:
+            self._user_keymap = dict(deps.settings.keymap)
+            self.set_keymap(self._user_keymap)
         self.call_after_refresh(self.approvals.start)
 
-    def _offer_pending_spends(self) -> None:
-        # Once the account is known (GET /me, which the journal's intents are matched to) and
-        # the balance is painted; imported only then: the spend gate, its journal (sqlite3) and
-        # its dialogs are not needed to paint the frame or show the balance.
-        self._pending_offer_due = True
-        self._offer_when_known()
-
     def watch_identity(self) -> None:
-        self._offer_when_known()
-
-    def _offer_when_known(self) -> None:
-        if self._pending_offer_due and self.identity is not None:
-            self._pending_offer_due = False
-            self.call_after_refresh(self._offer_pending_spends_now)
-
-    def _offer_pending_spends_now(self) -> None:
-        from leadtui.ui.spend_flow import offer_pending_spends
-
-        offer_pending_spends(self)
+        self.pending_offer.when_known()
 
     def save_settings_now(self) -> None:
         """Persist `settings` (blocking: from a thread). A save that fails is told; the app
@@ -386,7 +355,7 @@ class LeadApp(App[int]):
 
     def nav_entries(self) -> list[tuple[str, str, str]]:
         """(mode, key as shown, label) of each screen, honouring the user's keymap."""
-        keymap = self._keymap
+        keymap = self._user_keymap
         return [
             (s.mode, keymap.get(f"screens.{s.mode}", str(n)).split(",")[0], s.label)
             for n, s in enumerate(SCREENS, start=1)
@@ -404,31 +373,15 @@ class LeadApp(App[int]):
         self.refresh_bindings()
 
     async def action_quit(self) -> None:
-        if self.spends_in_flight:
-            from leadtui.ui.spend_flow import confirm_quit
-
-            start_worker(self, partial(confirm_quit, self), group="confirm-quit", exclusive=True)
-            return
-        self.exit()
+        quit_at_once(self)
 
     async def action_interrupt(self) -> None:
         """ctrl+c: copy a text field's selection, else quit as ctrl+q does."""
-        from textual.widgets import Input, TextArea
-
-        focused = self.focused
-        if isinstance(focused, Input | TextArea) and focused.selected_text:
-            focused.action_copy()
-            return
-        await self.action_quit()
+        interrupt(self)
 
     async def action_ask_quit(self) -> None:
         """q: quit once the user says so (ctrl+q quits at once)."""
-        if self.spends_in_flight:
-            await self.action_quit()
-            return
-        from leadtui.ui.quitting import confirm_quit
-
-        start_worker(self, partial(confirm_quit, self), group="confirm-quit", exclusive=True)
+        ask_to_quit(self)
 
     def action_open(self, mode: str) -> None:
         """A screen's number opens that screen itself (Searches' list, not the search last
@@ -463,64 +416,10 @@ class LeadApp(App[int]):
 
     def palette_commands(self, screen: Screen[Any]) -> list[PaletteCommand]:
         """The palette: screens, app and account actions, then the screen's own commands."""
-        commands = [
-            PaletteCommand(f"screens: {s.label}", f"Open {s.label}", self._opener(s.mode))
-            for s in SCREENS
-        ]
-        commands += [
-            PaletteCommand("app: keys and help", "The current screen's keys", self.action_help),
-            PaletteCommand(
-                "app: history  H",
-                "This session's requests and notifications, for a support ticket",
-                self.action_history,
-            ),
-            PaletteCommand(
-                "app: approvals  A",
-                "Spends scripts and agents ask you to approve",
-                self.action_approvals,
-            ),
-            PaletteCommand(
-                "app: toggle theme", "Dark or light (remembered)", self.action_toggle_theme
-            ),
-            PaletteCommand("app: quit", "Leave leadtui", self.exit),
-            PaletteCommand("account: sign in with another key", "", self.action_sign_in),
-            PaletteCommand("account: sign out", "Forget the saved key", self.action_sign_out),
-        ]
+        commands = app_commands(self)
         if isinstance(screen, LeadScreen):
             commands += screen.palette_commands()
         return commands
-
-    def _opener(self, mode: str) -> Any:
-        return lambda: self.action_open(mode)
-
-    # --- keys in bursts -----------------------------------------------------------------
-
-    async def on_event(self, event: events.Event) -> None:
-        if not isinstance(event, events.Key) or event.is_forwarded:
-            await super().on_event(event)
-            return
-        for key in split_meta_key(event, in_text_field=is_text_field(self.focused)):
-            target = self.focused or self.screen
-            self._key_in_hand, self._key_came_back = key, False
-            try:
-                await super().on_event(key)
-                handled = key.is_forwarded and await until_handled(target)
-            finally:
-                came_back, self._key_in_hand = self._key_came_back, None
-            if came_back and handled:
-                # Unhandled below, the key came back to the app: its bindings (Tab's
-                # focus_next, the screens' keys) run now, before the rest of the burst.
-                await super().on_event(key)
-            elif came_back:
-                super().post_message(key)  # too slow to wait for: queued, as Textual would
-
-    def post_message(self, message: Message) -> bool:
-        # A key of a burst that nothing below handled bubbles back here; `on_event`, which
-        # is waiting for it, handles it at once rather than behind the rest of the burst.
-        if message is self._key_in_hand:
-            self._key_came_back = True
-            return True
-        return super().post_message(message)
 
     # --- keys the scopes forbid ---------------------------------------------------------
 

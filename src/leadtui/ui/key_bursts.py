@@ -1,6 +1,7 @@
 """Keys sent in bursts (a paste, tmux send-keys, a slow SSH link) land where they are typed.
 
-Works around two behaviours of Textual's input handling; `LeadApp.on_event` uses these.
+Works around two behaviours of Textual's input handling: `KeysInBursts`, the app's base,
+hands each key down and waits until it is handled before the next.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from textual import events
 from textual.app import App
 from textual.dom import DOMNode
 from textual.keys import ASCII_KEY_NAMES, KEY_NAME_REPLACEMENTS
+from textual.message import Message
 from textual.screen import Screen
 from textual.widget import Widget
 
@@ -79,3 +81,40 @@ def is_text_field(widget: Widget | None) -> bool:
     return widget is not None and any(
         cls.__name__ in ("Input", "TextArea") for cls in type(widget).__mro__
     )
+
+
+class KeysInBursts(App[int]):
+    """An app that handles each key of a burst before the next, and reads Esc + a letter or a
+    digit arriving together as the two keys typed (`LeadApp` is one)."""
+
+    # The key `on_event` is handing down until it is handled, and whether it came back
+    # unhandled (see `post_message`). Class defaults: Textual may post before __init__ ends.
+    _key_in_hand: events.Key | None = None
+    _key_came_back: bool = False
+
+    async def on_event(self, event: events.Event) -> None:
+        if not isinstance(event, events.Key) or event.is_forwarded:
+            await super().on_event(event)
+            return
+        for key in split_meta_key(event, in_text_field=is_text_field(self.focused)):
+            target = self.focused or self.screen
+            self._key_in_hand, self._key_came_back = key, False
+            try:
+                await super().on_event(key)
+                handled = key.is_forwarded and await until_handled(target)
+            finally:
+                came_back, self._key_in_hand = self._key_came_back, None
+            if came_back and handled:
+                # Unhandled below, the key came back to the app: its bindings (Tab's
+                # focus_next, the screens' keys) run now, before the rest of the burst.
+                await super().on_event(key)
+            elif came_back:
+                super().post_message(key)  # too slow to wait for: queued, as Textual would
+
+    def post_message(self, message: Message) -> bool:
+        # A key of a burst that nothing below handled bubbles back here; `on_event`, which
+        # is waiting for it, handles it at once rather than behind the rest of the burst.
+        if message is self._key_in_hand:
+            self._key_came_back = True
+            return True
+        return super().post_message(message)

@@ -3,10 +3,11 @@ confirmed spend is on its way (it would stay pending until the next start)."""
 
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from leadtui.ui.dialogs.confirm import ConfirmText
 from leadtui.ui.handle import app_handle
+from leadtui.ui.workers import start_worker
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -24,8 +25,41 @@ def quit_text(*, demo: bool) -> str:
     )
 
 
+def quit_at_once(app: App[Any]) -> None:
+    """ctrl+q: quit, unless a confirmed spend is on its way (then ask first)."""
+    if app_handle(app).spends_in_flight:
+        from leadtui.ui.spend_flow import confirm_quit as confirm_quit_in_flight
+
+        start_worker(
+            app, partial(confirm_quit_in_flight, app), group="confirm-quit", exclusive=True
+        )
+        return
+    app.exit()
+
+
+def interrupt(app: App[Any]) -> None:
+    """ctrl+c: copy a text field's selection, else quit as ctrl+q does."""
+    from textual.widgets import Input, TextArea
+
+    focused = app.focused
+    if isinstance(focused, Input | TextArea) and focused.selected_text:
+        focused.action_copy()
+        return
+    quit_at_once(app)
+
+
+def ask_to_quit(app: App[Any]) -> None:
+    """`q` on a main screen: quit once the user says so (as ctrl+q while a spend is out)."""
+    if app_handle(app).spends_in_flight:
+        quit_at_once(app)
+        return
+    start_worker(app, partial(confirm_quit, app), group="confirm-quit", exclusive=True)
+
+
 async def confirm_quit(app: App[Any]) -> None:
-    """`q` on a main screen: quit once the user says so."""
+    """Quit once the user says so."""
+    from leadtui.ui.dialogs.confirm import ConfirmText  # a dialog: not for the first frame
+
     dialog = ConfirmText("Quit leadtui?", quit_text(demo=app_handle(app).demo), "Quit")
     if await app.push_screen_wait(dialog):
         app.exit()
