@@ -413,7 +413,7 @@ async def _insufficient_results(
     _show(screen, _report(error, "Not enough results", text))
     if search is None or not available:
         return None
-    most, _why = affordable_results(search, app.credits)
+    most, _why = affordable_results(search, app.credits, request.quote.price)
     return unlock_request(search, most, app.credits) if most else None
 
 

@@ -20,11 +20,6 @@ class TerminalOutput:
     def __init__(self) -> None:
         self._attached: Driver | None = None
 
-    @property
-    def attached(self) -> bool:
-        """True while a terminal driver is in application mode."""
-        return self._attached is not None
-
     def write(self, data: str) -> None:
         """Write `data` to the terminal now; nothing when none is attached or it is headless."""
         driver = self._attached
