@@ -16,7 +16,8 @@ from leadtui.api import (
     SearchItem,
     SearchRequest,
 )
-from leadtui.api.params import IdempotencyParams, ListParams
+from leadtui.api.params import ListParams
+from tests.support.idempotency import IdempotencyParams
 
 
 def item(**overrides: Any) -> dict[str, Any]:

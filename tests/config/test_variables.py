@@ -7,10 +7,18 @@ import re
 from pathlib import Path
 
 from leadtui.config.settings_model import SettingsModel
-from leadtui.config.variables import VARIABLES, is_variable
+from leadtui.config.variables import ENV_NESTED_DELIMITER, VARIABLES
 
 ROOT = Path(__file__).resolve().parents[2]
 NAME = re.compile(r"LEADTUI_[A-Z0-9_]*[A-Z0-9]")
+
+
+def is_variable(name: str) -> bool:
+    """True when `name` is one of ours: listed, or a listed setting's member (`X__MEMBER`)."""
+    upper = name.upper()
+    return any(
+        upper == v.name or upper.startswith(v.name + ENV_NESTED_DELIMITER) for v in VARIABLES
+    )
 
 
 def readme_table() -> list[tuple[str, str]]:

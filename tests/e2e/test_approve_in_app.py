@@ -13,23 +13,18 @@ from typing import Any
 
 import httpx
 import pytest
-from tests.conftest import FakeClock
 from tests.e2e.sandbox_process import clean_env
+from tests.support.approvals_app import KEY, approve_in_both, open_request, over_socket
 from tests.ui.pilot import settle, wait_for_screen, wait_for_text, wait_until
 
 from leadtui.api.client import LeadClient
-from leadtui.config.settings import Settings
 from leadtui.sandbox.config import SandboxConfig
 from leadtui.sandbox.embedded import EmbeddedSandbox
 from leadtui.spend.journal import SpendJournal
-from leadtui.ui.app import LeadApp, make_app
 from leadtui.ui.dialogs.confirm_spend import ConfirmSpend
-from leadtui.ui.screens.approvals import ApprovalsScreen
-from leadtui.ui.services import AppDeps
 
 pytestmark = pytest.mark.timeout(120)
 
-KEY = "sk_demo_full"
 SEARCH = {
     "activities": [{"name": "Bakery"}],
     "countries": [{"name": "France"}],
@@ -41,22 +36,6 @@ SEARCH = {
 def sandbox() -> Iterator[EmbeddedSandbox]:
     with EmbeddedSandbox(SandboxConfig(job_seconds=0.3)) as running:
         yield running
-
-
-def over_socket(sandbox: EmbeddedSandbox) -> LeadApp:
-    """The app as `make_app` builds it, signed in at the sandbox over its socket."""
-
-    def connect(base_url: str, api_key: str) -> LeadClient:
-        return LeadClient(base_url, api_key, max_retries=0)
-
-    deps = AppDeps(
-        settings=Settings(),
-        save_settings=lambda _settings: None,
-        base_url=sandbox.base_url,
-        clock=FakeClock(),
-        connect=connect,
-    )
-    return make_app(deps, key=KEY, key_source="demo")
 
 
 async def leadtui(sandbox: EmbeddedSandbox, *argv: str) -> asyncio.subprocess.Process:
@@ -106,20 +85,10 @@ async def ask(sandbox: EmbeddedSandbox, search_id: str) -> asyncio.subprocess.Pr
     )
 
 
-async def open_request(pilot: Any) -> None:
-    """Open Approvals once the request is announced; until its quote is checked and it may
-    be approved."""
-    await wait_for_text(pilot, "1 approval waiting")
-    await pilot.press("A")
-    screen = await wait_for_screen(pilot, ApprovalsScreen)
-    await wait_until(pilot, lambda: bool(screen.rows) and screen.rows[0].approvable)
-    await wait_for_text(pilot, "Waiting for you.")
-
-
 async def test_a_script_spends_only_after_the_yes_in_the_app_and_once(
     sandbox: EmbeddedSandbox,
 ) -> None:
-    app = over_socket(sandbox)
+    app = over_socket(sandbox.base_url)
     before = await credits(sandbox)
     asker = await ask(sandbox, await new_search(sandbox))
     async with app.run_test(size=(100, 30)) as pilot:
@@ -146,7 +115,7 @@ async def test_a_script_spends_only_after_the_yes_in_the_app_and_once(
 
 
 async def test_a_denial_sends_nothing(sandbox: EmbeddedSandbox) -> None:
-    app = over_socket(sandbox)
+    app = over_socket(sandbox.base_url)
     before = await credits(sandbox)
     asker = await ask(sandbox, await new_search(sandbox))
     async with app.run_test(size=(100, 30)) as pilot:
@@ -162,19 +131,13 @@ async def test_a_denial_sends_nothing(sandbox: EmbeddedSandbox) -> None:
 
 
 async def test_two_apps_open_approve_once_only(sandbox: EmbeddedSandbox) -> None:
-    first, second = over_socket(sandbox), over_socket(sandbox)
+    first, second = over_socket(sandbox.base_url), over_socket(sandbox.base_url)
     before = await credits(sandbox)
     asker = await ask(sandbox, await new_search(sandbox))
     async with first.run_test(size=(100, 30)) as one, second.run_test(size=(100, 30)) as two:
         await open_request(one)
         await open_request(two)
-        # Both confirmations are up at once; the first yes counts, the second finds it taken.
-        await one.press("y")
-        await wait_for_screen(one, ConfirmSpend)
-        await two.press("y")
-        await wait_for_screen(two, ConfirmSpend)
-        await one.press("y")
-        await two.press("y")
+        await approve_in_both(one, two)
         code, _, err = await finished(asker)
         # The second app's toast, as its History keeps every notification's words.
         await wait_until(two, lambda: any("nothing" in e.text for e in second.history.entries()))
@@ -187,7 +150,7 @@ async def test_two_apps_open_approve_once_only(sandbox: EmbeddedSandbox) -> None
 async def test_an_asker_killed_after_the_yes_leaves_it_pending_and_a_resend_debits_once(
     sandbox: EmbeddedSandbox,
 ) -> None:
-    app = over_socket(sandbox)
+    app = over_socket(sandbox.base_url)
     before = await credits(sandbox)
     asker = await ask(sandbox, await new_search(sandbox))
     journal = SpendJournal()

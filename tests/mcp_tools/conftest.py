@@ -5,6 +5,7 @@ clock and the sleep are the test's."""
 from __future__ import annotations
 
 import json
+import subprocess
 import sys
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
@@ -17,7 +18,7 @@ import pytest
 from mcp import Client
 from mcp.client.session import ClientSession, ElicitationFnT
 from mcp.client.stdio import StdioServerParameters, stdio_client
-from mcp.types import CallToolResult
+from mcp.types import CallToolResult, Implementation
 
 from leadtui.mcp.runtime import McpDeps, Options, Runtime
 from leadtui.mcp.server import build_server
@@ -133,18 +134,36 @@ class Machine:
         *options: str,
         key: str = "sk_demo_full",
         elicitation: ElicitationFnT | None = None,
+        client_info: Implementation | None = None,
     ) -> AsyncIterator[ClientSession]:
-        """`leadtui mcp OPTIONS…` over stdio, initialized, with the official client."""
+        """`leadtui mcp OPTIONS…` over stdio, initialized, with the official client (named
+        `client_info` at `initialize`; asking its user only with an `elicitation` callback)."""
         server = StdioServerParameters(
             command=sys.executable, args=["-m", "leadtui", "mcp", *options], env=self.env(key)
         )
         with (self.home / "server-stderr.txt").open("a") as errlog:
             async with (
                 stdio_client(server, errlog=errlog) as (read, write),
-                ClientSession(read, write, elicitation_callback=elicitation) as session,
+                ClientSession(
+                    read, write, elicitation_callback=elicitation, client_info=client_info
+                ) as session,
             ):
                 await session.initialize()
                 yield session
+
+    def command(self, *argv: str) -> dict[str, Any]:
+        """`leadtui ARGV --json` on this machine (another process); its JSON document."""
+        done = subprocess.run(
+            [sys.executable, "-m", "leadtui", *argv, "--json"],
+            capture_output=True,
+            text=True,
+            env=self.env(),
+            timeout=60,
+            check=False,
+        )
+        assert done.returncode == 0, done.stdout + done.stderr
+        document: dict[str, Any] = json.loads(done.stdout)
+        return document
 
     async def call(
         self, session: ClientSession, tool: str, arguments: dict[str, Any] | None = None

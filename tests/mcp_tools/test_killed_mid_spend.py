@@ -4,12 +4,9 @@
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import signal
 import sqlite3
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -43,20 +40,6 @@ def _sender_pid(journal: Path, key: str) -> int | None:
     return int(row[0].split("/")[1])
 
 
-def _leadtui(machine: Machine, *argv: str) -> dict[str, object]:
-    done = subprocess.run(
-        [sys.executable, "-m", "leadtui", *argv, "--json"],
-        capture_output=True,
-        text=True,
-        env=machine.env(),
-        timeout=60,
-        check=False,
-    )
-    assert done.returncode == 0, done.stdout + done.stderr
-    document: dict[str, object] = json.loads(done.stdout)
-    return document
-
-
 @pytest.mark.parametrize(
     ("stop", "key"), [(signal.SIGKILL, "agent-killed-1"), (signal.SIGTERM, "agent-stopped-1")]
 )
@@ -86,7 +69,7 @@ async def test_a_spend_cut_short_is_pending_and_a_resend_debits_once(
             os.kill(pid, stop)
             tg.cancel_scope.cancel()
 
-    pending = _leadtui(machine, "pending", "list")["data"]
+    pending = machine.command("pending", "list")["data"]
     assert isinstance(pending, list)
     (intent,) = pending
     assert intent["idempotency_key"] == key
@@ -95,7 +78,7 @@ async def test_a_spend_cut_short_is_pending_and_a_resend_debits_once(
         logged = (machine.home / "server-stderr.txt").read_text()
         assert f"journaled as pending under the idempotency key {key}" in logged
         assert "Traceback" not in logged
-    resent = _leadtui(machine, "pending", "resend", key)
+    resent = machine.command("pending", "resend", key)
     assert resent["exportId"]
-    assert _leadtui(machine, "pending", "list")["data"] == []
+    assert machine.command("pending", "list")["data"] == []
     assert sandbox.credits() == credits - 3

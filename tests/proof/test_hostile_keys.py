@@ -18,10 +18,10 @@ from leadtui.api import (
     api_key_problem,
     idempotency_key_problem,
 )
-from leadtui.api.params import IdempotencyParams
 from leadtui.api.retry_policy import RetryPolicy
 from leadtui.api.transport import Transport
 from tests.api.hostile import HostileServer, json_response
+from tests.support.idempotency import IdempotencyParams
 
 GOOD = "sk_live_0123456789abcdefSECRET"
 # A paste from a chat or a word processor: curly quotes, an accent, a no-break space, a newline.

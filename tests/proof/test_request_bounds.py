@@ -35,9 +35,10 @@ from leadtui.api.models import (
     SearchItem,
     SearchRequest,
 )
-from leadtui.api.params import IdempotencyParams, ListParams
+from leadtui.api.params import ListParams
 from leadtui.sandbox.app import create_app
 from leadtui.sandbox.config import SandboxConfig
+from tests.support.idempotency import IdempotencyParams
 
 API = "/api/v1"
 AUTH = {"Authorization": "Bearer sk_demo_full"}

@@ -74,7 +74,7 @@ async def test_the_balance_is_read_fresh_and_a_short_one_refused_in_the_servers_
     assert await _posts(sandbox_http) == []
     # The server's own 409 says the same words.
     with pytest.raises(api_errors.Conflict) as conflict:
-        await client.exports.create(request.target_id, 6)
+        await client.exports.create(str(request.params["search_id"]), 6)
     assert f"{conflict.value.message} Nothing was sent." == decision.message
 
 
@@ -218,7 +218,7 @@ async def test_a_spend_identical_to_a_pending_one_is_refused_naming_its_key(
     first = await _unlock(client, 2)
     account = await gate(journal).account_of(client)
     gate(journal).journal_intent(first, client.base_url, account)  # journaled, never answered
-    second = SpendRequest.for_unlock(first.quote, first.target_id)
+    second = SpendRequest.for_unlock(first.quote, str(first.params["search_id"]))
     decision = await gate(journal).decide(second, client, Authorization(Surface.APP, True))
     assert (decision.verdict, decision.code) == (Verdict.REFUSE, Code.PENDING_SAME_SPEND)
     assert decision.pending_key == first.idempotency_key

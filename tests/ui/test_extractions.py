@@ -18,9 +18,27 @@ from leadtui.ui.screens.jobs import JobsScreen
 from leadtui.ui.widgets.job_tables import ExtractionTable
 from tests.ui import jobs_seed
 from tests.ui.pilot import settle, wait_for_screen
-from tests.ui.screen import screen_text, toasts_text, wait_until
+from tests.ui.screen import screen_text, toasts_text, wait_until, widget_text
 
 API = "/api/v1"
+
+
+class QuotaGoneOnCreate(httpx.AsyncBaseTransport):
+    """The sandbox, where the account's launches run out just as a create-and-launch reaches
+    it (after the spend decision read them): the server refuses it, not the decision."""
+
+    def __init__(self, sandbox_app: Any) -> None:
+        self.sandbox = httpx.ASGITransport(app=sandbox_app)
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        if request.method == "POST" and request.url.path == f"{API}/extractions":
+            used_up = httpx.Request(
+                "PATCH",
+                "http://127.0.0.1/_sandbox/accounts/acct_demo",
+                json={"extraction_quota": 0},
+            )
+            assert (await self.sandbox.handle_async_request(used_up)).status_code == 200
+        return await self.sandbox.handle_async_request(request)
 
 
 @pytest.fixture
@@ -416,8 +434,36 @@ async def test_a_launch_refused_for_launches_opens_the_form_again_with_what_was_
         await jobs_seed.set_quota(sandbox_http, 0)  # used up since GET /me was read
         await pilot.press("ctrl+l")  # the decision reads the launches left afresh: none
         form = await wait_for_screen(pilot, ExtractionForm)
-        await wait_until(pilot, lambda: "The server refused the launch" in screen_text(pilot.app))
+        # Who refused (the spend decision, before sending) and why, in its words and code.
+        await wait_until(pilot, lambda: "Not sent" in widget_text(pilot.app, "#x-errors"))
+        said = widget_text(pilot.app, "#x-errors")
+        assert "✗ Not sent: the spend decision refused the launch (no_launches_left)." in said
+        assert "The account's extraction quota is used up (no launches left)." in said
+        assert "Nothing was sent. ctrl+s saves this as a draft to launch later." in said
+        assert "server" not in said
         assert form.query_one("#x-categories", Input).value == "bakery"
         assert form.query_one("#x-countries", Input).value == "FR"
         await pilot.press("ctrl+s")  # kept as a draft
         await wait_until(pilot, lambda: "│ ext_000001  bakery · FR " in screen_text(pilot.app))
+
+
+async def test_a_launch_the_server_refuses_for_launches_says_the_server_refused_it(
+    build_app: Any, sandbox_app: Any, sandbox_http: httpx.AsyncClient
+) -> None:
+    await jobs_seed.set_quota(sandbox_http, 5)
+    app = build_app(transport=QuotaGoneOnCreate(sandbox_app))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        await jobs_seed.open_jobs(pilot, ExtractionTable)
+        await pilot.press("e")
+        await wait_for_screen(pilot, ExtractionForm)
+        await pilot.press(*"bakery", "tab", *"FR")
+        await pilot.press("ctrl+l")  # the decision reads 5 launches left: it asks
+        await wait_for_screen(pilot, ConfirmSpend)
+        await pilot.press("y")
+        form = await wait_for_screen(pilot, ExtractionForm)
+        await wait_until(pilot, lambda: "refused" in widget_text(pilot.app, "#x-errors"))
+        said = widget_text(pilot.app, "#x-errors")
+        assert "✗ The server refused the launch (extraction_unavailable):" in said
+        assert "Nothing was launched. ctrl+s saves this as a draft to launch later." in said
+        assert form.query_one("#x-categories", Input).value == "bakery"

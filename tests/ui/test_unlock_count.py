@@ -5,6 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from leadtui.config.settings import Settings
+from leadtui.config.settings_model import SpendPolicy
+from leadtui.spend.decision import Authorization, Surface
+from leadtui.spend.gate import SpendGate
+from leadtui.spend.journal import SpendJournal, default_journal_path
+from leadtui.spend.quote import Quote
+from leadtui.spend.request import SpendRequest
 from leadtui.ui.dialogs.confirm_spend import ConfirmSpend
 from leadtui.ui.dialogs.unlock_count import UnlockCount
 from leadtui.ui.screens.search_detail import SearchDetailScreen
@@ -39,6 +45,36 @@ async def test_five_credits_default_and_cap_the_count_at_five(
         assert "Spend 1 credit (y)" in text
         assert "5 → 4 after" in text
         assert "short" not in text
+
+
+async def test_the_preview_costs_what_the_confirmation_does_at_the_observed_price(
+    build_app: Any, make_client: Any, sandbox_http: Any
+) -> None:
+    # The server states 1 credit a result and debits 3: an earlier unlock on this account
+    # found it out, so 3 is the price that counts now (observed).
+    await sandbox_http.put("/_sandbox/pricing", json={"stated": 1, "charged": 3})
+    client = make_client()
+    earlier = await client.searches.create(ONE_EACH)
+    policy = SpendPolicy(spend_budget=0, read_only=False)
+    gate = SpendGate(SpendJournal(default_journal_path()), profile="default", policy=policy)
+    request = SpendRequest.for_unlock(Quote.unlock(earlier, 2, None), earlier.searchId)
+    await gate.spend(request, client, Authorization(Surface.CLI, confirmed=True))
+    await client.searches.create(ONE_EACH)  # the newest, opened below: nothing unlocked
+    app = build_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await open_first_search(app, pilot)
+        await unlock_dialog(app, pilot)
+        await wait_until(pilot, lambda: "✓ costs" in screen_text(app))
+        text = " ".join(screen_text(app).split())
+        assert "3 credits each (observed:" in text
+        assert "✓ costs 300 credits — confirmed on the next screen" in text
+        await pilot.press("backspace", "backspace")  # 1
+        await wait_until(pilot, lambda: "✓ costs 3 credits —" in screen_text(app))
+        await pilot.press("2")  # 12
+        await wait_until(pilot, lambda: "✓ costs 36 credits —" in screen_text(app))
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, ConfirmSpend))
+        assert "Spend 36 credits (y)" in screen_text(app)
 
 
 async def test_no_credits_no_dialog_and_says_why(

@@ -122,3 +122,9 @@ GUIDANCE: Final[dict[str, Guidance]] = {
 
 def guidance_for(code: str | None) -> Guidance | None:
     return GUIDANCE.get(code) if code else None
+
+
+def next_step(code: str | None, words: SurfaceWords) -> str | None:
+    """What to do next after `code`, in a surface's `words`; None when there is nothing."""
+    guidance = guidance_for(code)
+    return (guidance.next_step_for(words) if guidance is not None else "") or None

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
-
-from pydantic import AfterValidator
+from typing import Any
 
 from leadtui.api.errors import InvalidIdempotencyKey
 from leadtui.api.keys import idempotency_key_problem, new_idempotency_key
@@ -16,19 +14,6 @@ class ListParams(RequestModel):
 
     cursor: str | None = None
     limit: PageLimit | None = None
-
-
-def _usable_idempotency_key(key: str) -> str:
-    problem = idempotency_key_problem(key)
-    if problem is not None:
-        raise ValueError(problem)
-    return key
-
-
-class IdempotencyParams(RequestModel):
-    """The `Idempotency-Key` header of an IK-marked operation (see idempotency_key_problem)."""
-
-    idempotency_key: Annotated[str, AfterValidator(_usable_idempotency_key)]
 
 
 def list_params(cursor: str | None, limit: int | None) -> dict[str, Any]:

@@ -16,9 +16,10 @@ from pydantic import (
     ValidationError,
 )
 
+from leadtui.api.attempt import request_id_of
 from leadtui.api.errors import bad_response
 from leadtui.api.models import PAGE_LIMIT_MAX, Page, Record
-from leadtui.api.transport import poll_hint, request_id_of
+from leadtui.api.transport import poll_hint
 
 R = TypeVar("R", bound=Record)
 T = TypeVar("T")

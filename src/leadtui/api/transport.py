@@ -1,9 +1,10 @@
 """HTTP transport: Bearer auth, timeouts, retries with backoff, typed errors.
 
-The one place that talks to httpx. Every failure leaves here as a LeadError. httpx's read
-timeout is per read, so a server dripping a byte a second never trips it: each request also
-has one overall deadline for connecting and answering, shared by its retries, JSON bodies
-have a size cap, and streamed bodies a minimum pace.
+With `attempt.py` (one try, and what its answer amounts to), the one place that talks to
+httpx: this module builds each request and retries it. Every failure leaves as a LeadError.
+httpx's read timeout is per read, so a server dripping a byte a second never trips it: each
+request also has one overall deadline for connecting and answering, shared by its retries,
+JSON bodies have a size cap, and streamed bodies a minimum pace.
 """
 
 from __future__ import annotations
@@ -18,31 +19,20 @@ from typing import Any, Final
 import httpx
 from pydantic import SecretStr
 
+from leadtui.api.attempt import attempt, request_id_of
 from leadtui.api.bodies import (
     ACCEPT_ENCODING,
-    PacedStream,
-    UndecodableBody,
-    async_stream,
-    content_coding,
-    read_capped,
-    with_body,
 )
 from leadtui.api.contract import (
     API_PREFIX,
     GATEWAY_STATUSES,
     IDEMPOTENCY_HEADER,
-    REQUEST_ID_HEADER,
 )
-from leadtui.api.deadlines import DEADLINE_PER_TIMEOUT, MIN_STREAM_BYTES_PER_WINDOW
+from leadtui.api.deadlines import DEADLINE_PER_TIMEOUT
 from leadtui.api.errors import (
     ApiError,
     ConfigurationError,
-    ConnectionFailed,
     LeadError,
-    MalformedResponse,
-    RequestTimeout,
-    bad_response,
-    error_from_response,
     parse_retry_after,
 )
 from leadtui.api.exchange import Exchange, ExchangeObserver, failure_outcome
@@ -57,15 +47,8 @@ RETRY_STATUSES: Final = GATEWAY_STATUSES | {429}
 # The largest JSON answer is a page of at most 100 records (~35 KB from the sandbox); 8 MiB
 # is ample headroom, yet bounds what a broken or hostile server can make us hold and parse.
 MAX_JSON_BYTES: Final = 8 * 1024 * 1024
-# An error object is a few hundred bytes; past this the body is not one (a proxy's page).
-MAX_ERROR_BYTES: Final = 64 * 1024
 # Methods that may be replayed without a key: reading twice changes nothing.
 _SAFE_METHODS: Final = frozenset({"GET", "HEAD", "OPTIONS"})
-
-
-def _request_id(response: httpx.Response) -> str | None:
-    value: str | None = response.headers.get(REQUEST_ID_HEADER)
-    return value
 
 
 class Transport:
@@ -238,8 +221,14 @@ class Transport:
         while True:
             started = time.perf_counter()
             attempt_began = now()
-            failure, response = await self._attempt(
-                request, idempotency_key, stream=stream, within=left
+            failure, response = await attempt(
+                self._http,
+                request,
+                idempotency_key,
+                stream=stream,
+                within=left,
+                pace_window=self._deadline,
+                max_json_bytes=self._max_json_bytes,
             )
             left -= now() - attempt_began
             self._report(request, idempotency_key, retry_number, started, failure, response)
@@ -282,7 +271,7 @@ class Transport:
             return
         status: int | None
         if response is not None:
-            status, request_id, outcome = response.status_code, _request_id(response), "ok"
+            status, request_id, outcome = response.status_code, request_id_of(response), "ok"
         else:
             assert failure is not None
             status, request_id, outcome = failure_outcome(failure)
@@ -301,113 +290,6 @@ class Transport:
         except Exception:  # a record keeper's fault never fails the request it records
             log.debug("the exchange observer failed", exc_info=True)
 
-    async def _attempt(
-        self, request: httpx.Request, idempotency_key: str | None, *, stream: bool, within: float
-    ) -> tuple[LeadError | None, httpx.Response | None]:
-        """One try, given `within` seconds: a usable response, or the error it amounts to
-        (nothing raised here)."""
-        method, path = request.method, request.url.path
-        response: httpx.Response | None = None
-        try:
-            # Bounds the whole attempt, whatever pace the bytes arrive at.
-            async with asyncio.timeout(within):
-                response = await self._http.send(request, stream=True)
-                if response.is_success and stream:
-                    refused = _encoded_stream(response, idempotency_key)
-                    if refused is not None:
-                        await response.aclose()
-                        return refused, None
-                    response.stream = PacedStream(
-                        async_stream(response),
-                        window=self._deadline,
-                        floor=MIN_STREAM_BYTES_PER_WINDOW,
-                    )
-                    log.debug(
-                        "%s %s -> %d request_id=%s (streaming)",
-                        method,
-                        path,
-                        response.status_code,
-                        _request_id(response),
-                    )
-                    return None, response
-                limit = self._max_json_bytes if response.is_success else MAX_ERROR_BYTES
-                undecodable: str | None = None
-                try:
-                    body = await read_capped(response, limit)
-                except UndecodableBody as exc:
-                    undecodable, body = str(exc), b""
-        except (TimeoutError, httpx.TimeoutException):
-            log.debug("%s %s -> timeout", method, path)
-            if response is None:
-                return RequestTimeout(
-                    f"The server did not answer {method} {path} in time.",
-                    idempotency_key=idempotency_key,
-                ), None
-            await response.aclose()
-            return RequestTimeout(
-                f"The answer to {method} {path} stopped arriving.",
-                idempotency_key=idempotency_key,
-            ), None
-        except httpx.TransportError as exc:
-            log.debug("%s %s -> %s", method, path, type(exc).__name__)
-            if response is None and isinstance(exc, httpx.ProtocolError):
-                # Reached, but the status line or headers were not HTTP: not "unreachable".
-                return MalformedResponse(
-                    f"The server was reached, but its answer to {method} {path} was not "
-                    f"valid HTTP ({type(exc).__name__}).",
-                    idempotency_key=idempotency_key,
-                ), None
-            if response is None:
-                return ConnectionFailed(
-                    f"Could not reach the server for {method} {path} ({type(exc).__name__}).",
-                    idempotency_key=idempotency_key,
-                ), None
-            await response.aclose()
-            return ConnectionFailed(
-                f"The connection broke while reading {method} {path} ({type(exc).__name__}).",
-                idempotency_key=idempotency_key,
-            ), None
-        except BaseException:
-            if response is not None:
-                await response.aclose()
-            raise
-        await response.aclose()
-        if response.is_success:
-            if undecodable is not None or body is None:
-                problem = (
-                    f"the body cannot be decoded: {undecodable}"
-                    if undecodable is not None
-                    else f"the body is larger than {self._max_json_bytes // (1024 * 1024)} MiB"
-                )
-                log.debug("%s %s -> %d %s", method, path, response.status_code, problem)
-                return bad_response(
-                    response.status_code,
-                    problem,
-                    _request_id(response),
-                    idempotency_key=idempotency_key,
-                ), None
-            log.debug(
-                "%s %s -> %d request_id=%s",
-                method,
-                path,
-                response.status_code,
-                _request_id(response),
-            )
-            return None, with_body(response, body)
-        # An oversized error body is no error object: it is judged by its status alone.
-        error = error_from_response(
-            response.status_code, body or b"", response.headers, idempotency_key=idempotency_key
-        )
-        log.debug(
-            "%s %s -> %d request_id=%s code=%s",
-            method,
-            path,
-            error.status,
-            error.request_id,
-            error.code,
-        )
-        return error, None
-
     def _retry_delay(
         self, failure: LeadError, retry_number: int, *, retryable: bool
     ) -> float | None:
@@ -424,28 +306,6 @@ class Transport:
         return self._policy.backoff(retry_number)
 
 
-def _encoded_stream(response: httpx.Response, idempotency_key: str | None) -> ApiError | None:
-    """The error for a streamed answer that came encoded although `identity` was asked."""
-    try:
-        coding = content_coding(response.headers)
-    except UndecodableBody as exc:
-        detail = str(exc)
-    else:
-        if coding is None:
-            return None
-        detail = f"it is {coding}-encoded although it was asked for unencoded"
-    return bad_response(
-        response.status_code,
-        f"the archive was refused: {detail}",
-        _request_id(response),
-        idempotency_key=idempotency_key,
-    )
-
-
 def poll_hint(response: httpx.Response) -> float | None:
     """The `Retry-After` a successful answer carried: when to look again."""
     return parse_retry_after(response.headers.get("Retry-After"))
-
-
-def request_id_of(response: httpx.Response) -> str | None:
-    return _request_id(response)

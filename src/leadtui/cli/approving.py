@@ -52,9 +52,7 @@ if TYPE_CHECKING:
 
 def opted_in(ctx: Context) -> bool:
     """`--approve-in-app`, or `approvals = "app"` in this profile's settings."""
-    if getattr(ctx.ns, "approve_in_app", False):
-        return True
-    return ctx.settings.profile(ctx.profile).approvals == "app"
+    return bool(getattr(ctx.ns, "approve_in_app", False)) or ctx.resolved.approvals_in_app
 
 
 def check_options(ctx: Context) -> None:

@@ -15,7 +15,8 @@ from leadtui.api.errors import (
     RequestTimeout,
     TransportError,
 )
-from leadtui.api.guidance import SurfaceWords, guidance_for
+from leadtui.api.guidance import SurfaceWords
+from leadtui.api.guidance import next_step as next_step_in
 from leadtui.cli.exit_codes import Exit
 
 # Our own codes, for what the server never said.
@@ -52,9 +53,7 @@ CLI_WORDS: Final = SurfaceWords(
 
 def next_step(code: str) -> str | None:
     """What to do next after the server's `code`, in the command line's words."""
-    guidance = guidance_for(code)
-    step = guidance.next_step_for(CLI_WORDS) if guidance is not None else ""
-    return step or None
+    return next_step_in(code, CLI_WORDS)
 
 
 @dataclass

@@ -76,7 +76,7 @@ EXAMPLES: Final[dict[str, str]] = {
     "logout": "leadtui logout --profile work",
     "auth:status": "leadtui auth status --profile work",
     "completion": 'eval "$(leadtui completion bash)"',
-    "mcp": "leadtui mcp --profile work --max-credits 500",
+    "mcp": "leadtui mcp --profile work --max-credits 500 --approve-in-app --approval-timeout 300",
 }
 
 # The request body a command reads from --file, shown after its example.

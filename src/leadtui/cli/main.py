@@ -175,7 +175,8 @@ def _add_mcp(sub: argparse._SubParsersAction[_Parser], summary: str) -> None:
             "Serve the Lead Data API to an AI agent as Model Context Protocol tools over stdio "
             "(needs the mcp extra: pip install 'leadtui[mcp]'). A spend is sent only within "
             "the budget given here, or after the user accepts its quote when the agent's "
-            "client can ask; otherwise nothing is sent."
+            "client can ask, or (with --approve-in-app) after the user approves it in the "
+            "running leadtui app; otherwise nothing is sent."
         ),
         epilog=epilog("mcp"),
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -195,6 +196,19 @@ def _add_mcp(sub: argparse._SubParsersAction[_Parser], summary: str) -> None:
         default=0,
         metavar="M",
         help="extraction launches the agent may use without asking, in all (default: 0)",
+    )
+    mcp.add_argument(
+        "--approve-in-app",
+        action="store_true",
+        help="when the agent's client cannot ask its user, a spend waits for a yes in the "
+        'running app\'s Approvals screen (A) instead of being refused (also: approvals = "app" '
+        "in the profile)",
+    )
+    mcp.add_argument(
+        "--approval-timeout",
+        type=float,
+        metavar="S",
+        help="how long a spend waits for the app's answer, at most 900 s (default 120)",
     )
 
 

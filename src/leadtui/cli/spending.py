@@ -9,6 +9,8 @@ be asked is refused with its code (exit 10). Every figure printed comes from the
 quote; every send goes through `SpendGate.spend`, which decides again on a fresh balance,
 journals the intent with its Idempotency-Key first, and leaves an unknown outcome pending for
 `leadtui pending`. Ctrl-C or SIGTERM while a spend is out prints its pending key (exit 8).
+What is shown of a decision (the quote's lines, the prompt, `--dry-run`, a refusal's exit
+code and hint) is `cli/spend_display.py`'s.
 """
 
 from __future__ import annotations
@@ -23,11 +25,10 @@ from typing import Any, Final
 
 from leadtui.api.errors import LeadError
 from leadtui.api.models import Export, Extraction, ExtractionRequest
-from leadtui.cli import approving
+from leadtui.cli import approving, spend_display
 from leadtui.cli.exit_codes import Exit
 from leadtui.cli.failures import (
     ANOTHER_ACCOUNT,
-    CONFIRMATION_REQUIRED,
     INTENT_CLAIMED,
     INTENT_SETTLED,
     INTENT_UNREADABLE,
@@ -41,12 +42,12 @@ from leadtui.cli.failures import (
     usage_failure,
 )
 from leadtui.cli.runtime import Context
+from leadtui.cli.spend_display import decision_failure
 from leadtui.config.errors import StateDirError
 from leadtui.config.variables import NO_INPUT_ENV
 from leadtui.spend.decision import (
     Authorization,
     AuthorizedBy,
-    Code,
     Decision,
     Surface,
     Verdict,
@@ -65,7 +66,7 @@ from leadtui.spend.errors import (
 from leadtui.spend.gate import SpendGate, SpendResult
 from leadtui.spend.intent import SpendIntent, SpendOperation, UnreadableIntent
 from leadtui.spend.journal import SpendJournal
-from leadtui.spend.quote import Quote, Unit, plural, still_locked
+from leadtui.spend.quote import Quote, Unit, still_locked
 from leadtui.spend.request import SpendRequest
 
 INTERRUPTED: Final = "interrupted"
@@ -78,17 +79,6 @@ _REFUSALS: dict[type[SpendBlocked], tuple[str, Exit]] = {
     IntentClaimed: (INTENT_CLAIMED, Exit.CONFLICT),
     IntentOfAnotherAccount: (ANOTHER_ACCOUNT, Exit.USAGE),
 }
-
-# A decision's refusal as an exit code: what the server would have refused is a conflict (7),
-# as its own 409 would be; what the user did not authorize is 10.
-_CONFLICTS: Final = frozenset(
-    {
-        Code.INSUFFICIENT_CREDITS,
-        Code.NO_LAUNCHES_LEFT,
-        Code.PENDING_SAME_SPEND,
-        Code.IDEMPOTENCY_CONFLICT,
-    }
-)
 
 
 @dataclass(frozen=True)
@@ -164,86 +154,10 @@ def authorization(ctx: Context, spend: Spend) -> Authorization:
     )
 
 
-def quote_lines(spend: Spend, decision: Decision) -> list[tuple[str, str]]:
-    """The decision as the prompt and `--dry-run` show it, every figure from its quote."""
-    quote = decision.quote
-    if quote.unit is Unit.CREDIT:
-        what = f"unlock {plural(quote.units, 'result')} of {quote.target}"
-        price = f"{plural(quote.price, 'credit')} per result ({quote.price_source.value})"
-    else:
-        what = f"launch {quote.target}"
-        price = quote.price_source.value
-    unit = quote.unit.value
-    if quote.balance is None:
-        balance = "unknown"
-    else:
-        balance = f"{plural(quote.balance, unit)} → {plural(quote.balance_after or 0, unit)}"
-    rows = [("Spend", what), ("Price", price), ("Total", quote.total_text()), ("Balance", balance)]
-    if quote.shortfall:
-        rows.append(("Short by", plural(quote.shortfall, unit)))
-    if spend.still_locked is not None and spend.still_locked < quote.units:
-        rows.append(("Left to unlock", f"only {plural(spend.still_locked, 'result')}"))
-    if quote.unit is Unit.CREDIT:
-        rows.append(("Budget", decision.budget.text()))
-    rows.append(("Idempotency key", decision.idempotency_key))
-    return rows
-
-
-def _hint(decision: Decision) -> str | None:
-    quote, code = decision.quote, decision.code
-    launch = quote.unit is Unit.LAUNCH
-    if code is Code.OVER_CEILING:
-        flag = "--max-launches" if launch else "--max-credits"
-        return f"Rerun with {flag} {quote.total} to authorize it, or ask for fewer."
-    if code is Code.PRICE_UNKNOWN:
-        return "Run it at a terminal to confirm the estimate: no ceiling covers an unknown price."
-    if code in (Code.CONFIRMATION_REQUIRED, Code.OVER_BUDGET):
-        if launch:
-            return "Rerun with --max-launches 1 (or --yes), or at a terminal to be asked."
-        return (
-            f"Rerun with --max-credits {quote.total} (or more) to authorize this amount, "
-            "or run it at a terminal to be asked."
-        )
-    if code is Code.INSUFFICIENT_CREDITS:
-        return "Buy credits on the account page, or unlock fewer results."
-    if code is Code.PENDING_SAME_SPEND:
-        return f"leadtui pending resend {decision.pending_key}"
-    if code is Code.IDEMPOTENCY_CONFLICT:
-        return "Choose a new --idempotency-key for a new spend."
-    if code is Code.READ_ONLY:
-        return "Spending is off for this profile: set read_only = false to spend."
-    return None
-
-
-def decision_failure(decision: Decision) -> CliFailure:
-    """A decision that is not "send", as the command line reports it (nothing was sent)."""
-    code = decision.code or Code.CONFIRMATION_REQUIRED
-    details: dict[str, Any] = {"quote": decision.quote.to_json(), "decision": decision.to_json()}
-    if decision.pending_key is not None:
-        details["pending_key"] = decision.pending_key
-    return CliFailure(
-        code.value,
-        decision.message,
-        Exit.CONFLICT if code in _CONFLICTS else Exit.CONFIRMATION_REQUIRED,
-        hint=_hint(decision),
-        details=details,
-    )
-
-
 def priced(spend: Spend, decision: Decision) -> Spend:
     """`spend` quoted as the decision priced it (its balance read fresh)."""
     request = replace(spend.request, quote=decision.quote)
     return replace(spend, quote=decision.quote, request=request)
-
-
-def _prompt(ctx: Context, spend: Spend, decision: Decision) -> bool:
-    lines = quote_lines(spend, decision)
-    width = max(len(name) for name, _ in lines)
-    for name, value in lines:
-        ctx.deps.stderr.write(f"  {name.ljust(width)}  {value}\n")
-    ctx.deps.stderr.write(f"  {decision.message}\n")
-    answer = ctx.deps.ask(f"Spend {decision.quote.total_text()}? [y/N] ")
-    return answer.strip().lower() in ("y", "yes")
 
 
 async def decide(ctx: Context, spend: Spend) -> Decision:
@@ -268,14 +182,7 @@ async def execute(ctx: Context, spend: Spend) -> Export | Extraction:
         spend, approved = await approving.approved_in_app(ctx, gate, spend)
         auth = replace(auth, confirmed=True)
     elif decision.verdict is Verdict.ASK:
-        if not _prompt(ctx, spend, decision):
-            raise CliFailure(
-                CONFIRMATION_REQUIRED,
-                "Cancelled: nothing was sent.",
-                Exit.CONFIRMATION_REQUIRED,
-                hint="Answer y to spend.",
-                details={"quote": decision.quote.to_json(), "decision": decision.to_json()},
-            )
+        spend_display.ask(ctx, decision, spend.still_locked)
         auth = replace(auth, confirmed=True)
     elif decision.authorized_by is AuthorizedBy.BUDGET:
         ctx.out.info(decision.message)
@@ -341,39 +248,14 @@ async def _interrupted(gate: SpendGate, request: SpendRequest) -> CliFailure:
     )
 
 
-def _dry_run_doc(spend: Spend, decision: Decision) -> dict[str, Any]:
-    return {
-        "dry_run": True,
-        "quote": decision.quote.to_json(),
-        "decision": decision.to_json(),
-        "authorized_by": (
-            decision.authorized_by.value if decision.authorized_by is not None else None
-        ),
-        "refused": None if decision.sends or decision.code is None else decision.code.value,
-        "still_locked": spend.still_locked,
-    }
-
-
 async def dry_run_document(ctx: Context, spend: Spend) -> dict[str, Any]:
     """What `--dry-run --json` prints: the decision this command would meet, its quote."""
-    return _dry_run_doc(spend, await decide(ctx, spend))
+    return spend_display.dry_run_document(await decide(ctx, spend), spend.still_locked)
 
 
 async def show_dry_run(ctx: Context, spend: Spend) -> int:
     """`--dry-run`: print the decision and its quote (JSON with --json); nothing is sent."""
-    decision = await decide(ctx, spend)
-    if ctx.out.machine:
-        ctx.out.document(_dry_run_doc(spend, decision))
-        return 0
-    if decision.sends:
-        how = f"yes ({decision.authorized_by})"
-    elif decision.verdict is Verdict.ASK:
-        how = f"asks a person first ({decision.code})"
-    else:
-        how = f"not authorized ({decision.code})"
-    rows = [*quote_lines(spend, decision), ("Authorized", how), ("Decision", decision.message)]
-    ctx.out.fields([*rows, ("Sent", "nothing (dry run)")])
-    return 0
+    return spend_display.show_dry_run(ctx, await decide(ctx, spend), spend.still_locked)
 
 
 @contextmanager

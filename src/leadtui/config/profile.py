@@ -94,6 +94,12 @@ class ResolvedProfile:
         return self.budget_source == "environment"
 
     @property
+    def approvals_in_app(self) -> bool:
+        """`approvals = "app"`: a spend nobody can be asked about here (a script, an agent)
+        waits for a yes in the running app instead of being refused."""
+        return self.settings.profile(self.name).approvals == "app"
+
+    @property
     def key_masked(self) -> str | None:
         return mask_key(self.key.get_secret_value()) if self.key is not None else None
 

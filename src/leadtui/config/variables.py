@@ -61,14 +61,6 @@ VARIABLES: Final[tuple[Variable, ...]] = (
 """Every variable leadtui reads. A setting's variable also sets its members with `__`."""
 
 
-def is_variable(name: str) -> bool:
-    """True when `name` is one of ours: listed, or a listed setting's member (`X__MEMBER`)."""
-    upper = name.upper()
-    return any(
-        upper == v.name or upper.startswith(v.name + ENV_NESTED_DELIMITER) for v in VARIABLES
-    )
-
-
 def config_path(environ: Mapping[str, str] | None = None) -> Path:
     """The settings file: $LEADTUI_CONFIG_FILE, else <user config dir>/leadtui/config.toml."""
     override = (os.environ if environ is None else environ).get(CONFIG_FILE_ENV)

@@ -4,16 +4,18 @@ The question is a form (MCP elicitation) whose message shows the quote; only an 
 that says yes authorizes the spend. Declined, cancelled, timed out or failed: nothing is sent.
 On the newest protocol the question travels in the tool's result (the SDK's `Elicit` marker,
 answered when the client calls again, and only for the same words); on older ones it is asked
-here, within `McpDeps.ask_seconds`. Another way to ask (an approval in the running app) is one
-more branch of `ask`.
+here, within `McpDeps.ask_seconds`. A client that cannot ask, when the user opted in, asks
+the running app instead (`approving.py`): its yes comes back as an `Answer` with the spend
+approved.
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import anyio
 from mcp.server.mcpserver import (
@@ -28,6 +30,9 @@ from pydantic import BaseModel, Field, ValidationError
 
 from leadtui.spend.decision import Decision, Verdict
 from leadtui.spend.quote import Quote, Unit, plural
+
+if TYPE_CHECKING:
+    from leadtui.spend.approval_wait import Approved
 
 log = logging.getLogger(__name__)
 
@@ -62,6 +67,8 @@ class Asked(StrEnum):
 @dataclass(frozen=True)
 class Answer:
     asked: Asked
+    approved: Approved | None = None
+    """A yes given in the running app: the spend to send, exactly (perhaps quoted again)."""
 
     @property
     def given(self) -> bool:
@@ -124,13 +131,19 @@ def answer_of(result: Any) -> Answer:
 
 
 async def ask(
-    ctx: Context[Any, Any], decision: Decision, *, dry_run: bool, seconds: float
+    ctx: Context[Any, Any],
+    decision: Decision,
+    *,
+    dry_run: bool,
+    seconds: float,
+    in_app: Callable[[], Awaitable[Answer]] | None = None,
 ) -> Elicit[SpendConsent] | Answer:
-    """Ask the user about `decision` when it says ask and the client can; else say why not."""
+    """Ask the user about `decision` when it says ask: in this client when it can; else in the
+    running app when the user opted in (`in_app`); else say why not."""
     if dry_run or decision.verdict is not Verdict.ASK:
         return Answer(Asked.NOT_ASKED)
     if not can_ask(ctx):
-        return Answer(Asked.CANNOT_ASK)
+        return Answer(Asked.CANNOT_ASK) if in_app is None else await in_app()
     version = ctx.protocol_version
     # Protocol versions are ISO dates: they compare as text.
     if version is not None and version >= _QUESTIONS_IN_RESULTS:

@@ -6,7 +6,6 @@ line."""
 from __future__ import annotations
 
 import asyncio
-from pathlib import Path
 from typing import Annotated, Any
 
 from mcp.server.mcpserver import MCPServer
@@ -32,12 +31,6 @@ Columns = Annotated[
 ]
 
 
-def _target(folder: Path, name: str) -> Path:
-    """A free path in `folder` (`~` expanded) for a name made from an id: `free_path` keeps
-    it directly in the folder, whatever the id holds. Blocking."""
-    return free_path(folder.expanduser(), name)
-
-
 def register(server: MCPServer[Any], runtime: Runtime) -> None:
     """Add `download_export` to `server`."""
 
@@ -49,10 +42,11 @@ def register(server: MCPServer[Any], runtime: Runtime) -> None:
         columns) under the user's download folder. Answers the saved file's path and size,
         never its contents. Costs no credits."""
         client = runtime.client()
-        folder = runtime.settings.download_dir
+        folder = runtime.resolved.download_dir
         name = export_id + ("-custom.zip" if columns else ".zip")
         try:
-            target = await asyncio.to_thread(_target, folder, name)
+            # A name made from an id stays directly in the folder, whatever the id holds.
+            target = await asyncio.to_thread(free_path, folder, name)
         except OSError as exc:
             raise ToolFailure(
                 WRITE_FAILED, f"Cannot save in {folder}: {exc.strerror or exc}."

@@ -12,7 +12,7 @@ import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, TextIO
 
 import httpx
 
@@ -51,6 +51,8 @@ class McpDeps:
     """None: this process's environment."""
     ask_seconds: float = 300.0
     """How long the user has to answer a question about a spend; then nothing is sent."""
+    stderr: TextIO | None = None
+    """Where a wait is told line by line (None: this process's standard error)."""
 
 
 @dataclass(frozen=True)
@@ -61,6 +63,10 @@ class Options:
     base_url: str | None = None
     max_credits: int = 0
     max_launches: int = 0
+    approve_in_app: bool = False
+    """`--approve-in-app`: what this client cannot ask its user waits for a yes in the app."""
+    approval_timeout: float | None = None
+    """`--approval-timeout`: how long to wait for that yes (None: the default wait)."""
 
 
 @dataclass
@@ -118,6 +124,11 @@ class Runtime:
             except ConfigError as exc:
                 raise ToolFailure(getattr(exc, "code", CONFIGURATION), str(exc)) from None
         return self._resolved
+
+    @property
+    def approves_in_app(self) -> bool:
+        """`--approve-in-app`, or `approvals = "app"` in the profile (as for the command line)."""
+        return self.options.approve_in_app or self.resolved.approvals_in_app
 
     @property
     def settings(self) -> SettingsModel:

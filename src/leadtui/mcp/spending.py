@@ -3,13 +3,15 @@
 Each renders the one spend decision (`spend/`) and adds none of its own: the quote, the balance
 read fresh, the allowance given at start (`--max-credits`, `--max-launches`), what the journal
 knows and the caller's idempotency key all go to `SpendGate.decide`; `send` is sent within the
-allowance (which then shrinks by the quote), `ask` asks the user (see `asking.py`) and only a
-yes sends, anything else sends nothing and answers an error with its code and the quote.
+allowance (which then shrinks by the quote), `ask` asks the user (see `asking.py`: in the
+client, or in the running app when the user opted in) and only a yes sends, anything else
+sends nothing and answers an error with its code and the quote.
 """
 
 # No `from __future__ import annotations` here: the SDK reads each tool's
 # `Annotated[..., Resolve(fn)]` at registration, and those name functions local to `register`.
 
+import dataclasses
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Annotated, Any, Final
@@ -27,7 +29,7 @@ from leadtui.api.models import (
     ExtractionRequest,
 )
 from leadtui.config.errors import StateDirError
-from leadtui.mcp import asking
+from leadtui.mcp import approving, asking
 from leadtui.mcp.asking import Asked, SpendConsent
 from leadtui.mcp.reading import ExtractionId, SearchId, as_json
 from leadtui.mcp.results import ToolFailure, answer, from_lead_error
@@ -59,6 +61,9 @@ from leadtui.spend.intent import SpendOperation
 from leadtui.spend.quote import Quote
 from leadtui.spend.request import SpendRequest
 
+Make = Callable[[Any], Awaitable[SpendRequest]]
+"""Builds a spend's request with the client (reading what its quote needs)."""
+
 # Spends credits or a launch; a retry with the same idempotency_key never spends twice.
 SPEND = ToolAnnotations(
     read_only_hint=False, destructive_hint=False, idempotent_hint=False, open_world_hint=True
@@ -67,8 +72,11 @@ SPEND = ToolAnnotations(
 RULE: Final = (
     " Authorization, in this order: within the budget the user gave when starting this server "
     "(--max-credits, --max-launches) it is sent; otherwise, if this client can ask its user "
-    "(form elicitation), the user is shown the quote and only a yes sends; otherwise nothing is "
-    "sent and the answer is the error authorization_required with the quote: ask the user. A "
+    "(form elicitation), the user is shown the quote and only a yes sends; otherwise, if the "
+    "user started this server with --approve-in-app, the call waits (with progress) for their "
+    "yes in the running leadtui app, and a no or no answer in time sends nothing "
+    "(denied_in_app, approval_timeout); otherwise nothing is sent and the answer is the error "
+    "authorization_required with the quote: ask the user. A "
     "price the server does not state usably is never within a budget (price_unknown). "
     "dry_run: true answers the quote and the decision and sends nothing. The same "
     "idempotency_key again returns the first call's outcome, never a second debit."
@@ -110,6 +118,8 @@ class Priced:
 
     request: SpendRequest
     decision: Decision
+    make: Make
+    """How the request was built: built again, it is quoted again."""
 
 
 class Spender:
@@ -123,14 +133,14 @@ class Spender:
             Surface.AGENT,
             confirmed=confirmed,
             allowance=self.runtime.allowance,
-            can_ask=asking.can_ask(ctx),
+            can_ask=asking.can_ask(ctx) or self.runtime.approves_in_app,
         )
 
-    async def priced(self, ctx: Context[Any, Any], make: Any) -> Priced:
+    async def priced(self, ctx: Context[Any, Any], make: Make) -> Priced:
         """Build the request (`make(client)`), then ask the one decision about it."""
         client = self.runtime.client()
         try:
-            request: SpendRequest = await make(client)
+            request = await make(client)
             decision = await self.runtime.gate().decide(request, client, self.authorization(ctx))
         except SpendBlocked as exc:
             raise blocked(exc) from None
@@ -138,7 +148,25 @@ class Spender:
             raise ToolFailure(
                 JOURNAL_UNAVAILABLE, f"{exc} Nothing was sent: a spend is first written down."
             ) from None
-        return Priced(request, decision)
+        return Priced(request, decision, make)
+
+    async def approved_in_app(self, ctx: Context[Any, Any], priced: Priced) -> asking.Answer:
+        """Ask the running app about the spend, at the decision's quote, and wait for its yes.
+        Raises ToolFailure when none comes."""
+
+        async def requote(request: SpendRequest) -> SpendRequest:
+            fresh = await self.priced(ctx, priced.make)
+            if fresh.decision.verdict is Verdict.REFUSE:
+                raise refused(fresh.decision)
+            key = request.idempotency_key  # the same spend: its key stays
+            return dataclasses.replace(
+                fresh.request, quote=fresh.decision.quote, idempotency_key=key
+            )
+
+        decision = priced.decision
+        request = dataclasses.replace(priced.request, quote=decision.quote)
+        approved = await approving.approved_in_app(self.runtime, ctx, decision, request, requote)
+        return asking.Answer(Asked.YES, approved)
 
     async def settle(
         self, ctx: Context[Any, Any], priced: Priced, outcome: Any, dry_run: bool
@@ -149,15 +177,19 @@ class Spender:
             return self._dry_run(priced)
         if decision.verdict is Verdict.REFUSE:
             raise refused(decision)
-        confirmed = False
-        if decision.verdict is Verdict.ASK:
-            asked = asking.answer_of(outcome).asked
-            if asked is Asked.CANNOT_ASK:
-                raise refused(decision)
-            if asked is not Asked.YES:
-                raise declined(decision, asked)
-            confirmed = True
-        return await self._spend(ctx, priced, confirmed)
+        if decision.verdict is not Verdict.ASK:
+            return await self._spend(ctx, priced, confirmed=False)
+        answer = asking.answer_of(outcome)
+        if answer.asked is Asked.CANNOT_ASK:
+            raise refused(decision)
+        if not answer.given:
+            raise declined(decision, answer.asked)
+        if answer.approved is None:
+            return await self._spend(ctx, priced, confirmed=True)
+        # Approved in the app: exactly the spend it approved (perhaps quoted again) is sent.
+        approved = dataclasses.replace(priced, request=answer.approved.request)
+        async with approving.told_to_the_app(self.runtime, answer.approved):
+            return await self._spend(ctx, approved, confirmed=True)
 
     async def _spend(
         self, ctx: Context[Any, Any], priced: Priced, confirmed: bool
@@ -260,7 +292,16 @@ def register(server: MCPServer[Any], runtime: Runtime) -> None:
         async def asked(
             ctx: Context, dry_run: bool, priced: Annotated[Priced, Resolve(priced_by)]
         ) -> Elicit[SpendConsent] | asking.Answer:
-            return await asking.ask(ctx, priced.decision, dry_run=dry_run, seconds=seconds)
+            async def in_app() -> asking.Answer:
+                return await spender.approved_in_app(ctx, priced)
+
+            return await asking.ask(
+                ctx,
+                priced.decision,
+                dry_run=dry_run,
+                seconds=seconds,
+                in_app=in_app if runtime.approves_in_app else None,
+            )
 
         return asked
 

@@ -38,6 +38,7 @@ class PricingChange(BaseModel):
     stated: Any = None  # any JSON value: 5, 0, -1, true, "5"; with omit_stated, left out
     omit_stated: bool = False
     charged: int | None = Field(default=None, ge=1)
+    omit_debited: bool | None = None
 
 
 class ClockChange(BaseModel):
@@ -100,7 +101,8 @@ async def change_account(request: Request, account_id: str, body: AccountChange)
 @router.put("/pricing")
 async def change_pricing(request: Request, body: PricingChange) -> dict[str, Any]:
     """Searches state `stated` (omitted with `omit_stated`); unlocks debit `charged` per
-    result. A field left out of the body keeps its value."""
+    result and say so in `credits_debited` (left out with `omit_debited`). A field left out
+    of the body keeps its value."""
     pricing = sandbox_of(request).pricing
     if "stated" in body.model_fields_set:
         pricing.stated = body.stated
@@ -108,11 +110,14 @@ async def change_pricing(request: Request, body: PricingChange) -> dict[str, Any
         pricing.omit_stated = body.omit_stated
     if body.charged is not None:
         pricing.charged = body.charged
+    if body.omit_debited is not None:
+        pricing.omit_debited = body.omit_debited
     return {
         "data": {
             "stated": pricing.stated,
             "omit_stated": pricing.omit_stated,
             "charged": pricing.charged,
+            "omit_debited": pricing.omit_debited,
         }
     }
 

@@ -21,6 +21,8 @@ class Pricing:
     """True: search records carry no `price_per_result` at all."""
     charged: int = PRICE_PER_RESULT
     """Credits debited per unlocked result, whatever is stated."""
+    omit_debited: bool = False
+    """True: an unlock's answer does not say what it debited (`credits_debited` left out)."""
 
     def state_on(self, record: dict[str, Any]) -> dict[str, Any]:
         """`record` (a search) with the price this server states, or none."""
@@ -28,4 +30,10 @@ class Pricing:
             record.pop("price_per_result", None)
         else:
             record["price_per_result"] = self.stated
+        return record
+
+    def debit_on(self, record: dict[str, Any]) -> dict[str, Any]:
+        """`record` (an unlock's export) with what it debited, or without when told to omit."""
+        if self.omit_debited:
+            record.pop("credits_debited", None)
         return record

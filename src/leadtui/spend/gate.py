@@ -18,6 +18,7 @@ import logging
 import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from datetime import UTC, datetime
 
 from leadtui.api.client import LeadClient
 from leadtui.api.errors import ApiError, LeadError, RequestTimeout, error_class
@@ -25,6 +26,7 @@ from leadtui.api.keys import short_key
 from leadtui.api.models import Export, Extraction
 from leadtui.config.settings_model import SettingsModel, SpendPolicy
 from leadtui.spend.account import SpendAccount, account_of
+from leadtui.spend.debit import measured_debit, stated_debit
 from leadtui.spend.decision import Authorization, AuthorizedBy, Decision, Surface, judge
 from leadtui.spend.errors import (
     IntentMissing,
@@ -85,7 +87,8 @@ class SpendResult:
     decision: Decision | None = None
     """The decision that let it out (None: a resend of a pending spend)."""
     debited: int | None = None
-    """Credits the balance fell by, read after it settled (None: not measured)."""
+    """Credits it debited, as the server stated or as measured from the balance (None: not
+    known; see spend/debit.py)."""
     replayed: bool = False
     """The caller's key named a spend already journaled: this is its first outcome."""
 
@@ -159,6 +162,8 @@ class SpendGate:
         acted (the intent stays pending: offer `resend`, never a new request). The caller's
         key naming a journaled spend with the same body returns that spend's first outcome.
         """
+        # Spends of the account that settle from here on may move the balance read now.
+        since = datetime.now(UTC)
         gathered = await self._gather(request, client)
         decision = judge(gathered.facts, authorization)
         if not decision.sends:
@@ -177,7 +182,7 @@ class SpendGate:
             authorized_by=decision.authorized_by,
         )
         sent = await self._send(intent, client, owner, after_unknown=False)
-        return await self._measured(replace(sent, decision=decision), client)
+        return await self._measured(replace(sent, decision=decision), client, since)
 
     async def _gather(self, request: SpendRequest, client: LeadClient) -> Gathered:
         gathered = await gather(
@@ -192,18 +197,26 @@ class SpendGate:
             self._accounts[client] = gathered.account
         return gathered
 
-    async def _measured(self, result: SpendResult, client: LeadClient) -> SpendResult:
-        """The debit, measured from the balance after the spend settled, recorded with the
-        journal (it becomes the observed price); compared with the quote by `overcharge`."""
-        decision = result.decision
-        before = None if decision is None else decision.quote.balance
-        if before is None or result.intent.operation is not SpendOperation.UNLOCK:
+    async def _measured(
+        self, result: SpendResult, client: LeadClient, since: datetime
+    ) -> SpendResult:
+        """The debit, as the server stated it or measured from the balance (other spends of
+        the account since `since` taken off), recorded with the journal (it becomes the
+        observed price); compared with the quote by `overcharge`."""
+        intent, decision = result.intent, result.decision
+        if intent.operation is not SpendOperation.UNLOCK:
             return result
-        identity = await fresh_identity(client)
-        if identity is None or identity.credits > before:
-            return result
-        debited = before - identity.credits
-        key = result.intent.idempotency_key
+        debited = stated_debit(result.record)
+        if debited is None:
+            before = None if decision is None else decision.quote.balance
+            identity = None if before is None else await fresh_identity(client)
+            if before is None or identity is None:
+                return result
+            others = await asyncio.to_thread(self.journal.spent_meanwhile, intent, since)
+            debited = measured_debit(before, identity.credits, others, intent.amount or 0)
+            if debited is None:
+                return result
+        key = intent.idempotency_key
         await asyncio.to_thread(_quietly, key, lambda: self.journal.record_debit(key, debited))
         if debited > (result.intent.amount or 0):
             log.info(  # every surface reports it to the user in its own words

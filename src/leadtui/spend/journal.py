@@ -4,6 +4,9 @@ An intent without an outcome means "sent, or about to be, and we never learnt th
 the app offers to resend it with the same Idempotency-Key, which the server never debits twice.
 SQLite in WAL mode with synchronous=FULL, so a committed intent survives a crash or power loss.
 One short-lived connection per call keeps it safe to use from any thread and any process.
+A look that only reads (the app's per-poll `activity`, the budget, pending spends) opens the
+file read-only and holds no transaction once it returns, so it never stands in a spend's way;
+both wait for a busy file rather than fail.
 
 Each intent names its profile, server (origin) and account, and is offered only to them. One
 sender at a time holds a claim on an intent (owner and expiry, taken in one SQL statement), so
@@ -18,7 +21,7 @@ import json
 import sqlite3
 import time
 from collections.abc import Callable, Iterator, Mapping
-from contextlib import closing, contextmanager
+from contextlib import AbstractContextManager, closing, contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Final
@@ -27,6 +30,7 @@ from leadtui.api.keys import idempotency_key_problem, short_key
 from leadtui.config.settings_model import state_dir
 from leadtui.spend.account import SpendAccount
 from leadtui.spend.claims import CLAIM_SECONDS, new_claim_owner, owner_died
+from leadtui.spend.debit import Meanwhile
 from leadtui.spend.errors import (
     IntentClaimed,
     IntentMissing,
@@ -68,6 +72,10 @@ BUDGET_WINDOW_SECONDS: Final = 24 * 60 * 60
 
 Clock = Callable[[], float]
 
+BUSY_SECONDS: Final = 30.0
+"""How long a look or a write waits for another connection (a write, a checkpoint) before
+the journal reports itself unavailable: on a loaded machine a spend queues, it does not fail."""
+
 
 def canonical_body(body: Mapping[str, Any]) -> str:
     """The body as it is journaled and sent: canonical JSON (sorted keys, no spaces)."""
@@ -97,12 +105,23 @@ class SpendJournal:
         with self._connect() as db:
             prepare(db)
 
+    def _connect(self) -> AbstractContextManager[sqlite3.Connection]:
+        # synchronous is per connection: FULL fsyncs the WAL on every commit.
+        return self._opened(str(self.path), "PRAGMA synchronous=FULL")
+
+    def _look(self) -> AbstractContextManager[sqlite3.Connection]:
+        """A read-only connection: each query is its own short read (callers fetch every
+        row, so none stays open), and closing it never checkpoints the WAL."""
+        return self._opened(f"{self.path.resolve().as_uri()}?mode=ro", "PRAGMA query_only=ON")
+
     @contextmanager
-    def _connect(self) -> Iterator[sqlite3.Connection]:
+    def _opened(self, where: str, pragma: str) -> Iterator[sqlite3.Connection]:
+        """One connection in autocommit to `where` (a file name, or a `file:` URI)."""
         try:
-            with closing(sqlite3.connect(self.path, timeout=5.0, isolation_level=None)) as db:
-                # synchronous is per connection: FULL fsyncs the WAL on every commit.
-                db.execute("PRAGMA synchronous=FULL")
+            with closing(
+                sqlite3.connect(where, uri=True, timeout=BUSY_SECONDS, isolation_level=None)
+            ) as db:
+                db.execute(pragma)
                 db.row_factory = sqlite3.Row
                 yield db
         except sqlite3.Error as exc:
@@ -270,15 +289,32 @@ class SpendJournal:
                 (debited, idempotency_key),
             )
 
+    def spent_meanwhile(self, intent: SpendIntent, since: datetime) -> Meanwhile:
+        """What other spends of `intent`'s server and account may have debited since `since`:
+        those settled as succeeded since then, and those another sender holds right now."""
+        now = self.clock()
+        with self._look() as db:
+            rows = db.execute(
+                "SELECT * FROM spend_intents WHERE base_url = ? AND idempotency_key != ?"
+                " AND ((outcome = 'succeeded' AND outcome_at >= ?)"
+                " OR (outcome IS NULL AND claim_owner IS NOT NULL AND claim_expires > ?))",
+                (intent.origin, intent.idempotency_key, since.astimezone(UTC).isoformat(), now),
+            ).fetchall()
+        others = [i for i in read_all(rows) if i.account.same_as(intent.account)]
+        return Meanwhile(
+            credits=sum((i.amount or 0) if i.debited is None else i.debited for i in others),
+            exact=all(i.debited is not None for i in others),
+        )
+
     def activity(self, profile: str) -> tuple[int, str | None, str | None]:
         """A mark that moves whenever a spend of `profile` is journaled or settled, by any
         process: how many there are, the newest journaled and the newest settled."""
-        with self._connect() as db:
-            row = db.execute(
+        with self._look() as db:
+            (row,) = db.execute(
                 "SELECT COUNT(*), MAX(created_at), MAX(outcome_at) FROM spend_intents"
                 " WHERE profile = ?",
                 (profile,),
-            ).fetchone()
+            ).fetchall()
         return int(row[0]), row[1], row[2]
 
     def budget_spent(self, profile: str) -> int:
@@ -286,20 +322,20 @@ class SpendJournal:
         24 hours, by any process: what was debited when known, else what was quoted. A
         pending spend counts: it may have been debited."""
         since = datetime.fromtimestamp(self.clock() - BUDGET_WINDOW_SECONDS, UTC).isoformat()
-        with self._connect() as db:
-            row = db.execute(
+        with self._look() as db:
+            (row,) = db.execute(
                 "SELECT COALESCE(SUM(COALESCE(debited, amount, 0)), 0) FROM spend_intents"
                 " WHERE profile = ? AND authorized_by = 'budget'"
                 " AND (outcome IS NULL OR outcome = 'succeeded')"
                 " AND created_at >= ?",
                 (profile, since),
-            ).fetchone()
+            ).fetchall()
         return int(row[0])
 
     def observed_price(self, origin: str, account: SpendAccount) -> int | None:
         """Credits per result this account was actually debited on its last settled unlock
         whose debit was measured (rounded up); None when there is none."""
-        with self._connect() as db:
+        with self._look() as db:
             rows = db.execute(
                 "SELECT * FROM spend_intents WHERE base_url = ? AND operation = 'unlock'"
                 " AND outcome = 'succeeded' AND debited IS NOT NULL"
@@ -342,11 +378,11 @@ class SpendJournal:
 
     def get(self, idempotency_key: str) -> SpendIntent | None:
         """The intent, or None; JournalError when its row cannot be read by this version."""
-        with self._connect() as db:
-            row = db.execute(
+        with self._look() as db:
+            rows = db.execute(
                 "SELECT * FROM spend_intents WHERE idempotency_key = ?", (idempotency_key,)
-            ).fetchone()
-        return read_one(row) if row is not None else None
+            ).fetchall()
+        return read_one(rows[0]) if rows else None
 
     def pending(
         self,
@@ -364,7 +400,7 @@ class SpendJournal:
         if origin is not None:
             query += " AND base_url = ?"
             args.append(spend_origin(origin))
-        with self._connect() as db:
+        with self._look() as db:
             rows = db.execute(query + " ORDER BY created_at, rowid", args).fetchall()
         intents = read_all(rows)
         if account is None:
@@ -373,7 +409,7 @@ class SpendJournal:
 
     def history(self, limit: int = 50) -> list[SpendIntent]:
         """The most recent readable intents, newest first, settled or not."""
-        with self._connect() as db:
+        with self._look() as db:
             rows = db.execute(
                 "SELECT * FROM spend_intents ORDER BY created_at DESC, rowid DESC LIMIT ?", (limit,)
             ).fetchall()
@@ -381,7 +417,7 @@ class SpendJournal:
 
     def unreadable(self) -> list[UnreadableIntent]:
         """Rows this version cannot read, with the reason; they are never offered or sent."""
-        with self._connect() as db:
+        with self._look() as db:
             rows = db.execute("SELECT * FROM spend_intents ORDER BY rowid").fetchall()
         found = []
         for row in rows:

@@ -114,6 +114,10 @@ class Quote:
         """The same spend against a balance read later (the decision reads it fresh)."""
         return replace(self, balance=balance)
 
+    def with_units(self, units: int) -> Quote:
+        """The same spend at the same price and balance for `units` (a count being chosen)."""
+        return replace(self, units=units)
+
     def with_observed(self, observed: int | None) -> Quote:
         """The price corrected by what this account was actually debited per result on its
         last settled unlock: it stands in for a price the server does not state usably, and
@@ -167,17 +171,20 @@ class Quote:
         }
 
 
-def affordable_results(search: Search, balance: int | None) -> tuple[int, str | None]:
+def affordable_results(
+    search: Search, balance: int | None, price: int | None = None
+) -> tuple[int, str | None]:
     """The most results of `search` one unlock can buy, and why it is capped (None: not capped
     below what is still locked). Bounded by what is still locked, the request limit and what the
-    balance pays for at the quoted price."""
+    balance pays for at `price` (the price that counts, as a decision's quote has it; by
+    default the one the search states, or ours)."""
     locked = still_locked(search)
     most = ADDITIONAL_RESULTS_MAX if locked is None else min(locked, ADDITIONAL_RESULTS_MAX)
     reason = None
     if locked is not None and locked > ADDITIONAL_RESULTS_MAX:
         reason = f"at most {ADDITIONAL_RESULTS_MAX:,} per unlock"
     if balance is not None:
-        price = Quote.unlock(search, 1, balance).price
+        price = Quote.unlock(search, 1, balance).price if price is None else price
         payable = max(0, balance) // price
         if payable < most:
             most = payable

@@ -61,11 +61,6 @@ class SpendRequest:
         """The body exactly as it is journaled and sent (canonical JSON), or None."""
         return None if self.body is None else canonical_body(self.body)
 
-    @property
-    def target_id(self) -> str:
-        """The search or extraction id the spend acts on ("" for a new extraction)."""
-        return str(self.params.get("search_id") or self.params.get("extraction_id") or "")
-
     @classmethod
     def for_unlock(
         cls, quote: Quote, search_id: str, idempotency_key: str | None = None

@@ -34,9 +34,11 @@ from leadtui.ui.screens.help import HelpScreen
 from leadtui.ui.services import AppDeps, FirstFrame, Session
 from leadtui.ui.sessions import SessionKeeper, signed_in_session
 from leadtui.ui.stylesheets import stylesheet
+from leadtui.ui.terminal_output import TerminalOutput
 
 if TYPE_CHECKING:
     from pydantic import SecretStr
+    from textual.driver import Driver
 
     from leadtui.api.client import LeadClient
     from leadtui.api.models import Identity, Search
@@ -87,6 +89,9 @@ class LeadApp(KeysInBursts):
     ) -> None:
         """With `deps`, ready at once (tests, screenshots). With `first_frame` instead (a
         launch), the frame paints from it first and its `load` fills the rest in a thread."""
+        # Before Textual's __init__: it asks get_driver_class, which attaches the driver here.
+        self.terminal = TerminalOutput()
+        """Where the bell and desktop notifications are written (nowhere when headless)."""
         super().__init__()
         # Textual renders a crash as a traceback with every frame's locals, which may hold the
         # API key: this console renders it as one line instead (ui/crash.py).
@@ -125,10 +130,14 @@ class LeadApp(KeysInBursts):
             if first_frame is not None
             else ("dark", {})
         )
-        self._keymap: dict[str, str] = dict(keymap)
+        self._user_keymap: dict[str, str] = dict(keymap)
         self.theme = THEMES.get(theme, THEMES["dark"])
         if keymap:
             self.set_keymap(keymap)
+
+    def get_driver_class(self) -> type[Driver]:
+        """The driver Textual picks, attached to `terminal` while it runs."""
+        return self.terminal.driver_class(super().get_driver_class())
 
     def app_handle(self) -> AppHandle:
         """What screens, dialogs and widgets work with (see ui/handle.py)."""
@@ -213,6 +222,7 @@ class LeadApp(KeysInBursts):
                 has_scope=self.has_scope,
                 note_error=self.note_error,
                 follow_journal=self._follow_journal,
+                terminal=self.terminal,
             )
             self._jobs = JobWatcher(self, account)
         return self._jobs
@@ -278,9 +288,9 @@ class LeadApp(KeysInBursts):
         self.read_only = deps.settings.spend_policy(deps.profile).read_only
         # The first frame's quick read of the looks gives way to the settings as resolved.
         self.theme = THEMES.get(deps.settings.theme, THEMES["dark"])
-        if deps.settings.keymap != self._keymap:
-            self._keymap = dict(deps.settings.keymap)
-            self.set_keymap(self._keymap)
+        if deps.settings.keymap != self._user_keymap:
+            self._user_keymap = dict(deps.settings.keymap)
+            self.set_keymap(self._user_keymap)
         self.call_after_refresh(self._start_watches)
 
     def watch_identity(self) -> None:
@@ -366,7 +376,7 @@ class LeadApp(KeysInBursts):
 
     def nav_entries(self) -> list[tuple[str, str, str]]:
         """(mode, key as shown, label) of each screen, honouring the user's keymap."""
-        keymap = self._keymap
+        keymap = self._user_keymap
         return [
             (s.mode, keymap.get(f"screens.{s.mode}", str(n)).split(",")[0], s.label)
             for n, s in enumerate(SCREENS, start=1)

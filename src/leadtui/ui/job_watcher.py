@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from leadtui.api.client import LeadClient
     from leadtui.config.settings_model import SettingsModel
     from leadtui.ui.model.errors import ErrorReport
+    from leadtui.ui.terminal_output import TerminalOutput
 
 
 @dataclass(frozen=True)
@@ -40,6 +41,8 @@ class WatchedAccount:
     follow_journal: Callable[[], Awaitable[object]]
     """Reads what any surface spent since the last tick (the spend journal) and moves the
     balance shown; run after every tick."""
+    terminal: TerminalOutput
+    """Where the bell and desktop notifications of a finished job are written."""
 
 
 class JobWatcher:
@@ -60,6 +63,7 @@ class JobWatcher:
             bell=lambda: account.settings().notify_bell,
             desktop=lambda: account.settings().notify_desktop,
             on_dashboard=lambda: self.visible,
+            terminal=account.terminal,
         )
         self.visible = False
         self.paused = False

@@ -17,6 +17,8 @@ from leadtui.ui.model.job_board import JobChange
 if TYPE_CHECKING:
     from textual.app import App
 
+    from leadtui.ui.terminal_output import TerminalOutput
+
 # Control characters would end the escape early or inject another one.
 _UNSAFE: Final = re.compile(r"[\x00-\x1f\x7f-\x9f;]")
 
@@ -79,20 +81,14 @@ class JobNotifier:
         bell: Callable[[], bool],
         desktop: Callable[[], bool],
         on_dashboard: Callable[[], bool],
-        write: Callable[[str], None] | None = None,
+        terminal: TerminalOutput,
     ) -> None:
         self._app = app
         self._on_dashboard = on_dashboard
         self._bell = bell
         self._desktop = desktop
-        # Where escapes go: the terminal. Tests pass a list's append to read them.
-        self.write = write or self._write_to_terminal
-
-    def _write_to_terminal(self, data: str) -> None:
-        driver = self._app._driver  # Textual has no public raw-write API
-        if driver is not None and not self._app.is_headless:
-            driver.write(data)
-            driver.flush()
+        # Where escapes go: the terminal the app draws on (nowhere when headless).
+        self.write: Callable[[str], None] = terminal.write
 
     def announce(self, change: JobChange) -> None:
         title, text, severity = describe_change(change, on_dashboard=self._on_dashboard())

@@ -77,6 +77,21 @@ def spending_switched_off(app: AppHandle) -> bool:
     return app.settings.spend_policy(app.deps.profile).read_only
 
 
+async def decided_quote(screen: Screen[Any], request: SpendRequest) -> Quote | None:
+    """The spend decision's quote for `request` (a balance read now, the price that counts:
+    stated or observed), for a dialog that shows costs before the spend is settled on; None
+    when the spend core cannot be used (said on `screen`). Nothing is sent."""
+    app = _app(screen)
+    try:
+        gate = await app.spending()
+        decision = await gate.decide(request, app.client, Authorization(Surface.APP))
+    except (SpendBlocked, JournalError) as error:
+        _show(screen, _blocked(error))
+        return None
+    _follow_balance(app, decision)
+    return decision.quote
+
+
 @contextmanager
 def in_flight(app: AppHandle) -> Iterator[None]:
     """Count a spend the server has not answered yet (quitting asks while there is one)."""
@@ -398,7 +413,7 @@ async def _insufficient_results(
     _show(screen, _report(error, "Not enough results", text))
     if search is None or not available:
         return None
-    most, _why = affordable_results(search, app.credits)
+    most, _why = affordable_results(search, app.credits, request.quote.price)
     return unlock_request(search, most, app.credits) if most else None
 
 

@@ -89,7 +89,7 @@ async def create_export(
         row = unlock(
             conn, who.account_id, searchId, body.additional_results, now, state.pricing.charged
         )
-        return 202, {"data": export_json(row, _view(state, row))}
+        return 202, {"data": state.pricing.debit_on(export_json(row, _view(state, row)))}
 
     return once(state, request, who.account_id, idempotency_key, body.to_body(), act, _hint(state))
 

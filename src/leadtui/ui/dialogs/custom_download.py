@@ -41,10 +41,9 @@ class ColumnList(SelectionList[SelectionType]):
 class FormatButton(RadioButton):
     """A RadioButton whose dot shows only when chosen (not the same dot in another colour)."""
 
-    @property
-    def _button(self) -> Content:
+    def render(self) -> Content:
         self.BUTTON_INNER = "●" if self.value else " "
-        return super()._button
+        return super().render()
 
 
 @dataclass(frozen=True)

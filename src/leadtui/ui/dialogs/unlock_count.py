@@ -28,18 +28,22 @@ class UnlockCount(ModalScreen[int | None]):
         Binding("escape", "cancel", "Cancel", id="unlock_count.cancel", key_display="Esc"),
     ]
 
-    def __init__(self, search: Search, balance: int | None) -> None:
+    def __init__(self, search: Search, quote: Quote) -> None:
+        """`quote`: the spend decision's quote for unlocking results of `search` (a balance
+        read just before, the price that counts: stated or observed). Every figure shown is
+        that quote's, for the count typed."""
         super().__init__()
         self.search = search
-        self.balance = balance
-        self.maximum, capped_by = affordable_results(search, balance)
+        self.quote = quote
+        self.balance = quote.balance
+        self.maximum, capped_by = affordable_results(search, quote.balance, quote.price)
         self.locked = still_locked(search)
         if capped_by is None:
             capped_by = "all that is still locked" if self.locked is not None else "one unlock"
         self.capped_by = capped_by
 
     def _quote(self, count: int) -> Quote:
-        return Quote.unlock(self.search, count, self.balance)
+        return self.quote.with_units(count)
 
     def compose(self) -> ComposeResult:
         quote = self._quote(1)

@@ -15,13 +15,19 @@ from leadtui.api.contract import Scope
 from leadtui.api.errors import LeadError
 from leadtui.api.models import PAGE_LIMIT_MAX, Lead, Page, Search
 from leadtui.spend.quote import Quote, affordable_results, plural, still_locked
+from leadtui.spend.request import SpendRequest
 from leadtui.ui.commands import PaletteCommand
 from leadtui.ui.dialogs.lead_detail import LeadDetail
 from leadtui.ui.dialogs.unlock_count import UnlockCount
 from leadtui.ui.model.errors import ErrorReport
 from leadtui.ui.screens.base import LeadScreen
 from leadtui.ui.screens.searches import count_text, search_summary
-from leadtui.ui.spend_flow import confirm_and_spend, spending_switched_off, unlock_request
+from leadtui.ui.spend_flow import (
+    confirm_and_spend,
+    decided_quote,
+    spending_switched_off,
+    unlock_request,
+)
 from leadtui.ui.stylesheets import stylesheet
 from leadtui.ui.widgets.lead_table import LeadTable
 from leadtui.ui.workers import start_worker
@@ -234,10 +240,13 @@ class SearchDetailScreen(LeadScreen):
         if still_locked(search) == 0:
             self.notify("Every result of this search is already unlocked.", timeout=4)
             return
-        balance = self.lead_app.credits
-        most, _why = affordable_results(search, balance)
+        # Every cost the count dialog shows is the decision's (fresh balance, observed price).
+        quote = await decided_quote(self, unlock_request(search, 1, self.lead_app.credits))
+        if quote is None:
+            return
+        balance, price = quote.balance, quote.price
+        most, _why = affordable_results(search, balance, price)
         if most == 0:
-            price = Quote.unlock(search, 1, balance).price
             self.show_error(
                 ErrorReport(
                     "Not enough credits",
@@ -247,9 +256,9 @@ class SearchDetailScreen(LeadScreen):
                 )
             )
             return
-        count = await self.app.push_screen_wait(UnlockCount(search, balance))
+        count = await self.app.push_screen_wait(UnlockCount(search, quote))
         if count is None:
             return
-        request = unlock_request(search, count, self.lead_app.credits)
+        request = SpendRequest.for_unlock(quote.with_units(count), search.searchId)
         if await confirm_and_spend(self, request) is not None:
             self.clear_error()  # an earlier refusal no longer holds

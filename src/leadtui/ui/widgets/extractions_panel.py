@@ -35,10 +35,21 @@ _TOGGLES = frozenset({*_PAUSABLE, ExtractionStatus.PAUSED})
 # Titles of what this panel shows on the screen's error panel, cleared by the next success.
 DRAFT_INCOMPLETE = "Draft incomplete"
 NO_LAUNCHES = "No launches left"
-NO_LAUNCHES_REFUSED = (
-    "✗ The server refused the launch: the account's extraction launches are used up. Nothing "
-    "was launched. ctrl+s saves this as a draft to launch later."
-)
+AS_DRAFT = "ctrl+s saves this as a draft to launch later."
+
+
+def refused_launch(report: ErrorReport) -> str:
+    """Why the form is open again: who refused the launch (the spend decision, before
+    anything was sent, or the server) and why, in their own words and code."""
+    if report.code == Code.NO_LAUNCHES_LEFT:
+        return (
+            f"✗ Not sent: the spend decision refused the launch ({report.code}). "
+            f"{report.text} {AS_DRAFT}"
+        )
+    return (
+        f"✗ The server refused the launch ({report.code}): the account's extraction launches "
+        f"are used up. Nothing was launched. {AS_DRAFT}"
+    )
 
 
 class ExtractionsPanel(JobPanel[Extraction]):
@@ -119,7 +130,7 @@ class ExtractionsPanel(JobPanel[Extraction]):
             no_launches = (ErrorCode.EXTRACTION_UNAVAILABLE, Code.NO_LAUNCHES_LEFT)
             if shown is before or shown is None or shown.code not in no_launches:
                 return
-            typed, why = result.body, NO_LAUNCHES_REFUSED
+            typed, why = result.body, refused_launch(shown)
         extractions = self.lead_app.client.extractions
         draft = await self.send(
             "new_extraction", "saving the draft", lambda: extractions.create_draft(result.body)

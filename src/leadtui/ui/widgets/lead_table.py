@@ -347,7 +347,7 @@ class LeadTable(ScrollView, can_focus=True):
             return self.current_record() is not None
         return True
 
-    async def _on_key(self, event: events.Key) -> None:
+    async def on_key(self, event: events.Key) -> None:
         if self.typed_filter.handle(event):
             self._draw_title()
 

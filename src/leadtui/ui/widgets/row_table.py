@@ -108,7 +108,7 @@ class RowTable(DataTable[Cell], Generic[Row]):
     def action_sort(self) -> None:
         self.apply(lambda: self.view.sort_by(self.picked_column))
 
-    async def _on_key(self, event: events.Key) -> None:
+    async def on_key(self, event: events.Key) -> None:
         # Textual also runs the base classes' handlers unless the default is prevented.
         if self.typed_filter.handle(event):
             self.title_changed()

@@ -1,0 +1,22 @@
+"""The running app's answer to a request, written as the app writes it (for tests that play
+the app without running it)."""
+
+from __future__ import annotations
+
+from leadtui.spend.approval_records import Answer, ApprovalRequest, Party, Verdict
+from leadtui.spend.approvals import ApprovalDesk
+
+
+def answer_as_the_app(desk: ApprovalDesk, request: ApprovalRequest, verdict: Verdict) -> bool:
+    """Answer `request` with `verdict` about exactly what it asks; False when it was answered
+    first by someone else."""
+    answer = Answer(
+        verdict,
+        Party.here("app", "leadtui app"),
+        request.idempotency_key,
+        request.body_sha256,
+        request.quote.total,
+        request.account,
+        request.quote.to_json(),
+    )
+    return desk.answer(request.id, answer)
