@@ -24,6 +24,7 @@ from leadtui.ui.commands import LeadCommands, PaletteCommand
 from leadtui.ui.crash import CrashReportingConsole
 from leadtui.ui.handle import AppHandle
 from leadtui.ui.key_bursts import KeysInBursts
+from leadtui.ui.local_watches import LocalWatches
 from leadtui.ui.main_screens import SCREENS
 from leadtui.ui.model.errors import ErrorReport, describe, missing_scope
 from leadtui.ui.model.history import History
@@ -45,9 +46,7 @@ if TYPE_CHECKING:
     from leadtui.config.settings_model import SettingsModel
     from leadtui.spend.gate import SpendGate
     from leadtui.spend.journal import SpendIntent
-    from leadtui.ui.approval_watch import ApprovalWatcher
     from leadtui.ui.job_watcher import JobWatcher
-    from leadtui.ui.journal_watch import JournalWatcher
 
 THEMES = {"dark": "textual-dark", "light": "textual-light"}
 
@@ -111,8 +110,8 @@ class LeadApp(KeysInBursts):
         self.start_error: str | None = None
         """Why a launch's load failed (the app then exits with code 2)."""
         self._jobs: JobWatcher | None = None
-        self._approvals: ApprovalWatcher | None = None
-        self._journal_watch: JournalWatcher | None = None
+        self.watches = LocalWatches(self)
+        """Spends other processes of this profile ask this app to approve, or journal."""
         self._spend_gate: SpendGate | None = None
         # The journal is opened (and on first use created) once, whoever asks first.
         self._spend_gate_opening = asyncio.Lock()
@@ -232,31 +231,6 @@ class LeadApp(KeysInBursts):
 
         return await follow_journal(self)
 
-    @property
-    def approvals(self) -> ApprovalWatcher:
-        """The app's one look at spends asked of it (ui/approval_watch.py), made on first use."""
-        if self._approvals is None:
-            from leadtui.ui.approval_watch import ApprovalWatcher
-
-            self._approvals = ApprovalWatcher(self)
-        return self._approvals
-
-    @property
-    def journal_watch(self) -> JournalWatcher:
-        """The app's look at its journal file for spends made elsewhere, made on first use."""
-        if self._journal_watch is None:
-            from leadtui.spend.journal import default_journal_path
-            from leadtui.ui.journal_watch import JournalWatcher
-
-            path = self.deps.journal_path or default_journal_path()
-            self._journal_watch = JournalWatcher(self, path, self._follow_journal)
-        return self._journal_watch
-
-    def _start_watches(self) -> None:
-        """The local looks (no API call) at what other processes of this profile do."""
-        self.approvals.start()
-        self.journal_watch.start()
-
     async def spending(self) -> SpendGate:
         """The profile's spend gate, built on first use: opening the journal (sqlite3) runs in
         a thread. Raises JournalError when the journal cannot be opened."""
@@ -280,7 +254,7 @@ class LeadApp(KeysInBursts):
         self.watch(self, "sign_ins", self.pending_offer.after_sign_in, init=self.started)
         self.sessions.start()
         if self.started:
-            self.call_after_refresh(self._start_watches)
+            self.call_after_refresh(self.watches.start)
 
     def use_deps(self, deps: AppDeps) -> None:
         """Take the deps a launch loaded after the first frame."""
@@ -291,7 +265,7 @@ class LeadApp(KeysInBursts):
         if deps.settings.keymap != self._user_keymap:
             self._user_keymap = dict(deps.settings.keymap)
             self.set_keymap(self._user_keymap)
-        self.call_after_refresh(self._start_watches)
+        self.call_after_refresh(self.watches.start)
 
     def watch_identity(self) -> None:
         self.pending_offer.when_known()
@@ -421,7 +395,7 @@ class LeadApp(KeysInBursts):
         from leadtui.ui.screens.approvals import ApprovalsScreen
 
         if not isinstance(self.screen, ApprovalsScreen):
-            self.push_screen(ApprovalsScreen(self.approvals))
+            self.push_screen(ApprovalsScreen(self.watches.approvals))
 
     def action_help(self) -> None:
         screen = self.screen
