@@ -21,7 +21,7 @@ from leadtui.ui import launch
 from leadtui.ui.app import make_app
 from leadtui.ui.services import AppDeps
 from tests.support.memory_keyring import MemoryKeyring
-from tests.ui.screen import screen_text, wait_until
+from tests.ui.screen import notices, screen_text, wait_until
 
 URL = "http://127.0.0.1"
 
@@ -132,7 +132,7 @@ async def test_a_theme_that_cannot_be_saved_is_told_and_the_app_goes_on(
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.press("ctrl+t")
         await app.workers.wait_for_complete()
-        toasts = [(n.title, n.message) for n in app._notifications]
+        toasts = notices(app)
         assert toasts == [
             ("Settings not saved", f"{config_path()}: cannot save settings: File exists (EEXIST)")
         ]

@@ -43,3 +43,9 @@ async def wait_until(pilot: Any, condition: Any, *, seconds: float = 10.0) -> No
     from tests.ui.pilot import wait_until as wait
 
     await wait(pilot, condition, seconds=seconds)
+
+
+def notices(app: Any) -> list[tuple[str, str]]:
+    """(title, words) of every toast the app showed this run, oldest first, whether still on
+    screen or gone: the History screen keeps each as the words shown (markup removed)."""
+    return [(e.title, e.text) for e in reversed(app.history.entries()) if e.exchange is None]

@@ -8,7 +8,7 @@ from typing import Any
 from textual.app import App
 
 from leadtui.ui.dialogs.describe import Describe
-from tests.ui.screen import screen_text, wait_until
+from tests.ui.screen import screen_text, toasts_text, wait_until
 
 RECORD: dict[str, Any] = {
     "searchId": "srch_000042",
@@ -43,12 +43,12 @@ async def test_every_field_is_shown_as_json_with_its_title() -> None:
 
 async def test_moving_and_copying_a_field_or_the_whole_record() -> None:
     app = Harness()
-    async with app.run_test(size=(80, 30)) as pilot:
+    async with app.run_test(size=(80, 30), notifications=True) as pilot:
         await wait_until(pilot, lambda: "searchId" in screen_text(app))
         await pilot.press("j")
         await pilot.press("y")
         assert app.clipboard == "srch_000042"
-        assert "Copied searchId" in [n.message for n in app._notifications]
+        await wait_until(pilot, lambda: "Copied searchId" in toasts_text(app))
         await pilot.press("G", "k", "k")
         await wait_until(pilot, lambda: "undocumented.region" in screen_text(app))
         await pilot.press("y")

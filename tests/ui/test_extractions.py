@@ -18,7 +18,7 @@ from leadtui.ui.screens.jobs import JobsScreen
 from leadtui.ui.widgets.job_tables import ExtractionTable
 from tests.ui import jobs_seed
 from tests.ui.pilot import settle, wait_for_screen
-from tests.ui.screen import screen_text, toasts_text, wait_until, widget_text
+from tests.ui.screen import notices, screen_text, toasts_text, wait_until, widget_text
 
 API = "/api/v1"
 
@@ -189,7 +189,7 @@ async def test_pause_resume_and_stop_with_confirmation(
         await pilot.press("y")
         assert await status() == "stopped"
         assert not screen.active_bindings["z"].enabled
-        assert any(n.title == "■ Extraction stopped" for n in pilot.app._notifications)
+        assert any(title == "■ Extraction stopped" for title, _ in notices(pilot.app))
 
 
 async def test_results_grow_while_running_and_stay_once_archived(

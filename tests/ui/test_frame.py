@@ -25,10 +25,11 @@ from leadtui.ui.screens.jobs import JobsScreen
 from leadtui.ui.screens.search_builder import NewSearchScreen
 from leadtui.ui.screens.searches import SearchesScreen
 from leadtui.ui.screens.sign_in import SignInScreen
+from leadtui.ui.widgets.error_panel import ErrorPanel
 from leadtui.ui.widgets.header import AppHeader
 from tests.ui.approval_asker import start_asking
 from tests.ui.pilot import settle, wait_for_screen, wait_for_text
-from tests.ui.screen import flat_text, footer_text, screen_text
+from tests.ui.screen import flat_text, footer_text, notices, screen_text
 
 
 def _text(app: Any, selector: str) -> str:
@@ -219,7 +220,7 @@ async def test_key_forbidden_by_scopes_is_greyed_and_explains(build_app: Any) ->
         assert app.screen.active_bindings["u"].enabled is False  # greyed in the footer
         await pilot.press("u")
         await pilot.pause()
-        messages = [n.message for n in app._notifications]
+        messages = [words for _, words in notices(app)]
         assert any("Without exports:write this key cannot unlock results" in m for m in messages)
         assert "unlocked" not in messages
 
@@ -337,6 +338,20 @@ async def test_account_refreshes_after_a_spend(build_app: Any) -> None:
         await app.client.exports.create(search.searchId, 2)
         app.note_spend()  # the explicit signal, for spends that leave the balance unread
         await wait_for_text(pilot, "7 credits used")
+
+
+async def test_a_load_answered_as_the_app_quits_ends_quietly(build_app: Any) -> None:
+    """An answer that arrives while the app is taken down (its widgets already removed) has
+    no panel left to clear or fill: the load ends without a word, not with a crash."""
+    app = build_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for_text(pilot, "0 credits used")
+        screen = app.screen
+        await screen.query_one(ErrorPanel).remove()  # as quitting removes it first
+        screen.clear_error()
+        screen.show_error(LeadError("The server is unavailable."))
+        assert app.last_error is not None
+        assert not screen.query(ErrorPanel)
 
 
 class _HeldMe(httpx.AsyncBaseTransport):

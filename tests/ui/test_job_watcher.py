@@ -11,7 +11,7 @@ from leadtui.config.settings import MAX_SETTLED_REQUESTS_PER_MINUTE, Polling, Se
 from leadtui.ui.model.job_board import JobPoller
 from tests.ui import jobs_seed
 from tests.ui.pilot import settle, wait_until
-from tests.ui.screen import screen_text
+from tests.ui.screen import notices, screen_text
 
 API = "/api/v1"
 
@@ -109,12 +109,12 @@ async def test_r_refreshes_now_and_p_pauses(
         assert app.jobs.next_tick_at is None
         before = len(await jobs_seed.requests_log(sandbox_http))
         await pilot.press("r")  # paused: reads once, stays paused
-        await wait_until(pilot, lambda: len(app._notifications) > 1)
+        await wait_until(pilot, lambda: len(notices(app)) > 1)
         await app.workers.wait_for_complete()
         log = await jobs_seed.requests_log(sandbox_http)
         assert {r["path"] for r in log[before:]} >= {f"{API}/exports", f"{API}/extractions"}
         assert "Reading once; polling stays paused (p resumes)." in [
-            n.message for n in app._notifications
+            words for _, words in notices(app)
         ]
         assert app.jobs.paused
         assert app.jobs.next_tick_at is None
@@ -151,7 +151,7 @@ async def test_hidden_dashboard_polls_only_followed_moving_jobs_and_announces_th
         assert [r["path"] for r in log[before:]] == [f"{API}/exports/{export.exportId}"]
         await pilot.pause()
         assert app.current_mode == "account"
-        toasts = [(n.title, n.message) for n in app._notifications]  # shown on any screen
+        toasts = notices(app)  # shown on any screen
         assert (
             "✓ Export is ready",
             f"{export.exportId} is ready — Jobs (4) to download",
@@ -184,7 +184,7 @@ async def test_a_job_the_server_lost_is_dropped_and_polling_goes_on(
         assert "stale" not in text
         assert "● live · updated just now" in text
         assert any(
-            n.title == "Jobs gone" and moving.exportId in n.message for n in app._notifications
+            title == "Jobs gone" and moving.exportId in words for title, words in notices(app)
         )
         assert watcher.next_tick_at is not None  # polling goes on
         await watcher.tick()  # and nothing is stuck on the lost job

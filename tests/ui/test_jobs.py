@@ -21,7 +21,7 @@ from leadtui.ui.screens.jobs import JobsScreen
 from leadtui.ui.widgets.job_tables import ExportTable
 from tests.ui import jobs_seed
 from tests.ui.pilot import wait_for_screen
-from tests.ui.screen import screen_text
+from tests.ui.screen import notices, screen_text
 
 API = "/api/v1"
 
@@ -87,7 +87,7 @@ async def test_failed_export_is_retried_without_a_debit(
         await jobs_app.workers.wait_for_complete()
         await pilot.pause()
         assert f"Export {export.exportId} is queued again — no credits used." in [
-            n.message for n in jobs_app._notifications
+            words for _, words in notices(jobs_app)
         ]
         assert "◌ queued" in screen_text(jobs_app)
     assert (await client.me()).credits == credits_before
@@ -106,7 +106,7 @@ async def test_results_of_an_export_that_is_not_ready_say_so(
         await pilot.press("v")
         await pilot.pause()
         assert any(
-            "its results can be read once it is ready" in n.message for n in jobs_app._notifications
+            "its results can be read once it is ready" in words for _, words in notices(jobs_app)
         )
         assert isinstance(jobs_app.screen, JobsScreen)
         sandbox_clock.advance(1)

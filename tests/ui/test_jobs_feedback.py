@@ -12,7 +12,7 @@ import pytest
 from leadtui.config.settings import Settings
 from leadtui.ui.widgets.job_tables import ExportTable, ExtractionTable
 from tests.ui import jobs_seed
-from tests.ui.screen import screen_text, wait_until
+from tests.ui.screen import notices, screen_text, wait_until
 
 API = "/api/v1"
 
@@ -153,7 +153,7 @@ async def test_toasts_name_keys_that_work_where_the_user_is(
         await app.jobs.tick()
         await pilot.pause()
         assert f"{export.exportId} is ready; select it under Exports: d downloads it" in [
-            n.message for n in app._notifications
+            words for _, words in notices(app)
         ]
 
 
@@ -173,7 +173,7 @@ async def test_stopping_an_extraction_raises_one_toast(
         await app.jobs.tick()
         await app.jobs.tick()
         await pilot.pause()
-        stopped = [n for n in app._notifications if "stopped" in n.title + n.message]
+        stopped = [n for n in notices(app) if "stopped" in n[0] + n[1]]
         assert len(stopped) == 1
 
 

@@ -11,7 +11,7 @@ from leadtui.spend.journal import SpendJournal, SpendOperation, new_claim_owner
 from leadtui.ui.dialogs.pending_spends import PendingSpends
 from tests.ui.conftest import SANDBOX_URL
 from tests.ui.pilot import settle
-from tests.ui.screen import screen_text, wait_until, widget_text
+from tests.ui.screen import notices, screen_text, wait_until, widget_text
 
 DEMO = SpendAccount("…full", "acct_demo", "Demo Co")
 LOW = SpendAccount("••••••••", "acct_low", "Lowball Ltd")
@@ -32,7 +32,7 @@ def left_pending(key: str, search_id: str, account: SpendAccount) -> None:
 
 
 def toasts(app: Any) -> list[tuple[str, str]]:
-    return [(n.title, n.message) for n in app._notifications]
+    return notices(app)
 
 
 async def test_each_spend_shows_its_account_and_only_this_accounts_are_offered(

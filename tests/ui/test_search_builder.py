@@ -9,7 +9,7 @@ from textual import events
 from leadtui.ui.model.search_draft import server_field_errors
 from leadtui.ui.screens.search_builder import NewSearchScreen
 from leadtui.ui.screens.search_detail import SearchDetailScreen
-from tests.ui.screen import screen_text, wait_until, widget_text
+from tests.ui.screen import notices, screen_text, wait_until, widget_text
 
 
 async def _open(app: Any, pilot: Any) -> NewSearchScreen:
@@ -172,7 +172,7 @@ async def test_adding_past_100_items_says_why_and_long_names_take_one_line(
         screen.query_one("#builder-outline").focus()
         await pilot.press("plus")
         await pilot.pause()
-        messages = [n.message for n in app._notifications]
+        messages = [words for _, words in notices(app)]
         assert any("activities: 100/100 items, the most a search takes" in m for m in messages)
         assert len(screen.draft.activities) == 100
 

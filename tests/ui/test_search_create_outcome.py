@@ -10,7 +10,7 @@ import pytest
 from leadtui.ui.model.search_draft import ItemDraft
 from leadtui.ui.screens.search_builder import NewSearchScreen
 from leadtui.ui.screens.search_detail import SearchDetailScreen
-from tests.ui.screen import screen_text, wait_until
+from tests.ui.screen import notices, screen_text, wait_until
 
 
 class LostCreates(httpx.AsyncBaseTransport):
@@ -68,7 +68,7 @@ async def test_lost_answer_after_the_server_created_it_finds_and_opens_it(
     async with app.run_test(size=(100, 30)) as pilot:
         await _fill_and_create(app, pilot)
         await wait_until(pilot, lambda: isinstance(app.screen, SearchDetailScreen))
-        messages = " ".join(n.message for n in app._notifications)
+        messages = " ".join(words for _, words in notices(app))
         assert "The server did create it: srch_000001" in messages
         assert "nothing was created twice" in messages
         assert "srch_000001 · Plumber · France · Paris" in screen_text(app)

@@ -10,7 +10,7 @@ from leadtui.spend.gate import SpendRequest, SpendResult
 from leadtui.spend.journal import SpendJournal
 from leadtui.ui.dialogs.confirm_spend import ConfirmSpend
 from leadtui.ui.spend_flow import confirm_and_spend, unlock_request
-from tests.ui.screen import screen_text, wait_until
+from tests.ui.screen import notices, screen_text, wait_until
 
 ONE_EACH = {
     "activities": [{"name": "Plumber"}],
@@ -139,7 +139,7 @@ async def test_an_unlocked_export_is_announced_when_ready_on_any_screen(
         await watcher.tick()
         await pilot.pause()
         assert app.current_mode == "account"
-        messages = [n.message for n in app._notifications]
+        messages = [words for _, words in notices(app)]
         assert any(f"{export_id} is ready" in m for m in messages)
 
 

@@ -33,7 +33,7 @@ from tests.spend.scenarios import (
     spend_posts,
 )
 from tests.ui.pilot import settle, wait_for_screen, wait_until
-from tests.ui.screen import screen_text
+from tests.ui.screen import notices, screen_text
 
 _BOX = re.compile(r"[█│╭╮╰╯▀▄─]")
 
@@ -109,7 +109,7 @@ async def test_an_overcharge_is_reported_with_its_request_id(
 
         # A toast (as the job watcher's tests read them), with the request id.
         def overcharges() -> str:
-            return " ".join(n.message for n in app._notifications if n.title == "Overcharged")
+            return " ".join(words for title, words in notices(app) if title == "Overcharged")
 
         await wait_until(pilot, overcharges)
         assert "the server debited 20 credits for a spend quoted at 5 credits" in overcharges()

@@ -95,7 +95,9 @@ class LeadScreen(Screen[None]):
             self._error_origin = get_current_worker()
         except NoActiveWorker:
             self._error_origin = None
-        panel = self.error_panel
+        panel = self._panel()
+        if panel is None:
+            return  # the screen is composing or being taken down (the app quitting)
         panel.delays = self.lead_app.deps.retry_delays
         panel.clock = self.lead_app.clock
         panel.show(report, retry=retry)
@@ -103,8 +105,16 @@ class LeadScreen(Screen[None]):
 
     def clear_error(self) -> None:
         self._error_origin = None
-        self.error_panel.clear()
-        self.refresh_bindings()
+        panel = self._panel()
+        if panel is not None:
+            panel.clear()
+            self.refresh_bindings()
+
+    def _panel(self) -> ErrorPanel | None:
+        """The error panel; None while the screen composes or is taken down, when a load that
+        was answered as the app quit still ends (it has nothing left to show)."""
+        panels = self.query(ErrorPanel)
+        return panels.first() if panels else None
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         # A panel reports one failure; the next success of the same work ends it: another run
@@ -194,8 +204,8 @@ class LeadScreen(Screen[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "copy_request_id":
-            panels = self.query(ErrorPanel)  # empty while the screen is still composing
-            return bool(panels and panels.first().request_id)
+            panel = self._panel()
+            return bool(panel and panel.request_id)
         if action in self._requests:
             return None  # greyed out until the request it started ends
         gate = self.ACTION_SCOPES.get(action)
