@@ -23,6 +23,24 @@ from tests.ui.screen import screen_text, toasts_text, wait_until, widget_text
 API = "/api/v1"
 
 
+class QuotaGoneOnCreate(httpx.AsyncBaseTransport):
+    """The sandbox, where the account's launches run out just as a create-and-launch reaches
+    it (after the spend decision read them): the server refuses it, not the decision."""
+
+    def __init__(self, sandbox_app: Any) -> None:
+        self.sandbox = httpx.ASGITransport(app=sandbox_app)
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        if request.method == "POST" and request.url.path == f"{API}/extractions":
+            used_up = httpx.Request(
+                "PATCH",
+                "http://127.0.0.1/_sandbox/accounts/acct_demo",
+                json={"extraction_quota": 0},
+            )
+            assert (await self.sandbox.handle_async_request(used_up)).status_code == 200
+        return await self.sandbox.handle_async_request(request)
+
+
 @pytest.fixture
 def jobs_app(build_app: Any, tmp_path: Any) -> Any:
     return build_app(settings=Settings(download_dir=tmp_path / "downloads"))
@@ -427,3 +445,25 @@ async def test_a_launch_refused_for_launches_opens_the_form_again_with_what_was_
         assert form.query_one("#x-countries", Input).value == "FR"
         await pilot.press("ctrl+s")  # kept as a draft
         await wait_until(pilot, lambda: "│ ext_000001  bakery · FR " in screen_text(pilot.app))
+
+
+async def test_a_launch_the_server_refuses_for_launches_says_the_server_refused_it(
+    build_app: Any, sandbox_app: Any, sandbox_http: httpx.AsyncClient
+) -> None:
+    await jobs_seed.set_quota(sandbox_http, 5)
+    app = build_app(transport=QuotaGoneOnCreate(sandbox_app))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        await jobs_seed.open_jobs(pilot, ExtractionTable)
+        await pilot.press("e")
+        await wait_for_screen(pilot, ExtractionForm)
+        await pilot.press(*"bakery", "tab", *"FR")
+        await pilot.press("ctrl+l")  # the decision reads 5 launches left: it asks
+        await wait_for_screen(pilot, ConfirmSpend)
+        await pilot.press("y")
+        form = await wait_for_screen(pilot, ExtractionForm)
+        await wait_until(pilot, lambda: "refused" in widget_text(pilot.app, "#x-errors"))
+        said = widget_text(pilot.app, "#x-errors")
+        assert "✗ The server refused the launch (extraction_unavailable):" in said
+        assert "Nothing was launched. ctrl+s saves this as a draft to launch later." in said
+        assert form.query_one("#x-categories", Input).value == "bakery"

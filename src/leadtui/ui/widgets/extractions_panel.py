@@ -36,10 +36,6 @@ _TOGGLES = frozenset({*_PAUSABLE, ExtractionStatus.PAUSED})
 DRAFT_INCOMPLETE = "Draft incomplete"
 NO_LAUNCHES = "No launches left"
 AS_DRAFT = "ctrl+s saves this as a draft to launch later."
-NO_LAUNCHES_REFUSED = (
-    "✗ The server refused the launch: the account's extraction launches are used up. Nothing "
-    f"was launched. {AS_DRAFT}"
-)
 
 
 def refused_launch(report: ErrorReport) -> str:
@@ -50,7 +46,10 @@ def refused_launch(report: ErrorReport) -> str:
             f"✗ Not sent: the spend decision refused the launch ({report.code}). "
             f"{report.text} {AS_DRAFT}"
         )
-    return NO_LAUNCHES_REFUSED
+    return (
+        f"✗ The server refused the launch ({report.code}): the account's extraction launches "
+        f"are used up. Nothing was launched. {AS_DRAFT}"
+    )
 
 
 class ExtractionsPanel(JobPanel[Extraction]):
