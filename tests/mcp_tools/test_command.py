@@ -11,6 +11,7 @@ from mcp import Client
 
 from leadtui.cli.main import build_parser, main
 from leadtui.cli.runtime import CliDeps
+from leadtui.mcp.command import options_from
 from leadtui.mcp.runtime import McpDeps, Options, Runtime
 from leadtui.mcp.server import build_server
 from tests.mcp_tools.conftest import error_of
@@ -29,6 +30,29 @@ def test_a_budget_that_is_not_a_whole_number_of_0_or_more_is_a_usage_error(value
     code = main(["mcp", "--max-credits", value], CliDeps(stderr=err))
     assert code == 2
     assert "--max-credits" in err.getvalue()
+
+
+def test_approving_in_the_app_is_opted_into_with_a_wait_of_the_command_lines_bounds(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    ns = build_parser(["mcp"]).parse_args(["mcp"])
+    assert (ns.approve_in_app, ns.approval_timeout) == (False, None)
+    options = options_from(
+        build_parser(["mcp"]).parse_args(["mcp", "--approve-in-app", "--approval-timeout", "300"])
+    )
+    assert (options.approve_in_app, options.approval_timeout) == (True, 300.0)
+
+    for seconds in ("0", "901", "nan"):
+        assert main(["mcp", "--approve-in-app", "--approval-timeout", seconds]) == 2
+        err = capsys.readouterr().err
+        assert f"--approval-timeout {seconds}: must be more than 0 and at most 900 seconds" in err
+
+    with pytest.raises(SystemExit):
+        main(["mcp", "--help"])
+    shown = " ".join(capsys.readouterr().out.split())
+    assert "--approve-in-app" in shown
+    assert "--approval-timeout S" in shown
+    assert "example: leadtui mcp --profile work --max-credits 500 --approve-in-app" in shown
 
 
 def test_without_the_extra_it_says_how_to_install_it(

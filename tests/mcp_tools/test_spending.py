@@ -11,6 +11,8 @@ from typing import Any
 import mcp.types as types
 from mcp.client.session import ClientSession
 
+from leadtui.api.contract import ErrorCode
+from leadtui.api.guidance import GUIDANCE
 from tests.mcp_tools.conftest import Machine, Sandbox, error_of, ok, text_of
 
 EXTRACTION = {
@@ -196,6 +198,7 @@ async def test_a_short_balance_is_refused_before_any_post(
     async with machine.session("--max-credits", "100", key="sk_demo_low") as session:
         error = error_of(await unlock(machine, session, search_id, low + 1))
     assert error["code"] == "insufficient_credits"
+    assert error["hint"] == GUIDANCE[ErrorCode.INSUFFICIENT_CREDITS].next_step  # as everywhere
     assert error["quote"]["balance"] == low
     assert error["quote"]["balance_after"] == -1
     assert len(sandbox.spending_requests()) == posts

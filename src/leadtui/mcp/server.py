@@ -20,7 +20,7 @@ from pydantic import ValidationError
 from leadtui import __version__
 from leadtui.api.errors import LeadError
 from leadtui.api.reasons import field_reasons
-from leadtui.mcp import changing, downloading, handshake, reading, spending, waiting
+from leadtui.mcp import changing, downloading, handshake, reading, spend_tools, waiting
 from leadtui.mcp.results import UNEXPECTED, ToolFailure, from_lead_error, invalid
 from leadtui.mcp.runtime import Runtime
 
@@ -77,5 +77,5 @@ def build_server(runtime: Runtime) -> LeadToolServer:
     changing.register(server, runtime)
     downloading.register(server, runtime)
     waiting.register(server, runtime)
-    spending.register(server, runtime)
+    spend_tools.register(server, runtime)
     return server

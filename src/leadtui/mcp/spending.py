@@ -1,37 +1,29 @@
-"""The spending tools: `unlock_results`, `create_extraction`, `launch_extraction`.
+"""How the spending tools decide and spend (`Spender`): the one spend decision (`spend/`)
+rendered, none added.
 
-Each renders the one spend decision (`spend/`) and adds none of its own: the quote, the balance
-read fresh, the allowance given at start (`--max-credits`, `--max-launches`), what the journal
-knows and the caller's idempotency key all go to `SpendGate.decide`; `send` is sent within the
-allowance (which then shrinks by the quote), `ask` asks the user (see `asking.py`: in the
-client, or in the running app when the user opted in) and only a yes sends, anything else
-sends nothing and answers an error with its code and the quote.
+The quote, the balance read fresh, the allowance given at start (`--max-credits`,
+`--max-launches`), what the journal knows and the caller's idempotency key all go to
+`SpendGate.decide`; `send` is sent within the allowance (which then shrinks by the quote),
+`ask` asks the user (see `asking.py`: in the client, or in the running app when the user opted
+in) and only a yes sends; anything else sends nothing and answers an error with its code and
+the quote. The tools themselves are in `spend_tools.py`.
 """
 
-# No `from __future__ import annotations` here: the SDK reads each tool's
-# `Annotated[..., Resolve(fn)]` at registration, and those name functions local to `register`.
+from __future__ import annotations
 
 import dataclasses
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Annotated, Any, Final
+from typing import Any
 
-from mcp.server.mcpserver import Context, Elicit, ElicitationResult, MCPServer, Resolve
-from mcp.types import CallToolResult, ToolAnnotations
-from pydantic import Field
+from mcp.server.mcpserver import Context
+from mcp.types import CallToolResult
 
 from leadtui.api.errors import LeadError
-from leadtui.api.models import (
-    ADDITIONAL_RESULTS_MAX,
-    ADDITIONAL_RESULTS_MIN,
-    IDEMPOTENCY_KEY_MAX,
-    IDEMPOTENCY_KEY_MIN,
-    ExtractionRequest,
-)
 from leadtui.config.errors import StateDirError
 from leadtui.mcp import approving, asking
-from leadtui.mcp.asking import Asked, SpendConsent
-from leadtui.mcp.reading import ExtractionId, SearchId, as_json
+from leadtui.mcp.asking import Asked
+from leadtui.mcp.reading import as_json
 from leadtui.mcp.results import ToolFailure, answer, from_lead_error
 from leadtui.mcp.runtime import Runtime
 from leadtui.mcp.spend_answers import (
@@ -44,72 +36,13 @@ from leadtui.mcp.spend_answers import (
     quote_words,
     refused,
 )
-from leadtui.spend.decision import (
-    Authorization,
-    AuthorizedBy,
-    Decision,
-    Surface,
-    Verdict,
-)
-from leadtui.spend.errors import (
-    JournalError,
-    SpendBlocked,
-    SpendOutcomeUnknown,
-)
+from leadtui.spend.decision import Authorization, AuthorizedBy, Decision, Surface, Verdict
+from leadtui.spend.errors import JournalError, SpendBlocked, SpendOutcomeUnknown
 from leadtui.spend.gate import SpendResult
-from leadtui.spend.intent import SpendOperation
-from leadtui.spend.quote import Quote
 from leadtui.spend.request import SpendRequest
 
 Make = Callable[[Any], Awaitable[SpendRequest]]
 """Builds a spend's request with the client (reading what its quote needs)."""
-
-# Spends credits or a launch; a retry with the same idempotency_key never spends twice.
-SPEND = ToolAnnotations(
-    read_only_hint=False, destructive_hint=False, idempotent_hint=False, open_world_hint=True
-)
-
-RULE: Final = (
-    " Authorization, in this order: within the budget the user gave when starting this server "
-    "(--max-credits, --max-launches) it is sent; otherwise, if this client can ask its user "
-    "(form elicitation), the user is shown the quote and only a yes sends; otherwise, if the "
-    "user started this server with --approve-in-app, the call waits (with progress) for their "
-    "yes in the running leadtui app, and a no or no answer in time sends nothing "
-    "(denied_in_app, approval_timeout); otherwise nothing is sent and the answer is the error "
-    "authorization_required with the quote: ask the user. A "
-    "price the server does not state usably is never within a budget (price_unknown). "
-    "dry_run: true answers the quote and the decision and sends nothing. The same "
-    "idempotency_key again returns the first call's outcome, never a second debit."
-)
-
-Results = Annotated[
-    int,
-    Field(
-        ge=ADDITIONAL_RESULTS_MIN,
-        le=ADDITIONAL_RESULTS_MAX,
-        strict=True,
-        description=f"Results to unlock, {ADDITIONAL_RESULTS_MIN} to {ADDITIONAL_RESULTS_MAX:,}.",
-    ),
-]
-IdempotencyKey = Annotated[
-    str | None,
-    Field(
-        min_length=IDEMPOTENCY_KEY_MIN,
-        max_length=IDEMPOTENCY_KEY_MAX,
-        description="Your key for this spend (printable ASCII, 1 to 128 characters): calling "
-        "again with it returns the first outcome, never a second debit. Omit for a fresh one.",
-    ),
-]
-DryRun = Annotated[
-    bool, Field(description="true: answer the quote and the decision; send nothing.")
-]
-ExtractionBody = Annotated[
-    ExtractionRequest,
-    Field(
-        description="The spec's ExtractionRequest: categories, countries, localisations and "
-        "enrichment_sources (required), urls and serp_config (optional)."
-    ),
-]
 
 
 @dataclass(frozen=True)
@@ -264,112 +197,3 @@ class Spender:
             summary = f"Sent: {quote_words(decision.quote)}."
         overcharge = result.overcharge_text()
         return answer(doc, summary + (f" {overcharge}" if overcharge else ""))
-
-
-_UNLOCK = (
-    "Unlock more results of a search. SPENDS CREDITS: results × the price per result the "
-    "search states (get_search shows it), debited from the account's balance, and queues an "
-    "export (wait_for_job, then export_results or download_export)."
-)
-_CREATE = (
-    "Create and start an extraction in one call. CONSUMES ONE LAUNCH of the account's "
-    "extraction quota (account shows the launches left); draft_extraction consumes none."
-)
-_LAUNCH = (
-    "Launch an extraction draft. CONSUMES ONE LAUNCH of the account's extraction quota "
-    "(account shows the launches left)."
-)
-
-
-def register(server: MCPServer[Any], runtime: Runtime) -> None:
-    """Add the spending tools to `server`."""
-    spender = Spender(runtime)
-    seconds = runtime.deps.ask_seconds
-
-    def asks_about(priced_by: Callable[..., Awaitable[Priced]]) -> Callable[..., Any]:
-        """The resolver that asks the user about the spend `priced_by` priced."""
-
-        async def asked(
-            ctx: Context, dry_run: bool, priced: Annotated[Priced, Resolve(priced_by)]
-        ) -> Elicit[SpendConsent] | asking.Answer:
-            async def in_app() -> asking.Answer:
-                return await spender.approved_in_app(ctx, priced)
-
-            return await asking.ask(
-                ctx,
-                priced.decision,
-                dry_run=dry_run,
-                seconds=seconds,
-                in_app=in_app if runtime.approves_in_app else None,
-            )
-
-        return asked
-
-    async def unlock_priced(
-        ctx: Context, search_id: str, results: int, idempotency_key: str | None
-    ) -> Priced:
-        async def make(client: Any) -> SpendRequest:
-            search = await client.searches.get(search_id)
-            quote = Quote.unlock(search, results, None)
-            return SpendRequest.for_unlock(quote, search_id, idempotency_key)
-
-        return await spender.priced(ctx, make)
-
-    unlock_asked = asks_about(unlock_priced)
-
-    @server.tool(annotations=SPEND, description=_UNLOCK + RULE)
-    async def unlock_results(
-        ctx: Context,
-        search_id: SearchId,
-        results: Results,
-        priced: Annotated[Priced, Resolve(unlock_priced)],
-        asked: Annotated[ElicitationResult[SpendConsent], Resolve(unlock_asked)],
-        idempotency_key: IdempotencyKey = None,
-        dry_run: DryRun = False,
-    ) -> Annotated[CallToolResult, SpendOut]:
-        return await spender.settle(ctx, priced, asked, dry_run)
-
-    async def create_priced(
-        ctx: Context, request: ExtractionRequest, idempotency_key: str | None
-    ) -> Priced:
-        async def make(client: Any) -> SpendRequest:
-            target = "a new extraction of " + ", ".join(request.categories)
-            quote = Quote.launch(SpendOperation.EXTRACTION_CREATE, target, None)
-            return SpendRequest.for_extraction(quote, request, idempotency_key)
-
-        return await spender.priced(ctx, make)
-
-    create_asked = asks_about(create_priced)
-
-    @server.tool(annotations=SPEND, description=_CREATE + RULE)
-    async def create_extraction(
-        ctx: Context,
-        request: ExtractionBody,
-        priced: Annotated[Priced, Resolve(create_priced)],
-        asked: Annotated[ElicitationResult[SpendConsent], Resolve(create_asked)],
-        idempotency_key: IdempotencyKey = None,
-        dry_run: DryRun = False,
-    ) -> Annotated[CallToolResult, SpendOut]:
-        return await spender.settle(ctx, priced, asked, dry_run)
-
-    async def launch_priced(
-        ctx: Context, extraction_id: str, idempotency_key: str | None
-    ) -> Priced:
-        async def make(client: Any) -> SpendRequest:
-            quote = Quote.launch(SpendOperation.EXTRACTION_LAUNCH, f"draft {extraction_id}", None)
-            return SpendRequest.for_launch(quote, extraction_id, idempotency_key)
-
-        return await spender.priced(ctx, make)
-
-    launch_asked = asks_about(launch_priced)
-
-    @server.tool(annotations=SPEND, description=_LAUNCH + RULE)
-    async def launch_extraction(
-        ctx: Context,
-        extraction_id: ExtractionId,
-        priced: Annotated[Priced, Resolve(launch_priced)],
-        asked: Annotated[ElicitationResult[SpendConsent], Resolve(launch_asked)],
-        idempotency_key: IdempotencyKey = None,
-        dry_run: DryRun = False,
-    ) -> Annotated[CallToolResult, SpendOut]:
-        return await spender.settle(ctx, priced, asked, dry_run)
