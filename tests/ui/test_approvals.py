@@ -82,7 +82,12 @@ async def test_an_approved_request_is_sent_by_the_asker_once(
 
         await pilot.press("y")
         dialog = await wait_for_screen(pilot, ConfirmSpend)
-        assert "Unlock 40 results" in await wait_for_text(pilot, "10,000 → 9,960 after")
+        shown = await wait_for_text(pilot, "10,000 → 9,960 after")
+        # An approval, not a spend: who asks, and that the asker (not the app) sends it.
+        assert "Approve: Unlock 40 results" in shown
+        assert f"Asked by {AGENT} (pid" in shown
+        assert "approve; this app sends nothing itself" in shown
+        assert "Approve 40 credits (y)" in shown
         assert dialog.request.idempotency_key in json.dumps(
             json.loads(_request_files()[0].read_text())
         )

@@ -37,12 +37,15 @@ def spend_title(quote: Quote) -> str:
     return f"Launch extraction {quote.target}"
 
 
-def quote_table(decision: Decision, short_key: str) -> Table:
-    """The figures of a spend as a two-column grid."""
+def quote_table(decision: Decision, short_key: str, asker: str | None = None) -> Table:
+    """The figures of a spend as a two-column grid (first who asks for it, when another
+    process does)."""
     quote = decision.quote
     grid = Table.grid(padding=(0, 2))
     grid.add_column(style="bold", no_wrap=True)
     grid.add_column(overflow="fold")
+    if asker is not None:
+        grid.add_row("Asked by", Text(asker))
     unlock = quote.operation is SpendOperation.UNLOCK
     grid.add_row("Search" if unlock else "Extraction", Text(quote.target))
     if quote.unit is Unit.LAUNCH:
@@ -91,13 +94,26 @@ class ConfirmSpend(ConfirmDialog):
 
     CSS_PATH = stylesheet("spending")
 
-    def __init__(self, request: SpendRequest, decision: Decision) -> None:
+    def __init__(
+        self, request: SpendRequest, decision: Decision, *, asker: str | None = None
+    ) -> None:
+        """`asker`: another process asks for this spend and sends it once approved (the
+        Approvals screen); the dialog then asks for an approval, not a spend."""
         quote = decision.quote
-        key = "Launch" if quote.unit is Unit.LAUNCH else "Spend"
-        super().__init__(f"Confirm: {spend_title(quote)}", self._label(quote), key_label=key)
+        if asker is not None:
+            title, label, key = (
+                f"Approve: {spend_title(quote)}",
+                self._approve_label(quote),
+                "Approve",
+            )
+        else:
+            key = "Launch" if quote.unit is Unit.LAUNCH else "Spend"
+            title, label = f"Confirm: {spend_title(quote)}", self._label(quote)
+        super().__init__(title, label, key_label=key)
         self.request = request
         self.decision = decision
         self.quote = quote
+        self.asker = asker
         self.is_sending = False
         self._done = False
         self.answer: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
@@ -108,16 +124,29 @@ class ConfirmSpend(ConfirmDialog):
         return self.decision.verdict is Verdict.ASK
 
     @staticmethod
+    def _approve_label(quote: Quote) -> str:
+        return (
+            "Approve the launch" if quote.unit is Unit.LAUNCH else f"Approve {quote.total_text()}"
+        )
+
+    @staticmethod
     def _label(quote: Quote) -> str:
         if quote.unit is Unit.LAUNCH:
             return "Launch"
         return f"Spend {quote.total_text()}"
 
     def compose_body(self) -> ComposeResult:
-        table = quote_table(self.decision, self.request.short_key)
+        table = quote_table(self.decision, self.request.short_key, self.asker)
         yield Static(table, id="confirm-spend-figures", classes="confirm-text")
 
     def hint(self) -> str:
+        if self.asker is not None:
+            return (
+                f"{self.asker} asks for this spend and sends it once you approve; this app "
+                f"sends nothing itself. {self.decision.message} Press {CONFIRM_KEY} to "
+                f"{self.confirm_label.lower()}. Enter or Esc cancels; the request then still "
+                "waits."
+            )
         return (
             f"{self.decision.message} Press {CONFIRM_KEY} to {self.confirm_label.lower()}. "
             "Enter or Esc cancels; nothing is sent until you confirm."
@@ -156,7 +185,8 @@ class ConfirmSpend(ConfirmDialog):
     def action_confirm(self) -> None:
         if not self.is_sending and not self.answer.done():
             self.answer.set_result(True)
-            self.sending()
+            if self.asker is None:
+                self.sending()  # an approval is written, not sent: the dialog closes at once
 
     def action_cancel(self) -> None:
         if self.is_sending:

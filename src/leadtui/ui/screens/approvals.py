@@ -223,7 +223,7 @@ class ApprovalsScreen(LeadScreen):
             return
         # Approving is a person's yes to exactly this quote: the dialog always asks.
         asked = dataclasses.replace(decision, verdict=Decided.ASK, authorized_by=None)
-        dialog = ConfirmSpend(row.spend, asked)
+        dialog = ConfirmSpend(row.spend, asked, asker=row.request.asker.label)
         await self.app.push_screen(dialog)
         try:
             if not await dialog.answer:
