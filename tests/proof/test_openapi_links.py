@@ -13,18 +13,9 @@ from typing import Any
 
 import httpx
 
+from tests.support.bodies import EXTRACTION, SEARCH
+
 API = "/api/v1"
-SEARCH = {
-    "activities": [{"name": "Bakery"}],
-    "countries": [{"name": "France"}],
-    "localisations": [{"name": "Paris"}],
-}
-EXTRACTION = {
-    "categories": ["bakery"],
-    "countries": ["FR"],
-    "localisations": ["Lyon"],
-    "enrichment_sources": ["website"],
-}
 # A valid body for each linked operation that takes one.
 BODIES: dict[str, Any] = {
     "create_export": {"additional_results": 1},

@@ -13,19 +13,8 @@ from leadtui.api.client import LeadClient
 from leadtui.api.models import Export, Extraction
 from leadtui.ui.screens.jobs import JobsScreen
 from leadtui.ui.widgets.job_tables import ExportTable
+from tests.support.bodies import EXTRACTION, SEARCH
 from tests.ui.screen import wait_until
-
-SEARCH = {
-    "activities": [{"name": "Plumber"}],
-    "countries": [{"name": "France"}],
-    "localisations": [{"name": "Paris"}],
-}
-EXTRACTION = {
-    "categories": ["bakery"],
-    "countries": ["FR"],
-    "localisations": ["Lyon"],
-    "enrichment_sources": ["website"],
-}
 
 
 async def new_search(client: LeadClient) -> str:
