@@ -13,6 +13,14 @@ from typing import Final
 
 from leadtui.api.contract import ErrorCode
 
+# The codes this client reports for what the server never said, the same on every surface.
+INVALID_REQUEST: Final = ErrorCode.INVALID_REQUEST.value
+NOT_SIGNED_IN: Final = "not_signed_in"
+NETWORK: Final = "network"
+TIMEOUT: Final = "timeout"
+WRITE_FAILED: Final = "write_failed"
+UNEXPECTED: Final = "unexpected"
+
 
 @dataclass(frozen=True)
 class SurfaceWords:

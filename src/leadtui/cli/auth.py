@@ -28,6 +28,7 @@ from leadtui.api import (
     mask_key,
     validate_base_url,
 )
+from leadtui.api.guidance import UNEXPECTED
 from leadtui.api.keys import api_key_problem
 from leadtui.cli.auth_status import check_key, describe_error, describe_identity, key_place, status
 from leadtui.cli.exit_codes import Exit
@@ -100,7 +101,7 @@ def run(
         # The command's boundary: one line, never a traceback, and only the type, since a
         # library's message may quote what it was given.
         said = f"leadtui {_command(ns)}: unexpected error ({type(exc).__name__})."
-        return _failed(ns, io, "unexpected", said, EXIT_UNEXPECTED)
+        return _failed(ns, io, UNEXPECTED, said, EXIT_UNEXPECTED)
 
 
 def _failed(ns: argparse.Namespace, io: _Io, code: str, message: str, exit_code: Exit) -> int:

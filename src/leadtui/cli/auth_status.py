@@ -18,8 +18,6 @@ from leadtui.config.profile import ResolvedProfile, resolve_profile
 from leadtui.config.secrets import KeySource, KeyStore
 from leadtui.config.variables import API_KEY_ENV, BASE_URL_ENV
 
-NOT_SIGNED_IN_CODE = "not_signed_in"
-
 
 def status(
     ns: argparse.Namespace,

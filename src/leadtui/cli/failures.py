@@ -15,22 +15,23 @@ from leadtui.api.errors import (
     RequestTimeout,
     TransportError,
 )
-from leadtui.api.guidance import SurfaceWords
+from leadtui.api.guidance import (
+    INVALID_REQUEST,
+    NETWORK,
+    UNEXPECTED,
+    WRITE_FAILED,
+    SurfaceWords,
+)
 from leadtui.api.guidance import next_step as next_step_in
 from leadtui.cli.exit_codes import Exit
 
-# Our own codes, for what the server never said.
+# Our own codes, for what the server never said (and those every surface uses, from
+# api/guidance.py).
 CONFIRMATION_REQUIRED: Final = "confirmation_required"
 OVER_CEILING: Final = "over_ceiling"
-INVALID_REQUEST: Final = ErrorCode.INVALID_REQUEST.value
 OUTCOME_UNKNOWN: Final = "outcome_unknown"
-TIMEOUT: Final = "timeout"
-NETWORK: Final = "network"
 READ_ONLY: Final = "read_only"
-NOT_SIGNED_IN: Final = "not_signed_in"
 JOURNAL_UNAVAILABLE: Final = "journal_unavailable"
-UNEXPECTED: Final = "unexpected"
-WRITE_FAILED: Final = "write_failed"
 LIST_INCOMPLETE: Final = "list_incomplete"
 WILL_NOT_SETTLE: Final = "will_not_settle"
 NOT_FOUND: Final = ErrorCode.NOT_FOUND.value

@@ -19,8 +19,9 @@ from typing import TYPE_CHECKING, TextIO
 import httpx
 
 from leadtui.api.client import LeadClient
+from leadtui.api.guidance import NOT_SIGNED_IN
 from leadtui.cli.exit_codes import Exit
-from leadtui.cli.failures import NOT_SIGNED_IN, CliFailure
+from leadtui.cli.failures import CliFailure
 from leadtui.cli.output import Output
 from leadtui.config.variables import API_KEY_ENV, BASE_URL_ENV
 

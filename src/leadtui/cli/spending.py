@@ -24,6 +24,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Final
 
 from leadtui.api.errors import LeadError
+from leadtui.api.guidance import INVALID_REQUEST
 from leadtui.api.models import Export, Extraction, ExtractionRequest
 from leadtui.cli import approving, spend_display
 from leadtui.cli.exit_codes import Exit
@@ -32,7 +33,6 @@ from leadtui.cli.failures import (
     INTENT_CLAIMED,
     INTENT_SETTLED,
     INTENT_UNREADABLE,
-    INVALID_REQUEST,
     JOURNAL_UNAVAILABLE,
     NOT_FOUND,
     OUTCOME_UNKNOWN,

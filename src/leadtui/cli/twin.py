@@ -16,14 +16,9 @@ from typing import TextIO, cast
 sys.modules.setdefault("httpx._main", None)  # type: ignore[arg-type]
 
 from leadtui.api.errors import LeadError  # noqa: E402
+from leadtui.api.guidance import NOT_SIGNED_IN, UNEXPECTED  # noqa: E402
 from leadtui.cli.exit_codes import Exit  # noqa: E402
-from leadtui.cli.failures import (  # noqa: E402
-    NOT_SIGNED_IN,
-    UNEXPECTED,
-    CliFailure,
-    from_lead_error,
-    usage_failure,
-)
+from leadtui.cli.failures import CliFailure, from_lead_error, usage_failure  # noqa: E402
 from leadtui.cli.output import Format, Output  # noqa: E402
 from leadtui.cli.runtime import CliDeps, Context  # noqa: E402
 

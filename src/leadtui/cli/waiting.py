@@ -7,9 +7,10 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Final, TypeVar
 
+from leadtui.api.guidance import TIMEOUT
 from leadtui.api.models import Record
 from leadtui.cli.exit_codes import Exit
-from leadtui.cli.failures import TIMEOUT, WILL_NOT_SETTLE, CliFailure
+from leadtui.cli.failures import WILL_NOT_SETTLE, CliFailure
 from leadtui.cli.runtime import Context
 
 R = TypeVar("R", bound=Record)

@@ -12,9 +12,10 @@ from mcp.server.mcpserver import MCPServer
 from mcp.types import CallToolResult, ToolAnnotations
 from pydantic import Field
 
+from leadtui.api.guidance import WRITE_FAILED
 from leadtui.config.download_folder import free_path
 from leadtui.mcp.reading import ExportId
-from leadtui.mcp.results import WRITE_FAILED, ToolFailure, answer
+from leadtui.mcp.results import ToolFailure, answer
 from leadtui.mcp.runtime import Runtime
 from leadtui.mcp.schemas import DownloadOut
 

@@ -18,12 +18,13 @@ import httpx
 
 from leadtui.api.client import LeadClient
 from leadtui.api.errors import ConfigurationError
+from leadtui.api.guidance import NOT_SIGNED_IN
 from leadtui.config.errors import ConfigError
 from leadtui.config.profile import ResolvedProfile, resolve_profile
 from leadtui.config.secrets import KeyStoreError
 from leadtui.config.settings_model import SettingsModel
 from leadtui.config.variables import API_KEY_ENV, BASE_URL_ENV
-from leadtui.mcp.results import NOT_SIGNED_IN, ToolFailure
+from leadtui.mcp.results import ToolFailure
 from leadtui.spend.decision import Allowance
 from leadtui.spend.quote import Unit
 

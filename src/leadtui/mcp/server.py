@@ -19,9 +19,10 @@ from pydantic import ValidationError
 
 from leadtui import __version__
 from leadtui.api.errors import LeadError
+from leadtui.api.guidance import UNEXPECTED
 from leadtui.api.reasons import field_reasons
 from leadtui.mcp import changing, downloading, handshake, reading, spend_tools, waiting
-from leadtui.mcp.results import UNEXPECTED, ToolFailure, from_lead_error, invalid
+from leadtui.mcp.results import ToolFailure, from_lead_error, invalid
 from leadtui.mcp.runtime import Runtime
 
 log = logging.getLogger(__name__)

@@ -22,6 +22,7 @@ from datetime import UTC, datetime
 
 from leadtui.api.client import LeadClient
 from leadtui.api.errors import ApiError, LeadError, RequestTimeout, error_class
+from leadtui.api.guidance import NETWORK, TIMEOUT
 from leadtui.api.keys import short_key
 from leadtui.api.models import Export, Extraction
 from leadtui.config.settings_model import SettingsModel, SpendPolicy
@@ -77,7 +78,7 @@ def _may_have_acted(error: LeadError) -> bool:
 def _error_code(error: LeadError) -> str:
     if isinstance(error, ApiError):
         return error.code
-    return "timeout" if isinstance(error, RequestTimeout) else "network"
+    return TIMEOUT if isinstance(error, RequestTimeout) else NETWORK
 
 
 @dataclass(frozen=True)
