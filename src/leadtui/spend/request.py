@@ -9,6 +9,7 @@ modal, the prompt and the gate all read the same quote; the amount journaled is
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -60,6 +61,22 @@ class SpendRequest:
     def body_text(self) -> str | None:
         """The body exactly as it is journaled and sent (canonical JSON), or None."""
         return None if self.body is None else canonical_body(self.body)
+
+    @property
+    def path(self) -> str:
+        """The path the POST goes to (under the API prefix), ids as the server receives them."""
+        if self.operation is SpendOperation.UNLOCK:
+            return f"/searches/{self.params['search_id']}/exports"
+        if self.operation is SpendOperation.EXTRACTION_LAUNCH:
+            return f"/extractions/{self.params['extraction_id']}/launch"
+        return "/extractions"
+
+    @property
+    def request_hash(self) -> str:
+        """One hash of the whole request (method, path, body): what an authorization names,
+        so that a yes given for one target or body can never send another."""
+        text = "\n".join(("POST", self.path, self.body_text or ""))
+        return hashlib.sha256(text.encode()).hexdigest()
 
     @classmethod
     def for_unlock(
