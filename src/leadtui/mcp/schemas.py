@@ -1,12 +1,15 @@
 """The output schemas the tools publish, and the argument types they share.
 
 Records keep every field the service sent (the spec shows few), so each schema requires only
-what the spec states and allows the rest.
+what the spec states and allows the rest. Every tool's published schema is its success schema
+or the one error document (`with_errors`): a client that validates every result against it
+(the TypeScript SDK's does, errors included) accepts both, and the agent reads the error's
+code, quote and hint wherever it runs.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Final
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -83,3 +86,59 @@ class JobOut(BaseModel):
     )
     waited_seconds: float
     job: dict[str, Any] = Field(description="The job's record as last read.")
+
+
+def _described(kind: str, description: str) -> dict[str, Any]:
+    return {"type": kind, "description": description}
+
+
+# The one error document, `{"error": {...}}` (see results.ToolFailure): the members every error
+# has, the ones some have, and room for those a newer server adds (a refusal may carry more).
+ERROR_SCHEMA: Final[dict[str, Any]] = {
+    "type": "object",
+    "title": "ToolErrorResult",
+    "description": "The result of a call that failed (isError: true): nothing more was done.",
+    "properties": {
+        "error": {
+            "type": "object",
+            "properties": {
+                "code": _described("string", "What went wrong: branch on it."),
+                "message": _described("string", "What went wrong, in words."),
+                "hint": _described("string", "What to do next."),
+                "request_id": _described("string", "The service's id of the request."),
+                "status": _described("integer", "The service's HTTP status."),
+                "quote": _described("object", "What the spend costs, and the balance."),
+                "decision": _described("object", "The spend decision: verdict, code, message."),
+                "answer": _described("string", "What came of asking the user."),
+                "idempotency_key": _described("string", "The spend's idempotency key."),
+                "cause": _described("string", "The code of what made the outcome unknown."),
+                "fields": {
+                    "type": "array",
+                    "description": "The arguments at fault, each with its reason.",
+                    "items": {
+                        "type": "object",
+                        "properties": {
+                            "field": {"type": "string"},
+                            "reason": {"type": "string"},
+                        },
+                        "required": ["field", "reason"],
+                    },
+                },
+            },
+            "required": ["code", "message"],
+            "additionalProperties": True,
+        }
+    },
+    "required": ["error"],
+    "additionalProperties": False,
+}
+
+
+def with_errors(success: dict[str, Any]) -> dict[str, Any]:
+    """A tool's published output schema: its success schema or the error document. Definitions
+    stay at the root, where the success schema's references point."""
+    branch = {key: value for key, value in success.items() if key != "$defs"}
+    schema: dict[str, Any] = {"type": "object", "anyOf": [branch, ERROR_SCHEMA]}
+    if "$defs" in success:
+        schema["$defs"] = success["$defs"]
+    return schema

@@ -43,7 +43,9 @@ class SpendOut(BaseModel):
     decision: dict[str, Any] = Field(description="The spend decision: verdict, code, message.")
     record: dict[str, Any] | None = Field(description="The export or extraction it made.")
     debited: int | None = Field(default=None, description="Credits the balance fell by.")
-    overcharge: str | None = None
+    overcharge: str | dict[str, Any] | None = Field(
+        default=None, description="Debited more than quoted: by how much (quoted, debited)."
+    )
     allowance_left: dict[str, int] = Field(
         description="What is left of the budget given at start (credits, launches)."
     )
