@@ -7,7 +7,7 @@ from typing import Annotated, Any
 
 from mcp.server.mcpserver import MCPServer
 from mcp.types import CallToolResult, ToolAnnotations
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from leadtui.api.models import Lead, Page, Record
 from leadtui.mcp.results import answer
@@ -17,18 +17,20 @@ from leadtui.mcp.schemas import (
     Cursor,
     ExportOut,
     ExtractionOut,
+    IdText,
     Limit,
     Open,
     PageOut,
     SearchOut,
-    identifier,
 )
 
 READ = ToolAnnotations(read_only_hint=True, open_world_hint=True)
 
-SearchId = Annotated[str, identifier("The search's searchId.")]
-ExportId = Annotated[str, identifier("The export's exportId.")]
-ExtractionId = Annotated[str, identifier("The extraction's extractionId.")]
+SearchId = Annotated[IdText, Field(description="The search's id (search_id in results).")]
+ExportId = Annotated[IdText, Field(description="The export's id (export_id in results).")]
+ExtractionId = Annotated[
+    IdText, Field(description="The extraction's id (extraction_id in results).")
+]
 
 
 def as_json(record: BaseModel) -> dict[str, Any]:

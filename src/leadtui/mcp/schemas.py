@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Final
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from leadtui.api.models import PAGE_LIMIT_MAX, PAGE_LIMIT_MIN
+from leadtui.api.urls import ID_MAX, id_problem
 
 Cursor = Annotated[
     str | None,
@@ -30,9 +31,29 @@ Limit = Annotated[
 ]
 
 
-def identifier(what: str) -> Any:
-    """An id argument: a non-empty string, described."""
-    return Field(min_length=1, description=what)
+def one_segment(resource_id: str) -> str:
+    """An id that can be sent as one path segment (the client's rule, checked on arrival so a
+    bad one is refused with its reason before anything is read or priced)."""
+    problem = id_problem(resource_id)
+    if problem is not None:
+        raise ValueError(problem)
+    return resource_id
+
+
+# The largest request body a tool sends (as JSON): the spec's limits keep a real search or
+# extraction far below it; a runaway argument (a 10 MB result_filter) is refused unsent.
+BODY_MAX: Final = 1024 * 1024
+
+
+def bounded(body: BaseModel) -> BaseModel:
+    """A request body no larger than BODY_MAX as JSON."""
+    if len(body.model_dump_json(exclude_unset=True)) > BODY_MAX:
+        raise ValueError(f"The request is larger than {BODY_MAX // 1024:,} KiB as JSON")
+    return body
+
+
+IdText = Annotated[str, Field(min_length=1, max_length=ID_MAX), AfterValidator(one_segment)]
+"""An id argument: one path segment (see `api/urls.py`)."""
 
 
 class Open(BaseModel):
