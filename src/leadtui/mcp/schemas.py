@@ -68,16 +68,23 @@ class AccountOut(Open):
     key_masked: str = Field(description="The API key in use, masked (never the key itself).")
 
 
+def _same_id(argument: str) -> Any:
+    return Field(description=f"The record's id, as the tools' {argument} argument names it.")
+
+
 class SearchOut(Open):
+    search_id: str = _same_id("search_id")
     searchId: str
 
 
 class ExportOut(Open):
+    export_id: str = _same_id("export_id")
     exportId: str
     status: str
 
 
 class ExtractionOut(Open):
+    extraction_id: str = _same_id("extraction_id")
     extractionId: str
 
 
@@ -89,6 +96,7 @@ class PageOut(BaseModel):
 
 
 class DownloadOut(BaseModel):
+    export_id: str = _same_id("export_id")
     exportId: str
     path: str = Field(description="Where the archive was saved.")
     bytes: int = Field(description="Its size.")
@@ -100,6 +108,10 @@ class DownloadOut(BaseModel):
 class JobOut(BaseModel):
     kind: str = Field(description="export or extraction")
     id: str
+    export_id: str | None = Field(default=None, description="The export's id, if an export.")
+    extraction_id: str | None = Field(
+        default=None, description="The extraction's id, if an extraction."
+    )
     status: str | None
     settled: bool = Field(
         description="True once the job will not change by itself (ready, failed, completed, "

@@ -95,6 +95,7 @@ def register(server: MCPServer[Any], runtime: Runtime) -> None:
         doc = {
             "kind": kind,
             "id": job_id,
+            f"{kind}_id": job_id,
             "status": status,
             "settled": settled,
             "waited_seconds": round(waited, 3),
