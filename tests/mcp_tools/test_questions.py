@@ -79,7 +79,8 @@ async def test_only_a_json_true_says_yes(
     for almost in ("yes", "true", 1, "1", None):
         async with in_process(elicitation=User({"confirm": almost}), legacy=legacy) as client:
             refused = error_of(await client.call_tool("unlock_results", arguments))
-        assert refused["code"] in ("authorization_declined", "invalid_request"), almost
+        assert (refused["code"], refused["answer"]) == ("authorization_declined", "failed")
+        assert refused["quote"]["total"] == 3
         assert await credits() == before, almost
     async with in_process(elicitation=User({"confirm": True}), legacy=legacy) as client:
         assert ok(await client.call_tool("unlock_results", arguments))["sent"] is True

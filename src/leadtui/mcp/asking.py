@@ -18,7 +18,7 @@ import unicodedata
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Annotated, Any, Final
 
 import anyio
 import anyio.abc
@@ -30,7 +30,7 @@ from mcp.server.mcpserver import (
     Elicit,
 )
 from mcp.shared.exceptions import MCPError
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, Field, ValidationError, WithJsonSchema
 
 from leadtui.spend.decision import Decision, Verdict
 from leadtui.spend.quote import Quote, Unit, plural
@@ -52,8 +52,9 @@ PROGRESS_SECONDS: Final = 5.0
 class SpendConsent(BaseModel):
     """The form the user answers."""
 
-    confirm: bool = Field(
-        strict=True,  # only a JSON true says yes: never "yes", "true" or 1
+    # Asked as a boolean; what comes back is kept as sent and read by `answer_of`: only a JSON
+    # true is a yes, never "yes", "true" or 1 (a lax bool would turn those into one).
+    confirm: Annotated[object, WithJsonSchema({"type": "boolean"})] = Field(
         title="Spend as quoted",
         description="Yes sends this spend exactly as quoted; no sends nothing.",
     )
@@ -139,7 +140,9 @@ def answer_of(result: Any) -> Answer:
     if isinstance(result, AcceptedElicitation):
         data = result.data
         if isinstance(data, SpendConsent):
-            return Answer(Asked.YES if data.confirm else Asked.NO)
+            if data.confirm is True:
+                return Answer(Asked.YES)
+            return Answer(Asked.NO if data.confirm is False else Asked.FAILED)
         if isinstance(data, Answer):
             return data
         return Answer(Asked.FAILED)
