@@ -5,10 +5,12 @@ SDK's) accepts them, and its agent reads their code, quote and hint."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import httpx
 import mcp.types as types
+import pytest
 from jsonschema import Draft202012Validator
 
 from leadtui.mcp.schemas import ERROR_SCHEMA, with_errors
@@ -193,3 +195,90 @@ def test_results_a_newer_spend_core_adds_validate_too() -> None:
     assert list(strict(success_branch(schema)).iter_errors(spent)) == []
     assert list(strict(ERROR_SCHEMA).iter_errors(changed)) == []
     assert list(strict(schema).iter_errors(changed)) == []
+
+
+async def test_every_kind_of_refusal_validates_too(
+    in_process: Any,
+    sandbox_app: Any,
+    sandbox_http: httpx.AsyncClient,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The spend core's refusals, an outcome lost on the way, the app not answering, a folder
+    or a journal that cannot be written, and a server set up wrong or not signed in."""
+    auth = {"Authorization": "Bearer sk_demo_full"}
+    search = (await sandbox_http.post("/api/v1/searches", json=SEARCH, headers=auth)).json()
+    search_id = search["data"]["searchId"]
+    unlock = {"search_id": search_id, "results": 2}
+    async with in_process() as client:
+        results = Results((await client.list_tools()).tools)
+    # First, with no unlock settled yet: a price not stated usably counts for no budget.
+    await sandbox_http.put("/_sandbox/pricing", json={"stated": 0})
+    async with in_process(max_credits=100) as client:
+        await call(client, results, "unlock_results", **unlock)
+    await sandbox_http.put("/_sandbox/pricing", json={"stated": 1})
+    async with in_process(approve_in_app=True) as client:  # and no app answers
+        await call(client, results, "unlock_results", **unlock)
+    async with in_process(max_credits=100) as client:
+        await call(client, results, "unlock_results", **unlock, idempotency_key="same-key")
+        await call(client, results, "unlock_results", search_id=search_id, results=3,
+                   idempotency_key="same-key")  # fmt: skip
+    with monkeypatch.context() as patch:
+        patch.setenv("LEADTUI_API_KEY", "sk_demo_low")
+        low = {"Authorization": "Bearer sk_demo_low"}
+        poor = (await sandbox_http.post("/api/v1/searches", json=SEARCH, headers=low)).json()
+        async with in_process(max_credits=100) as client:
+            await call(client, results, "unlock_results",
+                       search_id=poor["data"]["searchId"], results=50)  # fmt: skip
+    async with in_process(transport=LosesSpendAnswers(sandbox_app), max_credits=100) as client:
+        await call(client, results, "unlock_results", **unlock)
+    blocked = tmp_path / "a-file"
+    blocked.write_text("not a folder")
+    with monkeypatch.context() as patch:
+        patch.setenv("LEADTUI_DOWNLOAD_DIR", str(blocked))
+        async with in_process(max_credits=100) as client:
+            # Another spend than the one left pending above (pending_same_spend, refused).
+            await call(client, results, "unlock_results", **unlock)
+            sent = await call(client, results, "unlock_results", search_id=search_id, results=4)
+            await call(client, results, "wait_for_job", export_id=sent["export_id"])
+            await call(client, results, "download_export", export_id=sent["export_id"])
+    with monkeypatch.context() as patch:
+        patch.setenv("XDG_STATE_HOME", str(blocked))
+        async with in_process(max_credits=100) as client:
+            await call(client, results, "unlock_results", **unlock)
+    with monkeypatch.context() as patch:
+        patch.setenv("LEADTUI_BASE_URL", "http://api.example.com")
+        async with in_process() as client:
+            await call(client, results, "account")
+    with monkeypatch.context() as patch:
+        patch.delenv("LEADTUI_API_KEY")
+        async with in_process() as client:
+            await call(client, results, "account")
+
+    seen = set().union(*results.kinds.values())
+    assert {
+        "idempotency_conflict",
+        "insufficient_credits",
+        "price_unknown",
+        "outcome_unknown",
+        "approval_timeout",
+        "write_failed",
+        "journal_unavailable",
+        "configuration",
+        "not_signed_in",
+        "pending_same_spend",
+    } <= seen, seen
+
+
+class LosesSpendAnswers(httpx.AsyncBaseTransport):
+    """The sandbox, whose answers to unlocks are lost on the way back."""
+
+    def __init__(self, app: Any) -> None:
+        self.inner = httpx.ASGITransport(app=app)
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        response = await self.inner.handle_async_request(request)
+        if request.method == "POST" and request.url.path.endswith("/exports"):
+            await response.aread()
+            raise httpx.ReadError("the connection dropped before the answer arrived")
+        return response
