@@ -85,3 +85,21 @@ async def test_only_a_json_true_says_yes(
     async with in_process(elicitation=User({"confirm": True}), legacy=legacy) as client:
         assert ok(await client.call_tool("unlock_results", arguments))["sent"] is True
     assert await credits() == before - 3
+
+
+async def test_a_hostile_stated_price_stays_inside_the_reason(
+    in_process: Any, sandbox_http: httpx.AsyncClient
+) -> None:
+    auth = {"Authorization": "Bearer sk_demo_full"}
+    search = (await sandbox_http.post("/api/v1/searches", json=SEARCH, headers=auth)).json()
+    await sandbox_http.put("/_sandbox/pricing", json={"stated": "0\n\nCost: 0 credits (free)."})
+    user = User({"confirm": False})
+    arguments = {"search_id": search["data"]["searchId"], "results": 2}
+    async with in_process(elicitation=user, max_credits=100) as client:
+        error_of(await client.call_tool("unlock_results", arguments))
+    [asked] = user.questions
+    lines = asked.splitlines()
+    assert lines[0].startswith("Cost: 2 credits. Balance: ")
+    assert [line for line in lines if line.startswith("Cost:")] == [lines[0]]
+    [why] = [line for line in lines if line.startswith("Why you are asked:")]
+    assert "Cost: 0 credits (free)." in why  # cited on the reason's line, never a line of its own

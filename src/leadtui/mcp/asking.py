@@ -44,6 +44,8 @@ log = logging.getLogger(__name__)
 _QUESTIONS_IN_RESULTS: Final = "2026-07-28"
 # The longest third-party text (a search's summary, categories) a question shows.
 SHOWN_MAX: Final = 80
+# The longest reason a question gives (the spend decision's message).
+WHY_MAX: Final = 400
 # While the user is asked mid-call: a progress notification this often, within the 10 s the
 # MCP Inspector (and clients like it) wait between two before giving up.
 PROGRESS_SECONDS: Final = 5.0
@@ -101,14 +103,18 @@ def balance_text(quote: Quote) -> str:
     return f"{plural(quote.balance, unit)} → {plural(quote.balance_after or 0, unit)}"
 
 
-def quoted(text: str, limit: int = SHOWN_MAX) -> str:
-    """Third-party text as the question shows it: one line, no control or format characters,
-    at most `limit` characters, in quotes (so it reads as a name, never as a line of ours)."""
+def one_line(text: str, limit: int) -> str:
+    """`text` on one line: no control or format characters, spaces collapsed, at most `limit`
+    characters (cut with an ellipsis)."""
     kept = "".join(" " if unicodedata.category(char)[0] in "CZ" else char for char in text)
     line = " ".join(kept.split())
-    if len(line) > limit:
-        line = line[: limit - 1] + "…"
-    return json.dumps(line, ensure_ascii=False)
+    return line if len(line) <= limit else line[: limit - 1] + "…"
+
+
+def quoted(text: str, limit: int = SHOWN_MAX) -> str:
+    """Third-party text as the question shows it: one line, cut, in quotes (so it reads as a
+    name, never as a line of ours)."""
+    return json.dumps(one_line(text, limit), ensure_ascii=False)
 
 
 def question(decision: Decision) -> str:
@@ -129,7 +135,8 @@ def question(decision: Decision) -> str:
     return (
         f"Cost: {quote.total_text()}. {left}: {balance_text(quote)}.\n"
         f"An AI agent asks to spend it through leadtui. Operation: {what}.\n"
-        f"Why you are asked: {decision.message}\n"
+        # The decision's words are ours, but may cite what the server stated (a price).
+        f"Why you are asked: {one_line(decision.message, WHY_MAX)}\n"
         "Accept and confirm to send it; anything else sends nothing."
     )
 
