@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from datetime import UTC, datetime
 from typing import Any
 
 import httpx
@@ -18,8 +19,12 @@ import pytest
 from leadtui.cli.exit_codes import Exit
 from leadtui.digest.window import iso
 from leadtui.spend.account import SpendAccount
+from leadtui.spend.approval_records import Answer, Party, Verdict
+from leadtui.spend.approvals import ApprovalDesk, approvals_folder
 from leadtui.spend.intent import SpendOperation, SpendOutcome
 from leadtui.spend.journal import SpendJournal
+from leadtui.spend.quote import Quote
+from leadtui.spend.request import SpendRequest
 from tests.cli.conftest import URL, Cli
 from tests.conftest import FakeClock
 
@@ -163,3 +168,39 @@ def test_at_a_terminal_it_reads_as_a_statement(cli: Cli) -> None:
     assert any(line.startswith("  Export exp_") and " ready · " in line for line in lines)
     assert "Approvals: none asked." in lines
     assert "No spend pending." in lines
+
+
+def test_approvals_asked_and_answered_in_the_window_are_counted(cli: Cli) -> None:
+    desk = ApprovalDesk(approvals_folder(cli.journal_path))
+    now = cli.sandbox_clock.now
+
+    def ask(n: int, minutes_ago: float, verdict: Verdict | None) -> None:
+        at = datetime.fromtimestamp(now - minutes_ago * 60, UTC)
+        quote = Quote.unlock_at("srch_x", n, 1, 10_000)
+        asked = desk.ask(
+            SpendRequest.for_unlock(quote, "srch_x", f"digest-ask-{n}"),
+            asker=Party.here("agent", "test agent", at),
+            wait_seconds=120,
+            profile="default",
+            origin=URL,
+            account=DEMO_ACCOUNT,
+        )
+        if verdict is not None:
+            answer = Answer(
+                verdict,
+                Party.here("app", "leadtui app", at),
+                asked.idempotency_key,
+                asked.body_sha256,
+                quote.total,
+                DEMO_ACCOUNT,
+                quote.to_json(),
+            )
+            assert desk.answer(asked.id, answer)
+
+    ask(1, 30, Verdict.APPROVED)
+    ask(2, 20, Verdict.DENIED)
+    ask(3, 10, Verdict.TIMED_OUT)
+    ask(4, 5, None)  # still waiting
+    ask(5, 300, Verdict.APPROVED)  # before the window
+    doc = cli.run("digest", "--since", "1h", "--json").doc
+    assert doc["approvals"] == {"asked": 4, "approved": 1, "denied": 1, "expired": 1}

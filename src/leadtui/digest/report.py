@@ -91,11 +91,11 @@ class Digest:
     @property
     def changed(self) -> bool:
         """Anything to tell: a job settled, something was spent, an approval was asked or
-        answered, or a spend pends."""
+        answered, or a spend journaled in the window pends (one pending from before was
+        told then)."""
         spent = self.spent
-        return bool(
-            self.settled or spent.credits or spent.launches or self.approvals.any or self.pending
-        )
+        pends = any(i.created_at.timestamp() >= self.since for i in self.pending)
+        return bool(self.settled or spent.credits or spent.launches or self.approvals.any or pends)
 
     def to_json(self) -> dict[str, Any]:
         spent = self.spent

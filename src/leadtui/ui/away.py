@@ -50,7 +50,7 @@ class AwayWatch:
 
     async def _look(self) -> None:
         from leadtui.digest.gather import Window, gather
-        from leadtui.digest.marks import Looker, Marks, Seen, marks_path
+        from leadtui.digest.marks import Looker, Mark, Marks, Seen, marks_path
         from leadtui.spend.account import SpendAccount
         from leadtui.spend.errors import JournalError
         from leadtui.spend.journal import SpendJournal
@@ -61,9 +61,14 @@ class AwayWatch:
             return
         seen = Seen(deps.profile, client.base_url, SpendAccount.of(identity, client.key_masked))
         marks = Marks(marks_path(deps.journal_path))
-        self._seen, self._marks = seen, marks
         now = lead.clock()
+        if self._seen is not None and self._marks is not None and self._seen != seen:
+            # The account signed out of was open until now (its balance is no longer known).
+            with contextlib.suppress(OSError):
+                await asyncio.to_thread(self._marks.put, self._seen, Looker.APP, Mark(now, None))
+        self._seen, self._marks = seen, marks
         last = await asyncio.to_thread(marks.get, seen, Looker.APP)
+        self.digest = None  # a first look at this account has nothing to compare with
         try:
             if last is not None:
                 journal = await asyncio.to_thread(SpendJournal, deps.journal_path)
