@@ -6,6 +6,7 @@ and moves two hours on between the sessions."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from typing import Any
@@ -124,8 +125,6 @@ async def cli_search(sandbox_app: Any) -> str:
 
 async def cli_unlock(cli: Cli, search_id: str, results: int) -> str:
     """`leadtui unlock` in a thread (it runs its own event loop): its export id."""
-    import asyncio
-
     ran = await asyncio.to_thread(
         cli.run,
         "unlock",
@@ -140,12 +139,54 @@ async def cli_unlock(cli: Cli, search_id: str, results: int) -> str:
     return str(ran.doc["exportId"])
 
 
-async def sandbox_post(sandbox_app: Any, path: str, body: Any = None) -> Any:
+async def sandbox_post(
+    sandbox_app: Any, path: str, body: Any = None, *, idempotency_key: str = ""
+) -> Any:
+    """A request straight to the sandbox (nothing of leadtui's): its `data`."""
+    headers = {"Authorization": "Bearer sk_demo_full"}
+    if idempotency_key:
+        headers["Idempotency-Key"] = idempotency_key
     async with httpx.AsyncClient(
         transport=httpx.ASGITransport(app=sandbox_app), base_url=URL
     ) as http:
-        response = await http.post(
-            path, json=body, headers={"Authorization": "Bearer sk_demo_full"}
-        )
+        response = await http.post(path, json=body, headers=headers)
         response.raise_for_status()
         return response.json()["data"]
+
+
+class HoldsJobLists(httpx.AsyncBaseTransport):
+    """The sandbox, with every read of the job lists held until `release`."""
+
+    def __init__(self, sandbox_app: Any) -> None:
+        self.sandbox = httpx.ASGITransport(app=sandbox_app)
+        self.released = asyncio.Event()
+        self.held = 0
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        if request.method == "GET" and request.url.path.endswith(("/exports", "/extractions")):
+            self.held += 1
+            await self.released.wait()
+        return await self.sandbox.handle_async_request(request)
+
+
+async def test_the_look_waits_on_the_job_lists_without_holding_up_the_credits(
+    build_app: Any, sandbox_app: Any, sandbox_clock: FakeClock
+) -> None:
+    await first_session(build_app, sandbox_clock)
+    search_id = await cli_search(sandbox_app)
+    await sandbox_post(
+        sandbox_app,
+        f"/api/v1/searches/{search_id}/exports",
+        {"additional_results": 2},
+        idempotency_key="away-held-1",
+    )
+    sandbox_clock.advance(60)
+    slow = HoldsJobLists(sandbox_app)
+    app = build_app(transport=slow)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_until(pilot, lambda: slow.held >= 1)
+        await wait_for_text(pilot, "9,998 credits")
+        assert not isinstance(app.screen, WhileAway)
+        slow.released.set()
+        await wait_for_screen(pilot, WhileAway)
+        await wait_for_text(pilot, "Spent nothing.")

@@ -12,7 +12,7 @@ from leadtui.cli.runtime import Context
 from leadtui.digest.gather import Window, gather
 from leadtui.digest.marks import Looker, Mark, Marks, Seen, marks_path
 from leadtui.digest.report import Digest
-from leadtui.digest.window import WORDS, BadSince, since_from_text
+from leadtui.digest.window import BadSince, since_from_text
 from leadtui.digest.words import (
     approvals_line,
     balance_line,
@@ -37,7 +37,7 @@ async def show(ctx: Context) -> int:
         try:
             since = since_from_text(ctx.ns.since, now)
         except BadSince as exc:
-            raise usage_failure(str(exc), hint=f"--since takes {WORDS}.") from None
+            raise usage_failure(str(exc), hint="For example: leadtui digest --since 24h") from None
     client = ctx.client()
     identity = await client.me()
     seen = Seen(ctx.profile, client.base_url, SpendAccount.of(identity, client.key_masked))
