@@ -204,3 +204,25 @@ def test_approvals_asked_and_answered_in_the_window_are_counted(cli: Cli) -> Non
     ask(5, 300, Verdict.APPROVED)  # before the window
     doc = cli.run("digest", "--since", "1h", "--json").doc
     assert doc["approvals"] == {"asked": 4, "approved": 1, "denied": 1, "expired": 1}
+
+
+def test_the_job_lists_are_read_only_back_to_the_window_never_job_by_job(cli: Cli) -> None:
+    search_id = cli.new_search()
+    for n in range(101):  # more than a page (100) of exports before the window
+        unlock_directly(cli, search_id, 1, f"digest-old-{n}")
+    cli.sandbox_clock.advance(3600)
+    new = {unlock_directly(cli, search_id, 1, f"digest-new-{n}") for n in range(2)}
+    cli.sandbox_clock.advance(60)
+    before = len(cli.control("GET", "/_sandbox/requests"))
+
+    recent = cli.run("digest", "--since", "30m", "--json").doc
+    assert {j["id"] for j in recent["jobs"]["settled"]} == new
+    read = [r["path"] for r in cli.control("GET", "/_sandbox/requests")[before:]]
+    assert sorted(read) == ["/api/v1/exports", "/api/v1/extractions", "/api/v1/me"]
+
+    before += len(read)
+    whole = cli.run("digest", "--since", "24h", "--json").doc
+    assert len([j for j in whole["jobs"]["settled"] if j["kind"] == "export"]) >= 103
+    read = [r["path"] for r in cli.control("GET", "/_sandbox/requests")[before:]]
+    assert read.count("/api/v1/exports") == 2
+    assert not [path for path in read if path.startswith("/api/v1/exports/")]
