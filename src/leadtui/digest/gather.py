@@ -7,7 +7,6 @@ import asyncio
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Final, TypeVar
 
 from leadtui.api.client import LeadClient
@@ -65,8 +64,6 @@ async def gather(
     journal: SpendJournal,
     seen: Seen,
     window: Window,
-    *,
-    journal_path: Path | None = None,
 ) -> Digest:
     """What changed for `seen`'s account in `window`. Raises the client's LeadError, or
     JournalError when the journal cannot be read."""
@@ -82,7 +79,7 @@ async def gather(
     journaled, pending, approvals = await asyncio.gather(
         asyncio.to_thread(journal.journaled_between, seen.profile, seen.origin, since, until),
         asyncio.to_thread(journal.pending, seen.profile, seen.origin, seen.account),
-        asyncio.to_thread(approval_counts, journal_path, seen, window.since, window.until),
+        asyncio.to_thread(approval_counts, journal, seen, window.since, window.until),
     )
     by_surface: dict[str, Spent] = {}
     for intent in journaled:

@@ -73,9 +73,7 @@ class AwayWatch:
             if last is not None:
                 journal = await asyncio.to_thread(SpendJournal, deps.journal_path)
                 window = Window(min(last.at, now), now, last.balance)
-                self.digest = await gather(
-                    client, identity, journal, seen, window, journal_path=deps.journal_path
-                )
+                self.digest = await gather(client, identity, journal, seen, window)
         except (LeadError, JournalError) as error:
             lead.notify_error(error)
         await asyncio.to_thread(self.mark)

@@ -49,9 +49,7 @@ async def show(ctx: Context) -> int:
             window = Window(min(last.at, now), now, last.balance)
     try:
         journal = await asyncio.to_thread(SpendJournal, ctx.deps.journal_path)
-        digest = await gather(
-            client, identity, journal, seen, window, journal_path=ctx.deps.journal_path
-        )
+        digest = await gather(client, identity, journal, seen, window)
     except JournalError as exc:
         raise CliFailure(JOURNAL_UNAVAILABLE, str(exc), Exit.UNEXPECTED) from None
     try:
