@@ -17,8 +17,11 @@ SETTLED_WORDS: Final = {
 }
 
 
-def when(seconds: float) -> str:
-    """`2026-11-26 08:00 UTC`: one zone for every reader, a cron mail included."""
+def when(seconds: float, *, local: bool = False) -> str:
+    """`2026-11-26 08:00 UTC`, one zone for every reader of a mail; or `2026-11-26 09:00` in
+    local time, as the app's screens show every date."""
+    if local:
+        return datetime.fromtimestamp(seconds, UTC).astimezone().strftime("%Y-%m-%d %H:%M")
     return datetime.fromtimestamp(seconds, UTC).strftime("%Y-%m-%d %H:%M UTC")
 
 
@@ -80,8 +83,8 @@ def jobs_line(digest: Digest) -> str:
     return f"{head}; {moving} still moving." if moving else f"{head}."
 
 
-def job_line(job: JobChange) -> str:
-    """`Export exp_000012 ready · 2026-11-26 09:14 UTC`."""
-    at = "time not stated" if job.at is None else when(job.at)
+def job_line(job: JobChange, *, local: bool = False) -> str:
+    """`Export exp_000012 ready · 2026-11-26 09:14 UTC` (local: without the zone)."""
+    at = "time not stated" if job.at is None else when(job.at, local=local)
     status = SETTLED_WORDS.get(job.status, job.status)
     return f"{job.kind.capitalize()} {job.id} {status} · {at}"

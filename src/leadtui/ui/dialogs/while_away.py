@@ -47,7 +47,7 @@ class WhileAway(ModalScreen[None]):
             box.border_title = TITLE
             box.border_subtitle = "enter open job · esc close"
             lines = [
-                f"Since {when(digest.since)}.",
+                f"Since {when(digest.since, local=True)}.",
                 spent_line(digest),
                 balance_line(digest),
                 approvals_line(digest),
@@ -57,7 +57,10 @@ class WhileAway(ModalScreen[None]):
             yield Static("\n".join(lines), id="away-summary", markup=False)
             if digest.settled:
                 yield OptionList(
-                    *(Option(job_line(job), id=f"{job.kind} {job.id}") for job in digest.settled),
+                    *(
+                        Option(job_line(job, local=True), id=f"{job.kind} {job.id}")
+                        for job in digest.settled
+                    ),
                     id="away-jobs",
                 )
             elif not digest.changed:
