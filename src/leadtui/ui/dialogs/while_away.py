@@ -24,6 +24,7 @@ from leadtui.digest.words import (
     spent_line,
     when,
 )
+from leadtui.ui.model.timefmt import ago
 from leadtui.ui.stylesheets import stylesheet
 from leadtui.ui.workers import start_worker
 
@@ -47,7 +48,7 @@ class WhileAway(ModalScreen[None]):
             box.border_title = TITLE
             box.border_subtitle = "enter open job · esc close"
             lines = [
-                f"Since {when(digest.since, local=True)}.",
+                f"Since {when(digest.since, local=True)}, {ago(digest.until - digest.since)}.",
                 spent_line(digest),
                 balance_line(digest),
                 approvals_line(digest),
