@@ -20,6 +20,7 @@ from leadtui.ui.screens.jobs import JobsScreen
 from tests.cli.conftest import URL, Cli
 from tests.conftest import FakeClock
 from tests.mcp_tools.conftest import clock, in_process, ok  # noqa: F401  the agent's fixtures
+from tests.support.bodies import EXTRACTION, SEARCH
 from tests.ui.pilot import settle, wait_for_screen, wait_for_text, wait_until
 from tests.ui.screen import flat_text, widget_text
 
@@ -111,15 +112,7 @@ async def test_nothing_changed_no_panel_and_the_key_or_the_palette_reopen_it(
 
 
 async def cli_search(sandbox_app: Any) -> str:
-    created = await sandbox_post(
-        sandbox_app,
-        "/api/v1/searches",
-        {
-            "activities": [{"name": "Bakery"}],
-            "countries": [{"name": "France"}],
-            "localisations": [{"name": "Paris"}],
-        },
-    )
+    created = await sandbox_post(sandbox_app, "/api/v1/searches", SEARCH)
     return str(created["searchId"])
 
 
@@ -190,3 +183,30 @@ async def test_the_look_waits_on_the_job_lists_without_holding_up_the_credits(
         slow.released.set()
         await wait_for_screen(pilot, WhileAway)
         await wait_for_text(pilot, "Spent nothing.")
+
+
+async def test_enter_on_an_extraction_that_completed_opens_it_on_jobs(
+    build_app: Any, sandbox_app: Any, sandbox_clock: FakeClock
+) -> None:
+    await first_session(build_app, sandbox_clock)
+    made = await sandbox_post(
+        sandbox_app, "/api/v1/extractions", EXTRACTION, idempotency_key="away-extraction-1"
+    )
+    stopped = await sandbox_post(
+        sandbox_app, "/api/v1/extractions", EXTRACTION, idempotency_key="away-extraction-2"
+    )
+    await sandbox_post(
+        sandbox_app,
+        f"/api/v1/extractions/{stopped['extractionId']}/stop",
+        idempotency_key="away-stop-2",
+    )
+    sandbox_clock.advance(60)
+    app = build_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for_screen(pilot, WhileAway)
+        text = await wait_for_text(pilot, f"Extraction {made['extractionId']} completed")
+        assert f"Extraction {stopped['extractionId']} stopped" in text
+        await pilot.press("enter")
+        await wait_for_screen(pilot, JobsScreen)
+        await wait_for_text(pilot, f"{made['extractionId']}")
+        assert stopped["extractionId"] not in flat_text(app)

@@ -46,7 +46,7 @@ class WhileAway(ModalScreen[None]):
         digest = self.digest
         with Vertical(id="away-box") as box:
             box.border_title = TITLE
-            box.border_subtitle = "enter open job · esc close"
+            box.border_subtitle = "enter open job · esc close" if digest.settled else "esc close"
             lines = [
                 f"Since {when(digest.since, local=True)}, {ago(digest.until - digest.since)}.",
                 spent_line(digest),
