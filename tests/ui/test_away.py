@@ -42,13 +42,16 @@ def marked_at() -> float | None:
 
 
 async def first_session(build_app: Any, sandbox_clock: FakeClock) -> None:
-    """The app open once (nothing to compare with yet: no panel), then closed."""
+    """The app open once (nothing to compare with yet: no panel), then closed: the mark is
+    written once the look is done, and again as it closes."""
     sandbox_clock.advance(60)  # the demo's jobs have all settled
     app = build_app()
     async with app.run_test(size=(100, 30)) as pilot:
         await wait_until(pilot, lambda: marked_at() == sandbox_clock.now)
         await settle(pilot)
         assert not isinstance(app.screen, WhileAway)
+        sandbox_clock.advance(30)
+    assert marked_at() == sandbox_clock.now
 
 
 async def test_what_the_command_line_and_an_agent_did_meanwhile_shows_by_surface(

@@ -123,8 +123,7 @@ class LeadApp(KeysInBursts):
         discarded: what was shown about it is out of date."""
         self.pending_offer = PendingOffer(self)
         """Spends journaled but never settled (a crash): offered at start and each sign-in."""
-        self.away = AwayWatch(self)
-        """When the app was last open, and what changed since (shown once the balance is)."""
+        self.away = AwayWatch(self)  # what changed since the app was last open (ui/away.py)
         theme, keymap = (
             (deps.settings.theme, deps.settings.keymap)
             if deps is not None
