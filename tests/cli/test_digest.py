@@ -226,3 +226,18 @@ def test_the_job_lists_are_read_only_back_to_the_window_never_job_by_job(cli: Cl
     read = [r["path"] for r in cli.control("GET", "/_sandbox/requests")[before:]]
     assert read.count("/api/v1/exports") == 2
     assert not [path for path in read if path.startswith("/api/v1/exports/")]
+
+
+@pytest.mark.parametrize(
+    ("since", "seconds_back"), [("24h", 24 * 3600), ("90m", 90 * 60), ("7d", 7 * 86400)]
+)
+def test_a_duration_reaches_that_far_back(cli: Cli, since: str, seconds_back: int) -> None:
+    doc = cli.run("digest", "--since", since, "--json").doc
+    assert doc["since"] == iso(cli.sandbox_clock.now - seconds_back)
+
+
+def test_a_time_to_the_minute_in_utc_is_the_start(cli: Cli) -> None:
+    start = datetime.fromtimestamp(cli.sandbox_clock.now - 3 * 3600, UTC)
+    text = start.strftime("%Y-%m-%dT%H:%MZ")
+    doc = cli.run("digest", "--since", text, "--json").doc
+    assert doc["since"] == start.strftime("%Y-%m-%dT%H:%M:00Z")
