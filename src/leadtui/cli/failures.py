@@ -3,6 +3,7 @@ status, hint}}` and an exit code. `error.code` is the server's, or one of ours (
 
 from __future__ import annotations
 
+import errno
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -18,6 +19,7 @@ from leadtui.api.errors import (
 from leadtui.api.guidance import (
     INVALID_REQUEST,
     NETWORK,
+    TIMEOUT,
     UNEXPECTED,
     WRITE_FAILED,
     SurfaceWords,
@@ -39,6 +41,13 @@ INTENT_SETTLED: Final = "intent_settled"
 INTENT_CLAIMED: Final = "intent_claimed"
 INTENT_UNREADABLE: Final = "intent_unreadable"
 ANOTHER_ACCOUNT: Final = "another_account"
+JOB_FAILED: Final = "job_failed"
+INTERRUPTED: Final = "interrupted"
+
+# What the system says when the user named a target nothing can be written to (a missing
+# folder, a folder, a link, a FIFO): their input, exit 2. Any other reason (a full disk, no
+# permission) is a failure to write what was asked: `write_failed`, exit 11.
+_REFUSED_TARGET: Final = frozenset({errno.ENOENT, errno.ENOTDIR, errno.EISDIR, errno.EEXIST})
 
 _BY_STATUS: Final = {400: Exit.USAGE, 401: Exit.AUTH, 403: Exit.AUTH, 404: Exit.NOT_FOUND}
 
@@ -83,15 +92,32 @@ class CliFailure(Exception):
         return {"error": error | self.details}
 
 
+def nothing_sent(message: str) -> str:
+    """`message`, saying once that nothing was sent."""
+    said = message.rstrip().rstrip(".")
+    return message if said.endswith("Nothing was sent") else f"{said}. Nothing was sent."
+
+
 def usage_failure(message: str, hint: str | None = None) -> CliFailure:
     """Bad input caught here, before anything was sent."""
     return CliFailure(INVALID_REQUEST, message, Exit.USAGE, hint=hint)
 
 
 def write_failure(where: object, error: OSError, then: str = "") -> CliFailure:
-    """A file of the user's could not be written (exit 1); `then` says what was left."""
-    reason = error.strerror or str(error)
-    return CliFailure(WRITE_FAILED, f"Cannot write {where}: {reason}.{then}", Exit.UNEXPECTED)
+    """A file of the user's could not be written; `then` says what was left. A target the
+    user named wrongly is their input (exit 2); anything else is `write_failed` (exit 11)."""
+    return _not_written(f"Cannot write {where}: {error.strerror or error}.{then}", error.errno)
+
+
+def _not_written(message: str, number: int | None) -> CliFailure:
+    if number in _REFUSED_TARGET:
+        return usage_failure(message, hint="Name a regular file, or a folder that exists.")
+    return CliFailure(
+        WRITE_FAILED,
+        message,
+        Exit.WRITE_FAILED,
+        hint="Free some space or choose a place you may write to, then run it again.",
+    )
 
 
 def exit_for_status(status: int) -> Exit:
@@ -119,9 +145,10 @@ def from_lead_error(error: LeadError) -> CliFailure:
             request_id=error.request_id,
         )
     if isinstance(error, TransportError):
-        what = "timed out" if isinstance(error, RequestTimeout) else "was unreachable"
+        timed_out = isinstance(error, RequestTimeout)
+        what = "did not answer within its deadline" if timed_out else "was unreachable"
         return CliFailure(
-            NETWORK,
+            TIMEOUT if timed_out else NETWORK,
             error.message,
             Exit.UNAVAILABLE,
             hint=f"The server {what} after retries; check the URL and the network, then rerun.",
@@ -129,5 +156,5 @@ def from_lead_error(error: LeadError) -> CliFailure:
     if isinstance(error, ConfigurationError):
         return usage_failure(error.message)
     if isinstance(error, DownloadNotSaved):
-        return CliFailure(WRITE_FAILED, error.message, Exit.UNEXPECTED)
+        return _not_written(error.message, error.errno)
     return CliFailure(UNEXPECTED, error.message, Exit.UNEXPECTED)

@@ -91,6 +91,8 @@ class Output:
         return f"\x1b[1m{text}\x1b[0m" if self.color else text
 
     def failure(self, failure: CliFailure) -> None:
+        """The error document on stdout for a program; on stderr, the message and its hint
+        for a person at a terminal, or exactly one line for a log (cron mails it)."""
         if self.machine:
             self.document(failure.document())
         where = ", ".join(
@@ -102,13 +104,16 @@ class Output:
             )
             if part
         )
-        if not self.machine or self.tty:
+        if self.tty:
             red = "\x1b[31m" if self.color else ""
             reset = "\x1b[0m" if self.color else ""
             print(f"{red}Error{reset} ({where}): {failure.message}", file=self.stderr)
             if failure.hint:
                 print(failure.hint, file=self.stderr)
-            self.stderr.flush()
+        else:
+            said = " ".join(f"{failure.message} {failure.hint or ''}".split())
+            print(f"leadtui: error ({where}): {said}", file=self.stderr)
+        self.stderr.flush()
 
     def fields(self, rows: Iterable[tuple[str, object]]) -> None:
         """A record as `name: value` lines (the table view of one record)."""

@@ -5,6 +5,7 @@ Apart from `records.py` so that a command showing one record loads none of this.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable, Sequence
 from typing import TypeVar
 
@@ -12,7 +13,13 @@ from pydantic import BaseModel
 
 from leadtui.api.models import Page
 from leadtui.cli.exit_codes import Exit
-from leadtui.cli.failures import LIST_INCOMPLETE, CliFailure, usage_failure, write_failure
+from leadtui.cli.failures import (
+    INTERRUPTED,
+    LIST_INCOMPLETE,
+    CliFailure,
+    usage_failure,
+    write_failure,
+)
 from leadtui.cli.listing import AtomicTextFile, Listing
 from leadtui.cli.output import Column
 from leadtui.cli.records import as_json
@@ -28,7 +35,10 @@ def _output_file(ctx: Context) -> AtomicTextFile | None:
     given: str | None = getattr(ctx.ns, "output", None)
     if not given or names_stdout(given, ctx.out.stdout):
         return None
-    path = file_path(given)
+    # In a folder (`-o DIR/`): the results' id, or the resource listed, as the file's name.
+    named = getattr(ctx.ns, "id", None) or str(ctx.ns.runs).split(":")[0]
+    extension = {"table": "txt"}.get(ctx.out.fmt, ctx.out.fmt)
+    path = file_path(given, f"{named}.{extension}")
     try:
         return AtomicTextFile(path)
     except OSError as exc:
@@ -46,6 +56,25 @@ def _incomplete(error: ListIncomplete, listing: Listing, to_file: bool) -> CliFa
         Exit.UNAVAILABLE,
         hint="Run it again later; --cursor resumes at next_cursor.",
         details={"items_read": listing.count, "next_cursor": error.next_cursor},
+    )
+    if listing.kept is not None:
+        failure.details["data"] = listing.kept
+    return failure
+
+
+def _interrupted(listing: Listing, to_file: bool, next_cursor: str | None) -> CliFailure:
+    """Ctrl-C part-way (exit 130): what was read was printed already (JSON lines, a table,
+    CSV), or is in the error (`data`, for --json); a file is left as it was."""
+    task = asyncio.current_task()
+    if task is not None:
+        task.uncancel()  # handled here: the command ends with its report, not a traceback
+    kept = f" {listing.count:,} items were read" + (", and not written." if to_file else ".")
+    failure = CliFailure(
+        INTERRUPTED,
+        f"Interrupted before the list's end.{kept}",
+        Exit.INTERRUPTED,
+        hint="--cursor resumes at next_cursor.",
+        details={"items_read": listing.count, "next_cursor": next_cursor},
     )
     if listing.kept is not None:
         failure.details["data"] = listing.kept
@@ -88,6 +117,8 @@ async def show_pages(
             target.abandon()
         if isinstance(exc, ListIncomplete):
             raise _incomplete(exc, listing, target is not None) from None
+        if isinstance(exc, asyncio.CancelledError | KeyboardInterrupt):
+            raise _interrupted(listing, target is not None, last) from None
         raise
     if target is not None:
         try:

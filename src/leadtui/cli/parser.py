@@ -207,6 +207,24 @@ def _unlock(sub: Any, summary: str, common: argparse.ArgumentParser) -> None:
     unlock.add_argument("search_id", metavar="SEARCH_ID")
     unlock.add_argument("--results", type=int, required=True, metavar="N", help="results to unlock")
     _spend_options(unlock, credits=True)
+    unlock.add_argument(
+        "--wait",
+        action="store_true",
+        help="then wait until the export is ready (exit 3 if it fails, 4 after --timeout)",
+    )
+    unlock.add_argument(
+        "--timeout",
+        type=wait_seconds,
+        default=600.0,
+        metavar="S",
+        help="with --wait: give up after S seconds (default 600)",
+    )
+    unlock.add_argument(
+        "--download",
+        metavar="DIR",
+        help="then save the ready export's ZIP in DIR (made when missing) as EXPORT_ID.zip, "
+        "once: run again with the same --idempotency-key, it is found there (implies --wait)",
+    )
 
 
 def _exports(sub: Any, summary: str, common: argparse.ArgumentParser) -> None:

@@ -15,6 +15,7 @@ from leadtui.cli.failures import usage_failure, write_failure
 from leadtui.cli.output import isatty
 from leadtui.cli.runtime import Context
 from leadtui.cli.targets import archive_path, names_stdout
+from leadtui.durable import refuse_unless_regular
 
 BAR_WIDTH: Final = 30
 
@@ -75,3 +76,33 @@ async def save_archive(ctx: Context, export_id: str, name: str, fetch: Fetch) ->
     else:
         ctx.out.line(str(target))
     return target
+
+
+def download_folder(given: str) -> Path:
+    """`--download DIR`: the folder, made (with its parents) when missing, before anything is
+    spent: a spend must not be lost to a folder that was never there."""
+    folder = Path(given).expanduser()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        raise usage_failure(f"--download {given}: it is not a folder. Nothing was sent.") from None
+    except OSError as exc:
+        raise write_failure(given, exc, " Nothing was sent.") from None
+    return folder
+
+
+async def save_once(ctx: Context, export_id: str, folder: Path) -> tuple[Path, bool]:
+    """The export's ZIP as `folder/EXPORT_ID.zip`, downloaded unless it is there already (a
+    run again finds what the first one saved; a download is only ever renamed there whole).
+    Returns the path and whether it was downloaded now."""
+    target = folder / f"{export_id}.zip"
+    try:
+        refuse_unless_regular(target)
+        if target.exists():
+            return target, False
+        client = ctx.client()
+        await client.exports.download(export_id, target, on_progress=_bar(ctx, f"{export_id} →"))
+    except OSError as exc:
+        raise write_failure(target, exc, " Nothing was left half-written.") from None
+    ctx.out.progress(f"{export_id} → {target}", done=True)
+    return target, True

@@ -2,20 +2,19 @@
 
 `-o -` is standard output, and so is a path naming the very terminal or pipe standard output
 already is (`/dev/stdout`). Anything else that exists and is not a regular file (a device, a
-FIFO, a link, a folder where a file is meant) is refused by the writer (`NewFile`), never
-replaced nor written through. `-o DIR/` names a folder, which must exist.
+FIFO, a link) is refused by the writer (`NewFile`), never replaced nor written through.
+`-o DIR/` names a folder, which must exist: what is written gets a free name inside it.
 """
 
 from __future__ import annotations
 
-import errno
 import io
 import os
 import stat
 from pathlib import Path
 from typing import TextIO
 
-from leadtui.cli.failures import CliFailure, write_failure
+from leadtui.cli.failures import CliFailure, usage_failure, write_failure
 from leadtui.config.download_folder import free_path
 
 STDOUT = "-"
@@ -40,9 +39,10 @@ def _means_folder(given: str) -> bool:
 
 
 def missing_folder(given: str) -> CliFailure:
-    failure = write_failure(given, FileNotFoundError(errno.ENOENT, "no such folder"))
-    failure.hint = "Create the folder first (mkdir -p), or name a file."
-    return failure
+    return usage_failure(
+        f"Cannot write {given}: no such folder.",
+        hint="Create the folder first (mkdir -p), or name a file.",
+    )
 
 
 def archive_path(given: str | None, name: str, default_folder: str | Path) -> Path:
@@ -61,11 +61,15 @@ def archive_path(given: str | None, name: str, default_folder: str | Path) -> Pa
     return path
 
 
-def file_path(given: str) -> Path:
-    """`-o FILE` for a listing; `-o DIR/` is a folder, refused (a listing is one file)."""
+def file_path(given: str, name: str) -> Path:
+    """`-o FILE` for a listing; `-o DIR/` (or an existing folder) gets a free name made from
+    `name` inside it. The folder must exist."""
+    path = Path(given).expanduser()
+    if path.is_dir():
+        try:
+            return free_path(path, name)
+        except OSError as exc:
+            raise write_failure(given, exc) from None
     if _means_folder(given):
-        path = Path(given).expanduser()
-        if not path.is_dir():
-            raise missing_folder(given)
-        raise write_failure(given, IsADirectoryError(errno.EISDIR, "it is a folder; name a file"))
-    return Path(given).expanduser()
+        raise missing_folder(given)
+    return path

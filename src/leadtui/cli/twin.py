@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import errno
 import importlib
 import os
 import re
@@ -18,7 +19,13 @@ sys.modules.setdefault("httpx._main", None)  # type: ignore[arg-type]
 from leadtui.api.errors import LeadError  # noqa: E402
 from leadtui.api.guidance import NOT_SIGNED_IN, UNEXPECTED  # noqa: E402
 from leadtui.cli.exit_codes import Exit  # noqa: E402
-from leadtui.cli.failures import CliFailure, from_lead_error, usage_failure  # noqa: E402
+from leadtui.cli.failures import (  # noqa: E402
+    INTERRUPTED,
+    CliFailure,
+    from_lead_error,
+    nothing_sent,
+    usage_failure,
+)
 from leadtui.cli.output import Format, Output  # noqa: E402
 from leadtui.cli.runtime import CliDeps, Context  # noqa: E402
 
@@ -42,9 +49,18 @@ def _handler(runs: str) -> Handler:
     return cast("Handler", getattr(loaded, function))
 
 
+# The commands that write the spend journal: its folder is made, or tightened, to 0700 first.
+_JOURNAL_COMMANDS = frozenset(
+    {"unlock:run", "extractions:create", "extractions:launch"}
+    | {"pending:list_pending", "pending:resend", "pending:discard"}
+)
+
+
 async def _run(ctx: Context, handler: Handler) -> int:
     try:
         ctx.resolved  # noqa: B018  a mistyped --profile stops every command before it runs
+        if ctx.ns.runs in _JOURNAL_COMMANDS:
+            ctx.private_state_dir()
         return await handler(ctx)
     finally:
         await ctx.aclose()
@@ -52,56 +68,88 @@ async def _run(ctx: Context, handler: Handler) -> int:
 
 def run(ns: argparse.Namespace, deps: CliDeps | None = None) -> int:
     """Run the command `ns.runs` names; every failure becomes its error document and exit."""
+    deps = deps or CliDeps()
+    if deps.stdout is None:  # started with stdout closed (`>&-`): nowhere to answer
+        deps.stderr.write(
+            "leadtui: error (write_failed): standard output is closed: nothing was run.\n"
+        )
+        return Exit.WRITE_FAILED
+    out = Output.build(
+        deps.stdout, deps.stderr, output_format(ns), json_asked=bool(ns.json or ns.jsonl)
+    )
+    try:
+        return _report(out, _failure_of(Context(ns, deps, out)))
+    except OSError as error:
+        return _stdout_lost(out, error)
+
+
+def _failure_of(ctx: Context) -> CliFailure | int:
+    """The command's exit code, or the failure it ended with."""
     from leadtui.config.errors import ConfigError
     from leadtui.config.profile import UnknownProfile
     from leadtui.config.secrets import KeyStoreError
 
-    deps = deps or CliDeps()
-    out = Output.build(
-        deps.stdout, deps.stderr, output_format(ns), json_asked=bool(ns.json or ns.jsonl)
-    )
-    ctx = Context(ns, deps, out)
     try:
-        return asyncio.run(_run(ctx, _handler(ns.runs)))
+        return asyncio.run(_run(ctx, _handler(ctx.ns.runs)))
     except CliFailure as failure:
-        return _report(out, failure)
+        return failure
     except LeadError as error:
-        return _report(out, from_lead_error(error))
+        return from_lead_error(error)
     except UnknownProfile as error:
-        return _report(out, CliFailure(error.code, f"{error}. Nothing was sent.", Exit.USAGE))
+        return CliFailure(error.code, nothing_sent(str(error)), Exit.USAGE)
     except ConfigError as error:  # settings, LEADTUI_* variables, a key that cannot be sent
-        return _report(out, usage_failure(f"{error}. Nothing was sent."))
+        return usage_failure(nothing_sent(str(error)))
     except KeyStoreError as error:
-        return _report(out, CliFailure(NOT_SIGNED_IN, str(error), Exit.AUTH))
-    except BrokenPipeError:
-        return _quiet_after_closed_pipe(out.stdout)
+        return CliFailure(NOT_SIGNED_IN, str(error), Exit.AUTH)
     except KeyboardInterrupt:
-        out.info("Interrupted. A spend already sent stays pending: see `leadtui pending list`.")
-        return Exit.INTERRUPTED
-    except Exception as error:  # the promise: no traceback ever reaches a user
-        return _report(
-            out, CliFailure(UNEXPECTED, f"{type(error).__name__}: {error}", Exit.UNEXPECTED)
+        return CliFailure(
+            INTERRUPTED,
+            "Interrupted. A spend already sent stays pending: see `leadtui pending list`.",
+            Exit.INTERRUPTED,
         )
-
-
-def _report(out: Output, failure: CliFailure) -> int:
-    try:
-        out.failure(failure)
     except BrokenPipeError:
-        return _quiet_after_closed_pipe(out.stdout)
-    return int(failure.exit)
+        raise  # the reader went away: see `_stdout_lost`
+    except OSError as error:
+        if _stdout_broken(ctx.out.stdout):
+            raise  # standard output itself failed: see `_stdout_lost`
+        return CliFailure(UNEXPECTED, f"{type(error).__name__}: {error}", Exit.UNEXPECTED)
+    except Exception as error:  # the promise: no traceback ever reaches a user
+        return CliFailure(UNEXPECTED, f"{type(error).__name__}: {error}", Exit.UNEXPECTED)
 
 
-def _quiet_after_closed_pipe(stdout: TextIO) -> int:
-    """The reader went away (`| head`): stop quietly. The process's own stdout is pointed at
-    /dev/null, or Python complains while flushing it at exit."""
-    if stdout is sys.__stdout__:
+def _report(out: Output, outcome: CliFailure | int) -> int:
+    if not isinstance(outcome, CliFailure):
+        return outcome
+    out.failure(outcome)
+    return int(outcome.exit)
+
+
+def _stdout_broken(stdout: TextIO) -> bool:
+    """Standard output cannot take what is written (closed pipe, full disk): a flush fails."""
+    try:
+        stdout.flush()
+    except (OSError, ValueError):
+        return True
+    return False
+
+
+def _stdout_lost(out: Output, error: OSError) -> int:
+    """Standard output failed. A reader that went away (`| head`) ends it quietly, exit 0;
+    anything else (a full disk, a closed descriptor) is one line on stderr, exit 11. The
+    process's own stdout is then pointed at /dev/null, or Python complains while flushing it
+    at exit."""
+    if out.stdout is sys.__stdout__:
         try:
             devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, stdout.fileno())
+            os.dup2(devnull, out.stdout.fileno())
         except (OSError, ValueError):
             pass
-    return Exit.OK
+    if error.errno == errno.EPIPE:
+        return Exit.OK
+    reason = error.strerror or type(error).__name__
+    out.stderr.write(f"leadtui: error (write_failed): cannot write standard output: {reason}.\n")
+    out.stderr.flush()
+    return Exit.WRITE_FAILED
 
 
 # What may be echoed from the command line: an option's name, or a plain word (a command or a
@@ -133,4 +181,7 @@ def report_usage_error(message: str, argv: Sequence[str], deps: CliDeps | None) 
     if not machine:
         deps.stderr.write(f"{message}\n{failure.hint}\n")
         return int(Exit.USAGE)
-    return _report(out, failure)
+    try:
+        return _report(out, failure)
+    except OSError as error:
+        return _stdout_lost(out, error)

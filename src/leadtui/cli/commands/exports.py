@@ -25,7 +25,7 @@ EXPORT_COLUMNS: list[Column] = [
     ("Created", field("created_at")),
 ]
 
-_GOAL = Goal(frozenset({ExportStatus.READY}), frozenset({ExportStatus.FAILED}))
+EXPORT_GOAL = Goal(frozenset({ExportStatus.READY}), frozenset({ExportStatus.FAILED}))
 
 
 def export_rows(doc: dict[str, Any]) -> Iterable[tuple[str, object]]:
@@ -40,7 +40,7 @@ def export_rows(doc: dict[str, Any]) -> Iterable[tuple[str, object]]:
     yield "Updated", doc.get("updated_at")
 
 
-def _describe(export: Export) -> str:
+def describe_export(export: Export) -> str:
     return f"{export.exportId}: {export.status} {percent(export.progress)}"
 
 
@@ -51,7 +51,7 @@ results = results_verb("exports")
 retry = record_verb("exports", "retry", export_rows)
 
 # Exit 0 once ready, 3 if it failed, 4 on --timeout.
-wait = wait_verb("exports", _GOAL, _describe, export_rows)
+wait = wait_verb("exports", EXPORT_GOAL, describe_export, export_rows)
 
 
 async def download(ctx: Context) -> int:
