@@ -82,9 +82,9 @@ class Night:
             "LEADTUI_BASE_URL": base_url or self.base_url,
             "LEADTUI_API_KEY": KEY,
         }
+        assignments = [f"{k}={v}" for k, v in environment.items()]
         return subprocess.run(
-            ["/usr/bin/env", "-i", *(f"{k}={v}" for k, v in environment.items())]
-            + ["/bin/sh", "-c", command or cron_command()],
+            ["/usr/bin/env", "-i", *assignments, "/bin/sh", "-c", command or cron_command()],
             stdin=subprocess.DEVNULL,
             capture_output=True,
             text=True,
