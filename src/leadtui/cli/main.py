@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Final, NoReturn
 
 from leadtui import __version__
 from leadtui.api.deadlines import MIN_STREAM_BYTES_PER_WINDOW, REQUEST_DEADLINE
-from leadtui.cli.exit_codes import help_table
+from leadtui.cli.exit_codes import Exit, help_table
 from leadtui.cli.help_texts import epilog
 from leadtui.cli.parser import KEEP, add_twin_commands, common_options, listed_only
 from leadtui.config.variables import VARIABLES
@@ -309,6 +309,10 @@ def main(argv: Sequence[str] | None = None, deps: CliDeps | None = None) -> int:
         from leadtui.cli.twin import report_usage_error
 
         return report_usage_error(str(exc), args, deps)
+    except SystemExit as done:  # --help, --version: printed; is it out?
+        if _flushed(deps, 0) != 0:
+            return Exit.WRITE_FAILED
+        raise done from None
     if ns.spec or ns.command == "completion":
         return _describe_command_line(ns, deps)
     if ns.command == "sandbox":
@@ -350,18 +354,41 @@ def _run_mcp(ns: argparse.Namespace) -> int:
         return 2
 
 
+def _flushed(deps: CliDeps | None, code: int) -> int:
+    """`code`, once what was printed on stdout is out; one line and exit 11 if it cannot be."""
+    from leadtui.cli.output import stdout_closed, stdout_lost
+
+    stdout = deps.stdout if deps is not None else sys.stdout
+    stderr = deps.stderr if deps is not None else sys.stderr
+    if stdout is None:
+        return stdout_closed(stderr)
+    try:
+        stdout.flush()
+    except OSError as error:
+        return stdout_lost(stdout, stderr, error)
+    return code
+
+
 def _describe_command_line(ns: argparse.Namespace, deps: CliDeps | None) -> int:
     """`--spec` or `completion SHELL`: both read the whole parser, built for them."""
+    from leadtui.cli.output import stdout_closed, stdout_lost
+
     stdout = deps.stdout if deps is not None else sys.stdout
+    stderr = deps.stderr if deps is not None else sys.stderr
+    if stdout is None:
+        return stdout_closed(stderr)
     parser = build_parser()
-    if ns.spec:
-        from leadtui.cli.spec import print_spec
+    try:
+        if ns.spec:
+            from leadtui.cli.spec import print_spec
 
-        return print_spec(parser, stdout)
-    from leadtui.cli.completion import script
+            return _flushed(deps, print_spec(parser, stdout))
+        from leadtui.cli.completion import script
 
-    stdout.write(script(ns.shell, parser))
-    return 0
+        stdout.write(script(ns.shell, parser))
+        return _flushed(deps, 0)
+    except OSError as error:
+        return stdout_lost(stdout, stderr, error)
 
 
 def _run_demo(ns: argparse.Namespace) -> int:

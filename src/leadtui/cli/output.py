@@ -3,12 +3,15 @@ table for people; human text and progress on stderr, and only when stderr is a t
 
 from __future__ import annotations
 
+import errno
 import json
 import os
+import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Literal, TextIO
 
+from leadtui.cli.exit_codes import Exit
 from leadtui.cli.failures import CliFailure
 
 Format = Literal["table", "json", "jsonl", "csv"]
@@ -136,3 +139,28 @@ def table_lines(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> list[s
 def isatty(stream: TextIO) -> bool:
     asks = getattr(stream, "isatty", None)
     return bool(asks()) if callable(asks) else False
+
+
+def stdout_closed(stderr: TextIO) -> int:
+    """Started with standard output closed (`>&-`): nowhere to answer, so nothing is run."""
+    stderr.write("leadtui: error (write_failed): standard output is closed: nothing was run.\n")
+    stderr.flush()
+    return Exit.WRITE_FAILED
+
+
+def stdout_lost(stdout: TextIO, stderr: TextIO, error: OSError) -> int:
+    """Standard output failed. A reader that went away (`| head`) ends it quietly, exit 0;
+    anything else (a full disk) is one line on stderr, exit 11. The process's own stdout is
+    then pointed at /dev/null, or Python complains while flushing it at exit."""
+    if stdout is sys.__stdout__:
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, stdout.fileno())
+        except (OSError, ValueError):
+            pass
+    if error.errno == errno.EPIPE:
+        return Exit.OK
+    reason = error.strerror or type(error).__name__
+    stderr.write(f"leadtui: error (write_failed): cannot write standard output: {reason}.\n")
+    stderr.flush()
+    return Exit.WRITE_FAILED

@@ -327,15 +327,19 @@ def _extractions(sub: Any, summary: str, common: argparse.ArgumentParser) -> Non
 
 
 def _pending(sub: Any, summary: str, common: argparse.ArgumentParser) -> None:
-    verbs = _resource(
-        sub,
+    # `leadtui pending` alone is `leadtui pending list`.
+    parser = sub.add_parser(
         "pending",
-        summary,
-        (
+        help=summary,
+        parents=[common],
+        description=(
             "The spend journal's intents with no known outcome (the same journal the app offers "
-            "at start). Resending uses the same idempotency key: never a second debit."
+            "at start). Resending uses the same idempotency key: never a second debit. "
+            "Without a verb: list."
         ),
     )
+    parser.set_defaults(runs="pending:list_pending", all=True)
+    verbs = parser.add_subparsers(dest="verb", metavar="VERB")
     listing = _command(
         verbs, "list", "this profile's pending spends", "pending:list_pending", common
     )

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import errno
 import importlib
-import os
 import re
 import sys
 from collections.abc import Awaitable, Callable, Sequence
@@ -26,7 +24,7 @@ from leadtui.cli.failures import (  # noqa: E402
     nothing_sent,
     usage_failure,
 )
-from leadtui.cli.output import Format, Output  # noqa: E402
+from leadtui.cli.output import Format, Output, stdout_closed, stdout_lost  # noqa: E402
 from leadtui.cli.runtime import CliDeps, Context  # noqa: E402
 
 Handler = Callable[[Context], Awaitable[int]]
@@ -70,17 +68,14 @@ def run(ns: argparse.Namespace, deps: CliDeps | None = None) -> int:
     """Run the command `ns.runs` names; every failure becomes its error document and exit."""
     deps = deps or CliDeps()
     if deps.stdout is None:  # started with stdout closed (`>&-`): nowhere to answer
-        deps.stderr.write(
-            "leadtui: error (write_failed): standard output is closed: nothing was run.\n"
-        )
-        return Exit.WRITE_FAILED
+        return stdout_closed(deps.stderr)
     out = Output.build(
         deps.stdout, deps.stderr, output_format(ns), json_asked=bool(ns.json or ns.jsonl)
     )
     try:
         return _report(out, _failure_of(Context(ns, deps, out)))
     except OSError as error:
-        return _stdout_lost(out, error)
+        return stdout_lost(out.stdout, out.stderr, error)
 
 
 def _failure_of(ctx: Context) -> CliFailure | int:
@@ -108,10 +103,10 @@ def _failure_of(ctx: Context) -> CliFailure | int:
             Exit.INTERRUPTED,
         )
     except BrokenPipeError:
-        raise  # the reader went away: see `_stdout_lost`
+        raise  # the reader went away: see `stdout_lost`
     except OSError as error:
         if _stdout_broken(ctx.out.stdout):
-            raise  # standard output itself failed: see `_stdout_lost`
+            raise  # standard output itself failed: see `stdout_lost`
         return CliFailure(UNEXPECTED, f"{type(error).__name__}: {error}", Exit.UNEXPECTED)
     except Exception as error:  # the promise: no traceback ever reaches a user
         return CliFailure(UNEXPECTED, f"{type(error).__name__}: {error}", Exit.UNEXPECTED)
@@ -131,25 +126,6 @@ def _stdout_broken(stdout: TextIO) -> bool:
     except (OSError, ValueError):
         return True
     return False
-
-
-def _stdout_lost(out: Output, error: OSError) -> int:
-    """Standard output failed. A reader that went away (`| head`) ends it quietly, exit 0;
-    anything else (a full disk, a closed descriptor) is one line on stderr, exit 11. The
-    process's own stdout is then pointed at /dev/null, or Python complains while flushing it
-    at exit."""
-    if out.stdout is sys.__stdout__:
-        try:
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, out.stdout.fileno())
-        except (OSError, ValueError):
-            pass
-    if error.errno == errno.EPIPE:
-        return Exit.OK
-    reason = error.strerror or type(error).__name__
-    out.stderr.write(f"leadtui: error (write_failed): cannot write standard output: {reason}.\n")
-    out.stderr.flush()
-    return Exit.WRITE_FAILED
 
 
 # What may be echoed from the command line: an option's name, or a plain word (a command or a
@@ -184,4 +160,4 @@ def report_usage_error(message: str, argv: Sequence[str], deps: CliDeps | None) 
     try:
         return _report(out, failure)
     except OSError as error:
-        return _stdout_lost(out, error)
+        return stdout_lost(out.stdout, out.stderr, error)
