@@ -47,3 +47,12 @@ def test_the_journal_folder_is_tightened_to_0700(cli: Cli, argv: list[str]) -> N
     assert ran.code == Exit.OK, ran.out
     assert ran.doc["data"] == []
     assert stat.S_IMODE(state_folder().stat().st_mode) == 0o700
+
+
+def test_a_key_that_cannot_be_sent_says_nothing_was_sent_once(
+    cli: Cli, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("LEADTUI_API_KEY", "sk_caf\u00e9")
+    ran = cli.run("account", "--json")
+    assert ran.code == Exit.USAGE
+    assert ran.error["message"].lower().count("nothing was sent") == 1

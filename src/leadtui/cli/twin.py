@@ -18,9 +18,13 @@ from leadtui.api.errors import LeadError  # noqa: E402
 from leadtui.api.guidance import NOT_SIGNED_IN, UNEXPECTED  # noqa: E402
 from leadtui.cli.exit_codes import Exit  # noqa: E402
 from leadtui.cli.failures import (  # noqa: E402
+    CONFIRMATION_REQUIRED,
     INTERRUPTED,
+    OVER_BUDGET,
+    PRICE_UNKNOWN,
     CliFailure,
     from_lead_error,
+    next_step,
     nothing_sent,
     usage_failure,
 )
@@ -72,8 +76,9 @@ def run(ns: argparse.Namespace, deps: CliDeps | None = None) -> int:
     out = Output.build(
         deps.stdout, deps.stderr, output_format(ns), json_asked=bool(ns.json or ns.jsonl)
     )
+    ctx = Context(ns, deps, out)
     try:
-        return _report(out, _failure_of(Context(ns, deps, out)))
+        return _report(out, _with_next_step(ctx, _failure_of(ctx)))
     except OSError as error:
         return stdout_lost(out.stdout, out.stderr, error)
 
@@ -110,6 +115,37 @@ def _failure_of(ctx: Context) -> CliFailure | int:
         return CliFailure(UNEXPECTED, f"{type(error).__name__}: {error}", Exit.UNEXPECTED)
     except Exception as error:  # the promise: no traceback ever reaches a user
         return CliFailure(UNEXPECTED, f"{type(error).__name__}: {error}", Exit.UNEXPECTED)
+
+
+# The refusals a person could have said yes to, had they been asked.
+_ASKABLE = frozenset({CONFIRMATION_REQUIRED, OVER_BUDGET, PRICE_UNKNOWN})
+
+
+def _with_next_step(ctx: Context, outcome: CliFailure | int) -> CliFailure | int:
+    """A failure with no hint of its own gets its code's next step. A person at a terminal
+    who was not asked (--json, --no-input) is told what kept them from it, not sent to one."""
+    if not isinstance(outcome, CliFailure):
+        return outcome
+    if outcome.code in _ASKABLE and ctx.deps.interactive():
+        from leadtui.cli.spending import no_input
+
+        flags = (("--json", ctx.out.machine), ("--no-input", no_input(ctx)))
+        kept = [flag for flag, on in flags if on]
+        if kept:
+            outcome.hint = _unasked_hint(outcome, " and ".join(kept))
+    if outcome.hint is None:
+        outcome.hint = next_step(outcome.code)
+    return outcome
+
+
+def _unasked_hint(failure: CliFailure, kept: str) -> str:
+    quote = failure.details.get("quote") or {}
+    if failure.code == PRICE_UNKNOWN:
+        return f"Rerun without {kept} to be asked to confirm the estimate."
+    if quote.get("unit") == "launch":
+        return f"Rerun with --max-launches 1 (or --yes), or without {kept} to be asked."
+    total = quote.get("total", "C")
+    return f"Rerun with --max-credits {total} (or more), or without {kept} to be asked."
 
 
 def _report(out: Output, outcome: CliFailure | int) -> int:
