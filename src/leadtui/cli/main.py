@@ -77,7 +77,9 @@ def _add_sandbox(sub: argparse._SubParsersAction[_Parser], summary: str) -> None
     )
     sandbox.add_argument("--port", type=int, default=8000, help="port (default: %(default)s)")
     sandbox.add_argument(
-        "--db", help="SQLite file; state survives restarts (default: fresh, in memory)"
+        "--db",
+        metavar="FILE",
+        help="SQLite file; state survives restarts (default: fresh, in memory)",
     )
     sandbox.add_argument(
         "--job-seconds",
