@@ -318,11 +318,9 @@ def main(argv: Sequence[str] | None = None, deps: CliDeps | None = None) -> int:
     if ns.spec or ns.command == "completion":
         return _describe_command_line(ns, deps)
     if ns.command == "sandbox":
-        from leadtui.cli.sandbox import run as run_sandbox
-
-        return run_sandbox(ns)
+        return _with_extra("sandbox", "leadtui sandbox", lambda: _run_sandbox(ns))
     if ns.command == "mcp":
-        return _run_mcp(ns)
+        return _with_extra("mcp", "leadtui mcp", lambda: _run_mcp(ns))
     if ns.command in ("login", "logout", "auth"):
         from leadtui.cli import auth as auth_cli
 
@@ -338,22 +336,37 @@ def main(argv: Sequence[str] | None = None, deps: CliDeps | None = None) -> int:
     # passes) waits until the settings and the client are loaded (ui/sessions.py).
     gc.disable()
     if ns.demo:
-        return _run_demo(ns)
+        return _with_extra("sandbox", "leadtui --demo", lambda: _run_demo(ns))
     from leadtui.ui.launch import run as run_tui
 
     return run_tui(ns)
 
 
+# The optional extras (pyproject.toml) and the top-level modules each one brings.
+_EXTRAS: Final = {"sandbox": ("fastapi", "uvicorn", "faker", "starlette"), "mcp": ("mcp",)}
+
+
+def _with_extra(extra: str, command: str, run: Callable[[], int]) -> int:
+    """`run()`, or one line naming the extra to install when its modules are missing (exit 2)."""
+    try:
+        return run()
+    except ModuleNotFoundError as exc:
+        if (exc.name or "").partition(".")[0] not in _EXTRAS[extra]:
+            raise
+        print(f"{command} needs the {extra} extra: pip install 'leadtui[{extra}]'", file=sys.stderr)
+        return int(Exit.USAGE)
+
+
+def _run_sandbox(ns: argparse.Namespace) -> int:
+    from leadtui.cli.sandbox import run as run_sandbox
+
+    return run_sandbox(ns)
+
+
 def _run_mcp(ns: argparse.Namespace) -> int:
     from leadtui.mcp.command import run as run_mcp
 
-    try:
-        return run_mcp(ns)
-    except ModuleNotFoundError as exc:
-        if exc.name != "mcp" and not (exc.name or "").startswith("mcp."):
-            raise
-        print("leadtui mcp needs the mcp extra: pip install 'leadtui[mcp]'", file=sys.stderr)
-        return 2
+    return run_mcp(ns)
 
 
 def _flushed(deps: CliDeps | None, code: int) -> int:
