@@ -1,5 +1,7 @@
 """What a command prints: one JSON document (or JSON lines, or CSV) on stdout for programs, a
-table for people; human text and progress on stderr, and only when stderr is a terminal."""
+table for people; human text and progress on stderr, and only when stderr is a terminal. One
+record is printed here; a list of them is `lists.py`'s, a file `files.py`'s. And what happens
+when standard output itself fails."""
 
 from __future__ import annotations
 
@@ -10,6 +12,8 @@ import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Literal, TextIO
+
+from pydantic import BaseModel
 
 from leadtui.cli.exit_codes import Exit
 from leadtui.cli.failures import CliFailure
@@ -45,6 +49,11 @@ def percent(value: object) -> str:
 
 def field(name: str) -> Callable[[Mapping[str, Any]], object]:
     return lambda item: item.get(name)
+
+
+def as_json(record: BaseModel) -> dict[str, Any]:
+    """The record as the server sent it: every field it had, none we default."""
+    return record.model_dump(mode="json", exclude_unset=True)
 
 
 @dataclass
@@ -117,6 +126,17 @@ class Output:
             said = " ".join(f"{failure.message} {failure.hint or ''}".split())
             print(f"leadtui: error ({where}): {said}", file=self.stderr)
         self.stderr.flush()
+
+    def record(
+        self, record: BaseModel, rows: Callable[[dict[str, Any]], Iterable[tuple[str, object]]]
+    ) -> None:
+        """One record the server returned: the whole of it as JSON, or the `rows` people
+        read."""
+        doc = as_json(record)
+        if self.machine:
+            self.document(doc)
+        else:
+            self.fields(rows(doc))
 
     def fields(self, rows: Iterable[tuple[str, object]]) -> None:
         """A record as `name: value` lines (the table view of one record)."""

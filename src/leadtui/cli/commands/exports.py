@@ -11,9 +11,9 @@ from leadtui.api.downloads import OnProgress
 from leadtui.api.models import Export
 from leadtui.cli.commands.verbs import list_verb, record_verb, results_verb, wait_verb
 from leadtui.cli.failures import usage_failure
+from leadtui.cli.files import save_archive
 from leadtui.cli.output import Column, field, percent
 from leadtui.cli.runtime import Context
-from leadtui.cli.saving import save_archive
 from leadtui.cli.waiting import Goal
 
 EXPORT_COLUMNS: list[Column] = [

@@ -19,9 +19,9 @@ from leadtui.cli import approving, spending
 from leadtui.cli.commands.exports import EXPORT_GOAL, describe_export, export_rows
 from leadtui.cli.exit_codes import Exit
 from leadtui.cli.failures import JOB_FAILED, CliFailure, usage_failure
-from leadtui.cli.records import as_json, show_record
+from leadtui.cli.files import download_folder, save_once
+from leadtui.cli.output import as_json
 from leadtui.cli.runtime import Context
-from leadtui.cli.saving import download_folder, save_once
 from leadtui.cli.waiting import wait_for
 from leadtui.spend.decision import Code
 
@@ -46,7 +46,7 @@ async def run(ctx: Context) -> int:
         return await spending.show_dry_run(ctx, spend)
     export = await _spend(ctx, spend)
     if not isinstance(export, Export) or not (ns.wait or folder is not None):
-        show_record(ctx, export, export_rows)
+        ctx.out.record(export, export_rows)
         if isinstance(export, Export):
             ctx.out.info(f"Follow it with: leadtui exports wait {export.exportId}")
         return 0
