@@ -56,3 +56,13 @@ def test_a_key_that_cannot_be_sent_says_nothing_was_sent_once(
     ran = cli.run("account", "--json")
     assert ran.code == Exit.USAGE
     assert ran.error["message"].lower().count("nothing was sent") == 1
+
+
+def test_a_usage_error_in_a_log_is_one_line(cli: Cli) -> None:
+    ran = cli.run("unlock", "srch_1", "--results", "x")
+    assert ran.code == Exit.USAGE
+    (line,) = ran.err.splitlines()
+    assert line.startswith("leadtui unlock: argument --results")
+    assert "`leadtui --help`" in line
+    at_terminal = cli.run("unlock", "srch_1", "--results", "x", terminal=True)
+    assert len(at_terminal.err.splitlines()) == 2

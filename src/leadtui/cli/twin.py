@@ -190,8 +190,9 @@ def report_usage_error(message: str, argv: Sequence[str], deps: CliDeps | None) 
     machine = "--json" in argv or "--jsonl" in argv
     out = Output.build(deps.stdout, deps.stderr, "json" if machine else "table")
     failure = usage_failure(message, hint="`leadtui --help` lists the commands and options.")
-    if not machine:
-        deps.stderr.write(f"{message}\n{failure.hint}\n")
+    if not machine:  # at a terminal, the hint on a line of its own; in a log, one line
+        between = "\n" if out.tty else " "
+        deps.stderr.write(f"{message}{between}{failure.hint}\n")
         return int(Exit.USAGE)
     try:
         return _report(out, failure)
