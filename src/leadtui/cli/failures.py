@@ -174,12 +174,7 @@ def write_failure(where: object, error: OSError, then: str = "") -> CliFailure:
 def _not_written(message: str, number: int | None) -> CliFailure:
     if number in _REFUSED_TARGET:
         return usage_failure(message, hint="Name a regular file, or a folder that exists.")
-    return CliFailure(
-        WRITE_FAILED,
-        message,
-        Exit.WRITE_FAILED,
-        hint="Free some space or choose a place you may write to, then run it again.",
-    )
+    return CliFailure(WRITE_FAILED, message, Exit.WRITE_FAILED)
 
 
 def exit_for_status(status: int) -> Exit:

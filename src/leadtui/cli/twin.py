@@ -102,11 +102,7 @@ def _failure_of(ctx: Context) -> CliFailure | int:
     except KeyStoreError as error:
         return CliFailure(NOT_SIGNED_IN, str(error), Exit.AUTH)
     except KeyboardInterrupt:
-        return CliFailure(
-            INTERRUPTED,
-            "Interrupted. A spend already sent stays pending: see `leadtui pending list`.",
-            Exit.INTERRUPTED,
-        )
+        return CliFailure(INTERRUPTED, "Interrupted.", Exit.INTERRUPTED)
     except BrokenPipeError:
         raise  # the reader went away: see `stdout_lost`
     except OSError as error:
