@@ -36,7 +36,6 @@ from leadtui.cli.output import Column, Format, Output, as_json, cell, field, tab
 from leadtui.cli.runtime import Context
 
 T = TypeVar("T", bound=BaseModel)
-P = TypeVar("P")
 
 
 class ListIncomplete(Exception):
@@ -50,8 +49,8 @@ class ListIncomplete(Exception):
 
 
 async def walk_pages(
-    fetch: Callable[[str | None], Awaitable[Page[P]]], first_cursor: str | None, *, every: bool
-) -> AsyncIterator[Page[P]]:
+    fetch: Callable[[str | None], Awaitable[Page[T]]], first_cursor: str | None, *, every: bool
+) -> AsyncIterator[Page[T]]:
     """The page at `first_cursor`, then (with `every`) each next one until the last."""
     cursor = first_cursor
     seen: set[str | None] = {cursor}
