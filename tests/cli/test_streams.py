@@ -63,6 +63,19 @@ def test_a_full_stdout_is_one_line_and_write_failed(sandbox: str, tmp_path: Path
         assert "No space left on device" in one_line(done.stderr)
 
 
+@pytest.mark.parametrize(
+    "command",
+    ["leadtui --spec", "leadtui completion zsh", "leadtui auth status --json", "leadtui x --json"],
+)
+@pytest.mark.parametrize("redirect", [">&-", ">/dev/full"])
+def test_no_command_prints_a_traceback_for_a_failed_stdout(
+    sandbox: str, tmp_path: Path, command: str, redirect: str
+) -> None:
+    done = shell(environment(sandbox, tmp_path), f"{command} {redirect}")
+    assert done.returncode == Exit.WRITE_FAILED, done.stderr
+    assert "write_failed" in one_line(done.stderr)
+
+
 def test_a_reader_that_stops_reading_ends_it_quietly(sandbox: str, tmp_path: Path) -> None:
     env = environment(sandbox, tmp_path)
     for _ in range(3):

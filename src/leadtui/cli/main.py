@@ -324,7 +324,7 @@ def main(argv: Sequence[str] | None = None, deps: CliDeps | None = None) -> int:
     if ns.command in ("login", "logout", "auth"):
         from leadtui.cli import auth as auth_cli
 
-        return auth_cli.run(ns)
+        return _printing(deps, lambda: auth_cli.run(ns))
     if getattr(ns, "runs", None):
         from leadtui.cli.twin import run as run_twin
 
@@ -382,6 +382,21 @@ def _flushed(deps: CliDeps | None, code: int) -> int:
     except OSError as error:
         return stdout_lost(stdout, stderr, error)
     return code
+
+
+def _printing(deps: CliDeps | None, run: Callable[[], int]) -> int:
+    """`run()` for a command that prints on the process's stdout: a closed or full stdout
+    is one line and exit 11, never a traceback."""
+    from leadtui.cli.output import stdout_closed, stdout_lost
+
+    stdout = deps.stdout if deps is not None else sys.stdout
+    stderr = deps.stderr if deps is not None else sys.stderr
+    if stdout is None:
+        return stdout_closed(stderr)
+    try:
+        return _flushed(deps, run())
+    except OSError as error:
+        return stdout_lost(stdout, stderr, error)
 
 
 def _describe_command_line(ns: argparse.Namespace, deps: CliDeps | None) -> int:

@@ -184,6 +184,8 @@ def report_usage_error(message: str, argv: Sequence[str], deps: CliDeps | None) 
     message = without_values(message, argv)
     deps = deps or CliDeps()
     machine = "--json" in argv or "--jsonl" in argv
+    if machine and deps.stdout is None:  # stdout closed (`>&-`): the document has no place
+        return stdout_closed(deps.stderr)
     out = Output.build(deps.stdout, deps.stderr, "json" if machine else "table")
     failure = usage_failure(message, hint="`leadtui --help` lists the commands and options.")
     if not machine:  # at a terminal, the hint on a line of its own; in a log, one line
