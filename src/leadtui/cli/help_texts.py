@@ -51,6 +51,7 @@ EXAMPLES: Final[dict[str, str]] = {
         "leadtui unlock srch_000005 --results 200 --max-credits 200 "
         "--idempotency-key nightly-$(date +%F) --wait --download ~/leads/"
     ),
+    "digest:show": "leadtui digest --since 24h --json | jq .spent",
     "exports:list_exports": "leadtui exports list --limit 10",
     "exports:get": "leadtui exports get exp_000012 --json | jq .status",
     "exports:results": "leadtui exports results exp_000012 --all --jsonl > leads.jsonl",

@@ -51,17 +51,18 @@ def _handler(runs: str) -> Handler:
     return cast("Handler", getattr(loaded, function))
 
 
-# The commands that write the spend journal: its folder is made, or tightened, to 0700 first.
-_JOURNAL_COMMANDS = frozenset(
+# The commands that use the state folder (the spend journal, the digest's marks): it is made,
+# or tightened, to 0700 first.
+_STATE_COMMANDS = frozenset(
     {"unlock:run", "extractions:create", "extractions:launch"}
-    | {"pending:list_pending", "pending:resend", "pending:discard"}
+    | {"pending:list_pending", "pending:resend", "pending:discard", "digest:show"}
 )
 
 
 async def _run(ctx: Context, handler: Handler) -> int:
     try:
         ctx.resolved  # noqa: B018  a mistyped --profile stops every command before it runs
-        if ctx.ns.runs in _JOURNAL_COMMANDS:
+        if ctx.ns.runs in _STATE_COMMANDS:
             ctx.private_state_dir()
         return await handler(ctx)
     finally:
