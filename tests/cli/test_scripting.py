@@ -48,6 +48,7 @@ def test_csv_on_stdout_and_json_cannot_share_it(cli: Cli) -> None:
     [
         ('{"activities": [{"name": "Bakery"}], "result_filter": {"x": NaN}}', "NaN is not"),
         ('{"activities": [{"name": "Bakery"}], "result_filter": {"x": -Infinity}}', "-Infinity"),
+        ('{"activities": [{"name": "Bakery"}], "result_filter": {"x": 1e999}}', "1e999 is too"),
         ('{"activities": [{"name": "Bakery"}], "activities": []}', '"activities" is given twice'),
     ],
 )
