@@ -111,3 +111,25 @@ async def test_ctrl_s_after_a_lost_answer_creates_one_search_in_all(
         await pilot.press("ctrl+s")
         await wait_until(pilot, lambda: isinstance(app.screen, SearchDetailScreen))
     assert len(await _searches_on_server(client)) == 1
+
+
+async def test_a_lost_answer_says_it_may_have_gone_through_and_where_to_look(
+    build_app: Any, client: Any, sandbox_app: Any, sandbox_http: Any
+) -> None:
+    """Never "rerun": the create is not resent, the screen says it may have gone through and
+    names the Searches screen; the server got one POST."""
+    transport = LostCreates(httpx.ASGITransport(app=sandbox_app), after=True)
+    app = build_app(transport=transport)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await app.workers.wait_for_complete()
+        transport.looks = 1  # the look-up after the lost create fails too
+        await _fill_and_create(app, pilot)
+        await wait_until(pilot, lambda: "Outcome still unknown" in screen_text(app))
+        text = " ".join(screen_text(app).split())
+        assert "Searches (2) lists what the server has" in text
+        assert "rerun" not in text
+        assert "try again" not in text
+    log = (await sandbox_http.get("/_sandbox/requests")).json()["data"]
+    posts = [r for r in log if r["method"] == "POST"]
+    assert len(posts) == 1
+    assert len(await _searches_on_server(client)) == 1
