@@ -120,3 +120,30 @@ async def test_read_only_greys_the_unlock_key_before_any_dialog(
         await pilot.press("u")
         await wait_until(pilot, lambda: "Spending is switched off" in screen_text(app))
         assert isinstance(app.screen, SearchDetailScreen)  # no dialog opened
+
+
+async def test_the_count_takes_digits_only_and_says_so(build_app: Any, make_client: Any) -> None:
+    """`1.5` and `1e3` are never read as 15 or 13: the refused key is named, Enter is off
+    until the user deletes, and what is confirmed is what was typed."""
+    await make_client().searches.create(ONE_EACH)
+    app = build_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await open_first_search(app, pilot)
+        for typed, refused in (("1.5", "'.'"), ("1e3", "'e'")):
+            await unlock_dialog(app, pilot)
+            await pilot.press("ctrl+u", *typed)
+            await wait_until(pilot, lambda: "digits only" in screen_text(app))
+            text = " ".join(screen_text(app).split())
+            assert f"✗ additional_results: digits only: {refused} was not taken" in text
+            assert "✓ costs" not in text
+            await pilot.press("enter")  # off while the refusal stands
+            await pilot.pause()
+            assert isinstance(app.screen, UnlockCount)
+            await pilot.press("backspace")  # the user fixes it: "1"
+            await wait_until(pilot, lambda: "✓ costs 1 credit" in screen_text(app))
+            await pilot.press("escape")
+            await wait_until(pilot, lambda: isinstance(app.screen, SearchDetailScreen))
+        await unlock_dialog(app, pilot)
+        await pilot.press("ctrl+u", "1", "5", "enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, ConfirmSpend))
+        assert "Spend 15 credits (y)" in screen_text(app)
