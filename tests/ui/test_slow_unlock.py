@@ -28,7 +28,7 @@ async def test_u_and_enter_show_at_once_what_they_wait_for_and_refuse_keys_meanw
         held.hold = "/api/v1/me"  # from now on the server is slow to say the balance
 
         await pilot.press("u")
-        await wait_for_text(pilot, "⟳ reading your balance for the quote (GET /me on")
+        await wait_for_text(pilot, "⟳ reading your balance for the quote (GET /me)… other keys")
         await wait_until(pilot, lambda: held.held == 1)
         await pilot.press("1")  # would open Account
         await wait_until(pilot, lambda: any("'1' was not taken" in n for _, n in notices(app)))

@@ -223,7 +223,7 @@ class SearchDetailScreen(LeadScreen):
             )
             text = f"Unlocked leads: {at}{loading} · Enter details · y copy cell · Y copy row"
         if self.waiting_for is not None:
-            text = f"⟳ {self.waiting_for}… (keys wait until it opens)"
+            text = f"⟳ {self.waiting_for}… other keys wait"
         status = self.query_one("#search-detail-status", Static)
         status.update(text)
         status.set_class(self.waiting_for is not None, "-working")
@@ -251,8 +251,8 @@ class SearchDetailScreen(LeadScreen):
             event.stop()
             event.prevent_default()
             self.notify(
-                f"{event.key!r} was not taken: {self.waiting_for}. The dialog opens when the "
-                "server answers.",
+                f"{event.key!r} was not taken: {self.waiting_for} from "
+                f"{self.client.base_url}. The dialog opens when the server answers.",
                 title="Still working",
                 timeout=3,
             )
@@ -285,7 +285,7 @@ class SearchDetailScreen(LeadScreen):
             self.notify("Every result of this search is already unlocked.", timeout=4)
             return
         # Every cost the count dialog shows is the decision's (fresh balance, observed price).
-        with self._waiting(f"reading your balance for the quote ({self._server()})"):
+        with self._waiting("reading your balance for the quote (GET /me)"):
             quote = await decided_quote(self, unlock_request(search, 1, self.lead_app.credits))
         if quote is None:
             return
@@ -308,13 +308,10 @@ class SearchDetailScreen(LeadScreen):
             return
         request = SpendRequest.for_unlock(quote.with_units(count), search.searchId)
         # The confirmation reads the balance again first; it clears this once it is up.
-        with self._waiting(f"reading your balance again for the confirmation ({self._server()})"):
+        with self._waiting("reading your balance again for the confirmation (GET /me)"):
             bought = await confirm_and_spend(self, request)
         if bought is not None:
             self.clear_error()  # an earlier refusal no longer holds
-
-    def _server(self) -> str:
-        return f"GET /me on {self.client.base_url}"
 
     @contextmanager
     def _waiting(self, what: str) -> Iterator[None]:
