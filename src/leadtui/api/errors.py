@@ -61,8 +61,8 @@ def mark_lost_answer(error: LeadError, method: str, path: str) -> None:
     error.lost_answer_to = f"{method} {path}"
     if isinstance(error, TransportError):
         error.message = (
-            f"{error.message} The request may have gone through: its answer was lost, and "
-            "it is not sent again by itself."
+            f"The answer to {method} {path} was lost: the request may have gone through, "
+            "and it is not sent again by itself."
         )
         error.args = (error.message,)
 
