@@ -10,7 +10,7 @@ from tests.ui.pilot import settle, wait_for_screen
 from tests.ui.screen import screen_text
 
 
-def _sections(text: str) -> dict[str, list[str]]:
+def help_sections(text: str) -> dict[str, list[str]]:
     """Help's rows ("ctrl+p Command palette", one space between words) by section: the
     lines inside its box, down to the tips under the table; at 100 columns and more, the
     left column's sections, then the right one's."""
@@ -50,7 +50,7 @@ async def _help(pilot: Any) -> dict[str, list[str]]:
     await pilot.press("question_mark")
     await wait_for_screen(pilot, HelpScreen)
     await settle(pilot)
-    return _sections(screen_text(pilot.app))
+    return help_sections(screen_text(pilot.app))
 
 
 async def test_the_command_palette_key_is_listed_everywhere(build_app: Any) -> None:
@@ -103,7 +103,7 @@ async def test_help_scrolls_with_the_vim_keys_and_says_more_is_below(build_app: 
         await pilot.press("question_mark")
         help_screen = await wait_for_screen(pilot, HelpScreen)
         await settle(pilot)
-        sections = _sections(screen_text(app))
+        sections = help_sections(screen_text(app))
         assert "1 Account" in sections["Go to"]
         assert "ctrl+p Command palette" in sections["Everywhere"]  # its last row, in view
         assert "↓ more below (j/k, g/G) · esc closes" in screen_text(app)
