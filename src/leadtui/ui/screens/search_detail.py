@@ -250,8 +250,9 @@ class SearchDetailScreen(LeadScreen):
             # (a digit would switch screens): refused, and said.
             event.stop()
             event.prevent_default()
+            typed = event.character if event.is_printable else event.key
             self.notify(
-                f"{event.key!r} was not taken: {self.waiting_for} from "
+                f"{typed!r} was not taken: {self.waiting_for} from "
                 f"{self.client.base_url}. The dialog opens when the server answers.",
                 title="Still working",
                 timeout=3,
