@@ -15,6 +15,7 @@ from leadtui.api.errors import (
     LeadError,
     RequestTimeout,
     TransportError,
+    lost_answer,
 )
 from leadtui.api.guidance import (
     INVALID_REQUEST,
@@ -189,6 +190,9 @@ def exit_for_status(status: int) -> Exit:
 
 def from_lead_error(error: LeadError) -> CliFailure:
     """The client's typed error as the command line reports it; branches on type and code."""
+    collection = lost_answer(error)
+    if collection is not None:
+        return _lost_answer(error, collection)
     if isinstance(error, ApiError):
         exit_code = exit_for_status(error.status)
         if error.code == ErrorCode.BAD_RESPONSE and error.status < 400:
@@ -215,3 +219,22 @@ def from_lead_error(error: LeadError) -> CliFailure:
     if isinstance(error, DownloadNotSaved):
         return _not_written(error.message, error.errno)
     return CliFailure(UNEXPECTED, error.message, Exit.UNEXPECTED)
+
+
+def _lost_answer(error: LeadError, collection: str) -> CliFailure:
+    """A write that is not idempotent may have gone through: running the command again may
+    do it twice, so the hint says how to look first, never to rerun."""
+    hint = (
+        f"It may have gone through: `leadtui {collection} list` shows whether it did. "
+        "Running the command again may do it twice."
+    )
+    if isinstance(error, ApiError):
+        return CliFailure(
+            error.code,
+            error.message,
+            exit_for_status(error.status),
+            hint=hint,
+            status=error.status,
+            request_id=error.request_id,
+        )
+    return CliFailure(OUTCOME_UNKNOWN, error.message, Exit.UNAVAILABLE, hint=hint)
