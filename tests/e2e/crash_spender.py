@@ -14,9 +14,11 @@ import dataclasses
 import sys
 from pathlib import Path
 
+from tests.support import spend_requests
+
 from leadtui.api import LeadClient, LeadError
 from leadtui.config.settings import SpendPolicy
-from leadtui.spend.gate import SpendGate, SpendRequest
+from leadtui.spend.gate import SpendGate
 from leadtui.spend.journal import SpendJournal
 
 PROFILE = "default"
@@ -26,7 +28,7 @@ async def main(base_url: str, journal_path: str, search_id: str, n: int, key: st
     gate = SpendGate(
         SpendJournal(Path(journal_path)), profile=PROFILE, policy=SpendPolicy(0, read_only=False)
     )
-    request = dataclasses.replace(SpendRequest.unlock(search_id, n), idempotency_key=key)
+    request = dataclasses.replace(spend_requests.unlock(search_id, n), idempotency_key=key)
     async with LeadClient(base_url, max_retries=3, timeout=5.0) as client:
         gate.journal_intent(request, client.base_url, await gate.account_of(client))
         try:

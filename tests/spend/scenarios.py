@@ -18,7 +18,8 @@ import httpx
 from leadtui.api.contract import API_PREFIX
 from leadtui.spend.account import SpendAccount
 from leadtui.spend.decision import Authorization, Decision, Surface
-from leadtui.spend.journal import SpendJournal, SpendOperation, SpendOutcome, default_journal_path
+from leadtui.spend.intent import SpendOperation, SpendOutcome
+from leadtui.spend.journal import SpendJournal, default_journal_path
 from leadtui.spend.quote import Quote
 from leadtui.spend.request import SpendRequest
 

@@ -24,21 +24,22 @@ from leadtui.api.guidance import (
 )
 from leadtui.api.guidance import next_step as next_step_in
 from leadtui.cli.exit_codes import Exit
+from leadtui.spend.errors import Code
 
 # Our own codes, for what the server never said (and those every surface uses, from
 # api/guidance.py).
-CONFIRMATION_REQUIRED: Final = "confirmation_required"
-OVER_CEILING: Final = "over_ceiling"
-OUTCOME_UNKNOWN: Final = "outcome_unknown"
-READ_ONLY: Final = "read_only"
-JOURNAL_UNAVAILABLE: Final = "journal_unavailable"
+CONFIRMATION_REQUIRED: Final = Code.CONFIRMATION_REQUIRED.value
+OVER_CEILING: Final = Code.OVER_CEILING.value
+OUTCOME_UNKNOWN: Final = Code.OUTCOME_UNKNOWN.value
+READ_ONLY: Final = Code.READ_ONLY.value
+JOURNAL_UNAVAILABLE: Final = Code.JOURNAL_UNAVAILABLE.value
 LIST_INCOMPLETE: Final = "list_incomplete"
 WILL_NOT_SETTLE: Final = "will_not_settle"
 NOT_FOUND: Final = ErrorCode.NOT_FOUND.value
-INTENT_SETTLED: Final = "intent_settled"
-INTENT_CLAIMED: Final = "intent_claimed"
-INTENT_UNREADABLE: Final = "intent_unreadable"
-ANOTHER_ACCOUNT: Final = "another_account"
+INTENT_SETTLED: Final = Code.INTENT_SETTLED.value
+INTENT_CLAIMED: Final = Code.INTENT_CLAIMED.value
+INTENT_UNREADABLE: Final = Code.INTENT_UNREADABLE.value
+ANOTHER_ACCOUNT: Final = Code.ANOTHER_ACCOUNT.value
 
 _BY_STATUS: Final = {400: Exit.USAGE, 401: Exit.AUTH, 403: Exit.AUTH, 404: Exit.NOT_FOUND}
 

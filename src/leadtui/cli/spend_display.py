@@ -9,7 +9,8 @@ from typing import Any, Final
 from leadtui.cli.exit_codes import Exit
 from leadtui.cli.failures import CONFIRMATION_REQUIRED, CliFailure
 from leadtui.cli.runtime import Context
-from leadtui.spend.decision import Code, Decision, Verdict
+from leadtui.spend.decision import Decision, Verdict
+from leadtui.spend.errors import Code
 from leadtui.spend.quote import Unit, plural
 
 # A decision's refusal as an exit code: what the server would have refused is a conflict (7),

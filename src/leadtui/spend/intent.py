@@ -16,7 +16,6 @@ from typing import Any
 
 from leadtui.api.keys import short_key
 from leadtui.spend.account import SpendAccount
-from leadtui.spend.errors import JournalError
 
 
 class SpendOperation(StrEnum):
@@ -98,14 +97,6 @@ def read_all(rows: list[sqlite3.Row]) -> list[SpendIntent]:
         except Unreadable:
             continue
     return intents
-
-
-def read_one(row: sqlite3.Row) -> SpendIntent:
-    try:
-        return read_row(row)
-    except Unreadable as exc:
-        key = short_key(str(row["idempotency_key"]))
-        raise JournalError(f"Intent {key} cannot be read by this version: {exc}.") from None
 
 
 def _json_object(text: object, column: str) -> dict[str, Any]:

@@ -4,9 +4,7 @@
 from __future__ import annotations
 
 from leadtui.config.settings_model import SpendPolicy
-from leadtui.spend.errors import ReadOnlyProfile
-
-__all__ = ["SpendPolicy", "check_spend_allowed"]
+from leadtui.spend.decision import ReadOnlyProfile
 
 
 def check_spend_allowed(policy: SpendPolicy) -> None:

@@ -14,9 +14,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from leadtui.api.errors import InvalidIdempotencyKey
 from leadtui.api.keys import idempotency_key_problem, new_idempotency_key, short_key
 from leadtui.api.models import ExportRequest, ExtractionRequest
-from leadtui.spend.errors import InvalidIdempotencyKey
 from leadtui.spend.intent import SpendOperation
 from leadtui.spend.journal import canonical_body
 from leadtui.spend.quote import Quote, Unit
@@ -25,8 +25,7 @@ from leadtui.spend.quote import Quote, Unit
 @dataclass(frozen=True)
 class SpendRequest:
     """A spend the user is about to authorize. Build it with `for_unlock`, `for_extraction` or
-    `for_launch` from a Quote (or the `unlock`, `extraction_create`, `extraction_launch`
-    shorthands when no balance is at hand). Raises InvalidIdempotencyKey for a key that cannot
+    `for_launch` from a Quote. Raises InvalidIdempotencyKey for a key that cannot
     be sent, ValueError for a quote that does not fit the operation."""
 
     quote: Quote
@@ -122,34 +121,3 @@ class SpendRequest:
         if quote.operation is not SpendOperation.EXTRACTION_LAUNCH:
             raise ValueError("launching a draft needs an extraction.launch quote")
         return cls._made(quote, {"extraction_id": extraction_id}, None, idempotency_key)
-
-    @classmethod
-    def unlock(
-        cls,
-        search_id: str,
-        additional_results: int,
-        *,
-        price_per_result: object = None,
-        balance: int | None = None,
-    ) -> SpendRequest:
-        """Shorthand: unlock at the price the server stated (unusable or None: our default)."""
-        quote = Quote.unlock_at(search_id, additional_results, price_per_result, balance)
-        return cls.for_unlock(quote, search_id)
-
-    @classmethod
-    def extraction_create(
-        cls, request: ExtractionRequest | Mapping[str, Any], *, launches_left: int | None = None
-    ) -> SpendRequest:
-        """Shorthand for `for_extraction` with a launch quote."""
-        body = ExtractionRequest.model_validate(request).to_body()
-        categories = ", ".join(str(c) for c in body.get("categories", []))
-        quote = Quote.launch(SpendOperation.EXTRACTION_CREATE, f"new: {categories}", launches_left)
-        return cls.for_extraction(quote, body)
-
-    @classmethod
-    def extraction_launch(
-        cls, extraction_id: str, *, launches_left: int | None = None
-    ) -> SpendRequest:
-        """Shorthand for `for_launch` with a launch quote."""
-        quote = Quote.launch(SpendOperation.EXTRACTION_LAUNCH, extraction_id, launches_left)
-        return cls.for_launch(quote, extraction_id)

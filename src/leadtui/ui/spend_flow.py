@@ -32,16 +32,18 @@ from leadtui.api.contract import ErrorCode
 from leadtui.api.errors import ApiError, LeadError
 from leadtui.api.keys import short_key
 from leadtui.api.models import Export, Search
-from leadtui.spend.decision import Authorization, Code, Decision, Surface, Verdict
-from leadtui.spend.errors import (
-    JournalError,
+from leadtui.spend.debit import SpendResult
+from leadtui.spend.decision import (
+    Authorization,
+    Decision,
     ReadOnlyProfile,
-    SpendBlocked,
-    SpendOutcomeUnknown,
     SpendRefused,
+    Surface,
+    Verdict,
 )
-from leadtui.spend.gate import SpendResult, settles_spend
-from leadtui.spend.journal import SpendIntent, SpendOperation
+from leadtui.spend.errors import Code, JournalError, SpendBlocked, SpendOutcomeUnknown
+from leadtui.spend.gate import settles_spend
+from leadtui.spend.intent import SpendIntent, SpendOperation
 from leadtui.spend.quote import Quote, Unit, affordable_results, still_locked
 from leadtui.spend.request import SpendRequest
 from leadtui.ui.dialogs.confirm import ConfirmText

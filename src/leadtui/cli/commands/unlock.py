@@ -9,7 +9,6 @@ from leadtui.api.reasons import field_reasons
 from leadtui.cli import approving, spending
 from leadtui.cli.commands.exports import export_rows
 from leadtui.cli.failures import usage_failure
-from leadtui.cli.records import show_record
 from leadtui.cli.runtime import Context
 
 
@@ -30,8 +29,9 @@ async def run(ctx: Context) -> int:
     spend = await spending.unlock_spend(ctx, ns.search_id, ns.results)
     if ns.dry_run:
         return await spending.show_dry_run(ctx, spend)
-    export = await spending.execute(ctx, spend)
-    show_record(ctx, export, export_rows)
+    result = await spending.execute(ctx, spend)
+    spending.show_spent(ctx, result, export_rows)
+    export = result.record
     if isinstance(export, Export):
         ctx.out.info(f"Follow it with: leadtui exports wait {export.exportId}")
     return 0
