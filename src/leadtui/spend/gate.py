@@ -245,8 +245,10 @@ class SpendGate:
             except IntentClaimed:
                 if waited > CLAIM_SECONDS:
                     raise
-            await asyncio.sleep(_CLAIM_POLL_SECONDS)
-            waited += _CLAIM_POLL_SECONDS
+                await asyncio.sleep(_CLAIM_POLL_SECONDS)
+                waited += _CLAIM_POLL_SECONDS
+            except IntentSettled:
+                pass  # its sender settled it meanwhile: its outcome is the answer
             now = await asyncio.to_thread(self.journal.get, first.idempotency_key)
             first = first if now is None else now
         detail = first.outcome_detail
