@@ -1,0 +1,147 @@
+"""The scenario table's rows about what was authorized against what is sent and debited, on
+`leadtui mcp` in process: a price raised after the elicitation's yes, a server that states a
+lower debit than it took (a proxy in front of the sandbox) under `--max-credits`, and a spend
+whose answer never came, resent under the allowance. Each checks the request log and the
+balance."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+import mcp.types as types
+
+from tests.mcp_tools.conftest import SEARCH, error_of, ok
+from tests.mcp_tools.test_outcome_unknown import LosesSpendAnswers
+from tests.support.lying_proxy import LyingProxy
+
+AUTH = {"Authorization": "Bearer sk_demo_full"}
+
+
+async def _search(sandbox_http: httpx.AsyncClient) -> str:
+    search = (await sandbox_http.post("/api/v1/searches", json=SEARCH, headers=AUTH)).json()
+    return str(search["data"]["searchId"])
+
+
+async def _credits(sandbox_http: httpx.AsyncClient) -> int:
+    return int((await sandbox_http.get("/api/v1/me", headers=AUTH)).json()["data"]["credits"])
+
+
+async def _unlocks(sandbox_http: httpx.AsyncClient) -> list[dict[str, Any]]:
+    log = (await sandbox_http.get("/_sandbox/requests")).json()["data"]
+    return [r for r in log if r["method"] == "POST" and r["path"].endswith("/exports")]
+
+
+class User:
+    """Says yes (or what it is told); after its first yes, the price rises to 50."""
+
+    def __init__(self, sandbox_http: httpx.AsyncClient, *answers: bool) -> None:
+        self.http = sandbox_http
+        self.answers = list(answers)
+        self.questions: list[str] = []
+
+    async def __call__(self, context: Any, params: types.ElicitRequestParams) -> types.ElicitResult:
+        self.questions.append(params.message)
+        if len(self.questions) == 1:
+            await self.http.put("/_sandbox/pricing", json={"stated": 50, "charged": 50})
+        return types.ElicitResult(action="accept", content={"confirm": self.answers.pop(0)})
+
+
+async def test_a_price_raised_after_the_yes_is_asked_again_mid_call(
+    in_process: Any, sandbox_http: httpx.AsyncClient
+) -> None:
+    search_id = await _search(sandbox_http)
+    credits = await _credits(sandbox_http)
+    user = User(sandbox_http, True, True)
+    async with in_process(elicitation=user, legacy=True) as client:
+        sent = ok(await client.call_tool("unlock_results", {"search_id": search_id, "results": 3}))
+    assert len(user.questions) == 2
+    assert "Cost: 3 credits." in user.questions[0]
+    assert "Cost: 150 credits." in user.questions[1]
+    assert "The price changed after it was authorized" in user.questions[1]
+    assert sent["debited"] == 150
+    assert len(await _unlocks(sandbox_http)) == 1
+    assert await _credits(sandbox_http) == credits - 150
+
+
+async def test_a_no_to_the_raised_price_sends_nothing(
+    in_process: Any, sandbox_http: httpx.AsyncClient
+) -> None:
+    search_id = await _search(sandbox_http)
+    credits = await _credits(sandbox_http)
+    user = User(sandbox_http, True, False)
+    async with in_process(elicitation=user, legacy=True) as client:
+        refused = await client.call_tool("unlock_results", {"search_id": search_id, "results": 3})
+    assert error_of(refused)["code"] == "authorization_declined"
+    assert await _unlocks(sandbox_http) == []
+    assert await _credits(sandbox_http) == credits
+
+
+async def test_where_the_question_rides_in_results_a_raised_price_is_asked_again(
+    in_process: Any, sandbox_http: httpx.AsyncClient
+) -> None:
+    search_id = await _search(sandbox_http)
+    credits = await _credits(sandbox_http)
+    user = User(sandbox_http, True, False)
+    async with in_process(elicitation=user) as client:
+        refused = error_of(
+            await client.call_tool("unlock_results", {"search_id": search_id, "results": 3})
+        )
+    # The round trip quotes again: the yes counted only for the words it answered.
+    assert ["Cost: 3 credits." in user.questions[0], "Cost: 150 credits." in user.questions[1]] == [
+        True,
+        True,
+    ]
+    assert refused["code"] == "authorization_declined"
+    assert refused["quote"]["total"] == 150
+    assert await _unlocks(sandbox_http) == []
+    assert await _credits(sandbox_http) == credits
+
+
+async def test_a_server_stating_a_lower_debit_overshoots_the_allowance_once(
+    in_process: Any, sandbox_app: Any, sandbox_http: httpx.AsyncClient
+) -> None:
+    await sandbox_http.put("/_sandbox/pricing", json={"stated": 1, "charged": 3})
+    search_id = await _search(sandbox_http)
+    credits = await _credits(sandbox_http)
+    proxy = httpx.ASGITransport(app=LyingProxy(sandbox_app, lambda debited: debited // 3))
+    async with in_process(transport=proxy, max_credits=10) as client:
+        first = await client.call_tool("unlock_results", {"search_id": search_id, "results": 10})
+        sent = ok(first)
+        (unlock,) = await _unlocks(sandbox_http)
+        assert sent["debited"] == 30
+        assert sent["overcharge"] == {
+            "quoted": 10,
+            "debited": 30,
+            "request_id": unlock["request_id"],
+        }
+        assert sent["allowance_left"] == {"credits": 0, "launches": 0}
+        stopped = await client.call_tool("unlock_results", {"search_id": search_id, "results": 1})
+    assert error_of(stopped)["code"] == "authorization_required"
+    assert len(await _unlocks(sandbox_http)) == 1
+    assert await _credits(sandbox_http) == credits - 30
+
+
+async def test_an_unanswered_spend_resent_counts_once_and_its_sender_says_so(
+    in_process: Any, sandbox_app: Any, sandbox_http: httpx.AsyncClient
+) -> None:
+    search_id = await _search(sandbox_http)
+    credits = await _credits(sandbox_http)
+    transport = LosesSpendAnswers(sandbox_app)
+    arguments = {"search_id": search_id, "results": 7, "idempotency_key": "agent-resent-1"}
+    async with in_process(transport=transport, max_credits=10) as client:
+        assert error_of(await client.call_tool("unlock_results", arguments))["code"] == (
+            "outcome_unknown"
+        )
+        transport.losing = False
+        again = await client.call_tool("unlock_results", arguments)
+        resent = ok(again)
+        assert (resent["replayed"], resent["debited"], resent["sent_now"]) == (True, 7, False)
+        assert "Debited 7 credits by its first send" in " ".join(
+            getattr(block, "text", "") for block in again.content
+        )
+        assert resent["allowance_left"] == {"credits": 3, "launches": 0}
+        over = await client.call_tool("unlock_results", {"search_id": search_id, "results": 5})
+    assert error_of(over)["code"] == "authorization_required"
+    assert {u["idempotency_key"] for u in await _unlocks(sandbox_http)} == {"agent-resent-1"}
+    assert await _credits(sandbox_http) == credits - 7
