@@ -17,7 +17,10 @@ import httpx
 import pytest
 
 from leadtui.cli.exit_codes import Exit
-from tests.cli.conftest import Cli
+from leadtui.spend.account import SpendAccount
+from leadtui.spend.intent import SpendOperation
+from leadtui.spend.journal import SpendJournal
+from tests.cli.conftest import URL, Cli
 from tests.cli.test_process import environment, new_search
 from tests.e2e.sandbox_process import sandbox_process
 from tests.support.lying_proxy import LyingProxy
@@ -168,3 +171,32 @@ def test_the_same_key_from_two_processes_at_once_answers_the_first_outcome(
     assert [doc["idempotency_key"] for doc in docs] == [key, key]  # never shortened
     after = httpx.get(f"{loopback}/api/v1/me", headers=me).json()["data"]["credits"]
     assert before - after == 2
+
+
+def test_a_resend_that_makes_the_debit_says_so(cli: Cli) -> None:
+    search_id = cli.new_search()
+    journal = SpendJournal(cli.journal_path)
+    journal.record_intent(
+        idempotency_key="never-sent-key-0001",
+        operation=SpendOperation.UNLOCK,
+        params={"search_id": search_id, "additional_results": 7},
+        body={"additional_results": 7},
+        amount=7,
+        profile="default",
+        origin=URL,
+        account=SpendAccount("…full", "acct_demo", "Demo Co"),
+    )
+    before = cli.credits()
+    ran = cli.run("pending", "resend", "never-sent-key-0001", "--json")
+    assert ran.code == Exit.OK, ran.out
+    assert (ran.doc["debited"], ran.doc["sent_now"]) == (7, True)
+    assert ran.doc["idempotency_key"] == "never-sent-key-0001"
+    assert cli.credits() == before - 7
+    assert len(cli.spending_requests()) == 1
+
+
+def test_mcp_help_says_what_in_all_means(cli: Cli, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        cli.run("mcp", "--help")
+    shown = " ".join(capsys.readouterr().out.split())
+    assert "in all: for as long as this server runs, every spend it sends counts" in shown

@@ -88,7 +88,7 @@ async def spend_until_settled(
 ) -> SpendResult:
     """What the app does: execute once; while the outcome is unknown, resend the SAME key."""
     try:
-        return await gate.execute(request, client, confirmed=True)
+        return await spend_requests.execute(gate, request, client, confirmed=True)
     except LeadError:
         pass
     for _ in range(10):

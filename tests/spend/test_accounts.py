@@ -46,7 +46,7 @@ async def test_a_pending_spend_is_offered_and_resent_only_to_its_account(
     # and its answer is lost.
     faults(sandbox_app, 1.0, seed=1)
     with pytest.raises(SpendOutcomeUnknown):
-        await spender.execute(request, full, confirmed=True)
+        await spend_requests.execute(spender, request, full, confirmed=True)
     faults(sandbox_app, 0.0)
     assert await credits(full) == 10_000 - 4
     [intent] = journal.pending()

@@ -79,7 +79,7 @@ async def test_a_403_after_a_lost_answer_leaves_the_charged_spend_pending(
         search = await client.searches.create(SEARCH)
         request = spend_requests.unlock(search.searchId, 6)
         with pytest.raises(SpendOutcomeUnknown) as caught:
-            await gate(journal).execute(request, client, confirmed=True)
+            await spend_requests.execute(gate(journal), request, client, confirmed=True)
         assert gateway.struck
         assert isinstance(caught.value.error, Forbidden)
         assert caught.value.error.code == "subscription_inactive"
@@ -133,7 +133,7 @@ async def test_a_4xx_to_a_first_clean_attempt_is_still_a_rejection(
     await set_subscription(sandbox_app, "inactive")
     request = spend_requests.unlock(search.searchId, 2)
     with pytest.raises(Forbidden):
-        await gate(journal).execute(request, client, confirmed=True)
+        await spend_requests.execute(gate(journal), request, client, confirmed=True)
     rejected = journal.get(request.idempotency_key)
     assert rejected is not None
     assert rejected.outcome is SpendOutcome.REJECTED

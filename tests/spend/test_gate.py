@@ -99,7 +99,8 @@ async def test_unconfirmed_spend_over_budget_sends_nothing(
 ) -> None:
     search = await client.searches.create(SEARCH)
     with pytest.raises(ConfirmationRequired, match="nothing set in advance covers it"):
-        await gate(journal).execute(
+        await spend_requests.execute(
+            gate(journal),
             spend_requests.unlock(search.searchId, 3, price_per_result=search.price_per_result),
             client,
         )
@@ -112,7 +113,7 @@ async def test_confirmed_unlock_is_journaled_and_settled(
 ) -> None:
     search = await client.searches.create(SEARCH)
     request = spend_requests.unlock(search.searchId, 25)
-    result = await gate(journal).execute(request, client, confirmed=True)
+    result = await spend_requests.execute(gate(journal), request, client, confirmed=True)
     assert isinstance(result.record, Export)
     assert result.record.idempotency_key == request.idempotency_key
     assert await credits(client) == 10_000 - 25
@@ -134,7 +135,7 @@ async def test_within_budget_needs_no_confirmation(
 ) -> None:
     search = await client.searches.create(SEARCH)
     within = spend_requests.unlock(search.searchId, 10, price_per_result=search.price_per_result)
-    await gate(journal, budget=10).execute(within, client)
+    await spend_requests.execute(gate(journal, budget=10), within, client)
     assert await credits(client) == 9_990
 
 
@@ -144,9 +145,13 @@ async def test_read_only_blocks_every_spend(client: LeadClient, journal: SpendJo
     with pytest.raises(ReadOnlyProfile, match="read_only"):
         blocked.check_allowed()
     with pytest.raises(ReadOnlyProfile, match="Nothing was sent"):
-        await blocked.execute(spend_requests.unlock(search.searchId, 1), client, confirmed=True)
+        await spend_requests.execute(
+            blocked, spend_requests.unlock(search.searchId, 1), client, confirmed=True
+        )
     with pytest.raises(SpendBlocked):
-        await blocked.execute(spend_requests.extraction_create(EXTRACTION), client, confirmed=True)
+        await spend_requests.execute(
+            blocked, spend_requests.extraction_create(EXTRACTION), client, confirmed=True
+        )
     assert journal.history() == []
     # Even a resend of an intent left pending earlier is blocked.
     journal_unlock(journal, "ik-earlier", search_id=search.searchId)
@@ -163,7 +168,7 @@ async def test_a_definitive_refusal_is_recorded_with_code_and_request_id(
     # More results than the search has left: only the server knows, and it refuses.
     request = spend_requests.unlock(search.searchId, (search.result_count or 0) + 1)
     with pytest.raises(Conflict) as caught:
-        await gate(journal).execute(request, client, confirmed=True)
+        await spend_requests.execute(gate(journal), request, client, confirmed=True)
     assert caught.value.code == "insufficient_results"
     rejected = journal.get(request.idempotency_key)
     assert rejected is not None
@@ -187,7 +192,7 @@ async def test_lost_answer_stays_pending_and_resend_debits_once(
     await spender.account_of(client)  # GET /me before the faults: they are for the spend
     faults(sandbox_app, 1.0, seed=0)
     with pytest.raises(SpendOutcomeUnknown) as caught:
-        await spender.execute(request, client, confirmed=True)
+        await spend_requests.execute(spender, request, client, confirmed=True)
     faults(sandbox_app, 0.0)
     attempts = await spend_attempts(sandbox_http)
     # The server did the work and the answer was spoiled: the case only the key makes safe.
@@ -223,7 +228,9 @@ async def test_server_errors_after_retries_leave_the_intent_pending(
     await spender.account_of(client)
     faults(sandbox_app, 1.0, seed=14)  # 503s every time: refused before any work
     with pytest.raises(SpendOutcomeUnknown) as caught:
-        await spender.execute(spend_requests.unlock(search.searchId, 5), client, confirmed=True)
+        await spend_requests.execute(
+            spender, spend_requests.unlock(search.searchId, 5), client, confirmed=True
+        )
     faults(sandbox_app, 0.0)
     assert isinstance(caught.value.error, ServerError)
     assert caught.value.error.status == 503
@@ -242,7 +249,7 @@ async def test_extraction_create_and_launch_go_through_the_gate(
     spender = gate(journal)
     created = spend_requests.extraction_create(EXTRACTION)
     assert created.amount is None
-    result = await spender.execute(created, low, confirmed=True)
+    result = await spend_requests.execute(spender, created, low, confirmed=True)
     assert isinstance(result.record, Extraction)
     # Sending the same intent again replays it: the quota is not consumed twice.
     journal_row = journal.get(created.idempotency_key)
@@ -250,14 +257,16 @@ async def test_extraction_create_and_launch_go_through_the_gate(
     assert journal_row.params == {"request": EXTRACTION.to_body()}
     # None left now: refused before sending, in the words of the server's 409.
     with pytest.raises(SpendRefused) as refused:
-        await spender.execute(spend_requests.extraction_create(EXTRACTION), low, confirmed=True)
+        await spend_requests.execute(
+            spender, spend_requests.extraction_create(EXTRACTION), low, confirmed=True
+        )
     assert refused.value.decision is not None
     assert refused.value.decision.code is Code.NO_LAUNCHES_LEFT
 
     full = make_client("sk_demo_full")
     draft = await full.extractions.create_draft(EXTRACTION.to_body())
     launch = spend_requests.extraction_launch(draft.extractionId)
-    launched = await spender.execute(launch, full, confirmed=True)
+    launched = await spend_requests.execute(spender, launch, full, confirmed=True)
     assert isinstance(launched.record, Extraction)
     assert launched.record.extractionId == draft.extractionId
     assert launched.record.status != "draft"

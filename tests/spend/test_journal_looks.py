@@ -72,7 +72,7 @@ async def test_looks_read_what_was_committed_while_another_process_writes(
     with closing(sqlite3.connect(journal.path, isolation_level=None)) as reader:
         reader.execute("BEGIN")
         reader.execute("SELECT * FROM spend_intents").fetchone()
-        result = await gate(journal).execute(request, client, confirmed=True)
+        result = await spend_requests.execute(gate(journal), request, client, confirmed=True)
         reader.execute("COMMIT")
     settled = journal.get(result.intent.idempotency_key)
     assert settled is not None

@@ -38,7 +38,7 @@ def test_a_request_is_built_from_its_quote_and_journals_its_credits(tmp_path: Pa
     quote = Quote.unlock(search(3), 40, balance=500)
     request = SpendRequest.for_unlock(quote, "srch_1")
     assert request.quote is quote
-    assert (request.operation, request.amount, request.price_is_known) == (
+    assert (request.operation, request.amount, request.quote.price_is_known) == (
         SpendOperation.UNLOCK,
         120,
         True,

@@ -6,7 +6,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from leadtui.api.client import LeadClient
 from leadtui.api.models import ExtractionRequest
+from leadtui.spend.debit import SpendResult
+from leadtui.spend.decision import Authorization, Surface
+from leadtui.spend.gate import SpendGate
 from leadtui.spend.intent import SpendOperation
 from leadtui.spend.quote import Quote
 from leadtui.spend.request import SpendRequest
@@ -36,3 +40,17 @@ def extraction_create(
 def extraction_launch(extraction_id: str, *, launches_left: int | None = None) -> SpendRequest:
     quote = Quote.launch(SpendOperation.EXTRACTION_LAUNCH, extraction_id, launches_left)
     return SpendRequest.for_launch(quote, extraction_id)
+
+
+async def execute(
+    gate: SpendGate,
+    request: SpendRequest,
+    client: LeadClient,
+    *,
+    confirmed: bool = False,
+    surface: Surface = Surface.APP,
+) -> SpendResult:
+    """`gate.spend` for a caller that asked nobody (or had `confirmed` the quote itself):
+    what would be asked is refused."""
+    authorization = Authorization(surface, confirmed=confirmed, can_ask=False)
+    return await gate.spend(request, client, authorization)

@@ -20,6 +20,7 @@ from leadtui.spend.journal import SpendJournal
 from leadtui.spend.origin import spend_origin
 from leadtui.spend.quote import Quote
 from leadtui.spend.request import SpendRequest
+from tests.support import spend_requests
 
 AGENT = "test agent"
 
@@ -58,7 +59,9 @@ async def ask_and_spend(
         account=await gate.account_of(client),
         requote=requote,
     )
-    result = await gate.execute(approved.request, client, confirmed=True, surface=Surface.AGENT)
+    result = await spend_requests.execute(
+        gate, approved.request, client, confirmed=True, surface=Surface.AGENT
+    )
     approval.settled(approved, Progress.SENT, {"code": "sent"})
     return result
 

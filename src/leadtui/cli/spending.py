@@ -210,8 +210,8 @@ def _asked(
 
 def show_spent(ctx: Context, result: SpendResult, rows: Rows) -> None:
     """What a spend made, with what it debited: a warning on stderr and, under --json, the
-    record with `idempotency_key`, `debited` and `overcharge` ({quoted, debited,
-    request_id}, or null)."""
+    record with `idempotency_key`, `debited`, `sent_now` (a resend whose send made the debit)
+    and `overcharge` ({quoted, debited, request_id}, or null)."""
     overcharge = result.overcharge_text()
     if overcharge is not None:
         ctx.deps.stderr.write(f"Warning: {overcharge}\n")
@@ -223,6 +223,7 @@ def show_spent(ctx: Context, result: SpendResult, rows: Rows) -> None:
                 **doc,
                 "idempotency_key": result.intent.idempotency_key,
                 "debited": result.debited,
+                "sent_now": result.sent_now,
                 "overcharge": result.overcharge_json(),
             }
         )

@@ -1,11 +1,9 @@
 """What a settled unlock really debited, and what a spend's result says of it.
 
-A debit is measured, not believed: it is the larger of what the server states
-(`credits_debited`, read tolerantly: the spec shows no unlock body) and the balance's fall
-between a read just before the POST and one once it settled, less what the journal's other
-spends of the account took meanwhile (another window, the command line, an agent). A fall they
-may explain is not measured at all, so it neither reports an overcharge nor becomes the
-observed price. A debit above the quote is an overcharge, reported on every surface.
+A debit is measured, not believed: the larger of what the server states (`credits_debited`)
+and the balance's fall from just before the POST to after it, less what the journal's other
+spends of the account took meanwhile (a fall they may explain is not measured at all). A debit
+above the quote is an overcharge, reported on every surface.
 """
 
 from __future__ import annotations
@@ -49,12 +47,6 @@ def measured_debit(before: int, after: int, others: Meanwhile, quoted: int) -> i
     if others.exact or unexplained > quoted:
         return max(0, unexplained)
     return None
-
-
-def debit_of(stated: int | None, measured: int | None) -> int | None:
-    """The larger of what the server states and what was measured (None: neither known)."""
-    known = [d for d in (stated, measured) if d is not None]
-    return max(known) if known else None
 
 
 @dataclass(frozen=True)

@@ -79,10 +79,6 @@ class Accepted:
     request_hash: str
     quote: Quote
 
-    def rose_to(self, now: Quote) -> bool:
-        """True when `now` costs more per unit or in all than what was accepted."""
-        return now.price > self.quote.price or now.total > self.quote.total
-
     def to_json(self) -> dict[str, Any]:
         return {"request_hash": self.request_hash, **self.quote.to_json()}
 
@@ -200,8 +196,6 @@ class Facts:
     same_key: SpendIntent | None = None
     """The journaled spend under the caller's key, if any."""
     same_key_same_body: bool = False
-    stated_price: object = None
-    """The price as the server wrote it (for the words of `price_unknown`)."""
     accepted: Accepted | None = None
     """What this spend was authorized at, to hold it to (see `Authorization.accepted`)."""
     spent: Allowance = Allowance()
@@ -213,32 +207,12 @@ def judge(facts: Facts, authorization: Authorization) -> Decision:
     """The decision for one spend, from what is known; sends nothing, reads nothing."""
     quote, auth = facts.quote, authorization
 
-    def decided(
-        verdict: Verdict,
-        code: Code | None,
-        message: str,
-        *,
-        by: AuthorizedBy | None = None,
-        pending_key: str | None = None,
-        replay: SpendIntent | None = None,
-        accepted: Accepted | None = None,
-    ) -> Decision:
+    def decided(verdict: Verdict, code: Code | None, message: str, **kw: Any) -> Decision:
         if verdict is Verdict.ASK and not auth.can_ask:
             verdict = Verdict.REFUSE
             message = f"{message} Nobody can be asked here. {NOTHING_SENT}"
-        return Decision(
-            verdict,
-            code,
-            quote,
-            message,
-            facts.budget,
-            auth.surface,
-            facts.idempotency_key,
-            by,
-            pending_key,
-            replay,
-            accepted,
-        )
+        budget, key = facts.budget, facts.idempotency_key
+        return Decision(verdict, code, quote, message, budget, auth.surface, key, **kw)
 
     def refuse(code: Code, message: str, **kw: Any) -> Decision:
         return decided(Verdict.REFUSE, code, f"{message} {NOTHING_SENT}", **kw)
@@ -261,7 +235,7 @@ def judge(facts: Facts, authorization: Authorization) -> Decision:
             None,
             f"The idempotency key {facts.idempotency_key} names a spend already journaled "
             "with this same request: its first outcome is the answer, never a second debit.",
-            by=AuthorizedBy.REPLAY,
+            authorized_by=AuthorizedBy.REPLAY,
             replay=facts.same_key,
         )
     if facts.pending is not None:
@@ -286,7 +260,9 @@ def judge(facts: Facts, authorization: Authorization) -> Decision:
             "The authorization was given for another request (another target or body); "
             "a yes covers exactly the spend it was shown.",
         )
-    if accepted is not None and accepted.rose_to(quote):
+    if accepted is not None and (
+        quote.price > accepted.quote.price or quote.total > accepted.quote.total
+    ):
         return decided(
             Verdict.ASK,
             Code.QUOTE_CHANGED,
@@ -295,12 +271,14 @@ def judge(facts: Facts, authorization: Authorization) -> Decision:
             accepted=accepted,
         )
     if auth.confirmed:
-        return decided(Verdict.SEND, None, "Confirmed by the user.", by=AuthorizedBy.CONFIRMATION)
+        return decided(
+            Verdict.SEND, None, "Confirmed by the user.", authorized_by=AuthorizedBy.CONFIRMATION
+        )
     if quote.unit is Unit.CREDIT and not quote.price_is_known:
-        return decided(Verdict.ASK, Code.PRICE_UNKNOWN, _price_unknown(quote, facts.stated_price))
+        return decided(Verdict.ASK, Code.PRICE_UNKNOWN, _price_unknown(quote, quote.stated))
     allowance = None if auth.allowance is None else auth.allowance.less(facts.spent)
     verdict, code, message, by = _pre_authorized(quote, auth, facts.budget, allowance)
-    return decided(verdict, code, message, by=by)
+    return decided(verdict, code, message, authorized_by=by)
 
 
 def _quote_words(quote: Quote) -> str:

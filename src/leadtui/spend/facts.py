@@ -14,7 +14,7 @@ from leadtui.api.models import Identity
 from leadtui.config.settings_model import SpendPolicy
 from leadtui.spend.account import SpendAccount
 from leadtui.spend.decision import Accepted, Allowance, Budget, Facts
-from leadtui.spend.intent import SpendOperation
+from leadtui.spend.intent import SpendIntent, SpendOperation
 from leadtui.spend.journal import SpendJournal, canonical_body_hash
 from leadtui.spend.quote import Quote, Unit
 from leadtui.spend.request import SpendRequest
@@ -28,12 +28,6 @@ class Read:
     balance read now, and the account the key spends from."""
 
     quote: Quote
-    account: SpendAccount
-
-
-@dataclass(frozen=True)
-class Gathered:
-    facts: Facts
     account: SpendAccount
 
 
@@ -82,41 +76,34 @@ def read_journal(
     policy: SpendPolicy,
     accepted: Accepted | None = None,
     limits: str | None = None,
-) -> Gathered:
+) -> Facts:
     """The facts for `request`, from what the server said (`read`) and the journal (blocking:
     call it in a thread)."""
     quote, account = read.quote, read.account
     body_sha = canonical_body_hash(request.body_text)
+
+    def same_spend(intent: SpendIntent) -> bool:
+        return (
+            intent.operation is request.operation
+            and intent.body_sha256 == body_sha
+            and dict(intent.params) == dict(request.params)
+        )
+
     observed = journal.observed_price(origin, account) if quote.unit is Unit.CREDIT else None
     same_key = journal.get(request.idempotency_key)
-    same_body = same_key is not None and (
-        same_key.operation is request.operation
-        and same_key.body_sha256 == body_sha
-        and dict(same_key.params) == dict(request.params)
-    )
-    pending = journal.pending_like(
-        request.operation,
-        request.params,
-        body_sha,
-        profile=profile,
-        origin=origin,
-        account=account,
-    )
-    if pending is not None and pending.idempotency_key == request.idempotency_key:
-        pending = None  # the caller's own key: a replay, not a second spend
+    pending = journal.pending(profile, origin, account)
+    # Another key for this same spend, pending: sending another could debit twice.
+    like = [p for p in pending if same_spend(p) and p.idempotency_key != request.idempotency_key]
     budget = Budget(policy.spend_budget, journal.budget_spent(profile), policy.budget_from_env)
-    spent = Allowance(*journal.spent_under(limits)) if limits is not None else Allowance()
-    facts = Facts(
+    return Facts(
         quote=quote.with_observed(observed),
         policy=policy,
         budget=budget,
         idempotency_key=request.idempotency_key,
-        pending=pending,
+        pending=like[0] if like else None,
         same_key=same_key,
-        same_key_same_body=same_body,
-        stated_price=quote.stated,
+        same_key_same_body=same_key is not None and same_spend(same_key),
         accepted=accepted,
-        spent=spent,
+        spent=Allowance(*journal.spent_under(limits)) if limits is not None else Allowance(),
         request_hash=request.request_hash,
     )
-    return Gathered(facts, account)

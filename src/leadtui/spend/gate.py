@@ -24,14 +24,15 @@ from leadtui.api.errors import ApiError, LeadError, error_class
 from leadtui.api.keys import short_key
 from leadtui.api.models import Export, Identity
 from leadtui.config.settings_model import SettingsModel, SpendPolicy
-from leadtui.spend.account import SpendAccount, account_of
+from leadtui.spend.account import SpendAccount
 from leadtui.spend.claims import CLAIM_SECONDS, new_claim_owner
-from leadtui.spend.debit import SpendResult, debit_of, measured_debit, stated_debit
+from leadtui.spend.debit import SpendResult, measured_debit, stated_debit
 from leadtui.spend.decision import (
     Accepted,
     Authorization,
     AuthorizedBy,
     Decision,
+    ReadOnlyProfile,
     Surface,
     judge,
     refusal,
@@ -47,7 +48,6 @@ from leadtui.spend.facts import Read, fresh_identity, read_journal, read_now
 from leadtui.spend.intent import SpendIntent, SpendOperation, SpendOutcome
 from leadtui.spend.journal import KeyInJournal, SpendJournal
 from leadtui.spend.origin import spend_origin
-from leadtui.spend.policy import check_spend_allowed
 from leadtui.spend.request import SpendRequest
 from leadtui.spend.sending import dispatch, error_code, journaled_record, may_have_acted, quietly
 
@@ -87,17 +87,17 @@ class SpendGate:
 
     def check_allowed(self) -> None:
         """Raise ReadOnlyProfile in read-only mode; a surface may call it to grey out keys."""
-        check_spend_allowed(self.policy)
+        if self.policy.read_only:
+            raise ReadOnlyProfile(
+                "Spending is switched off (read_only = true in the settings or this profile). "
+                "Nothing was sent."
+            )
 
     async def account_of(self, client: LeadClient) -> SpendAccount:
         """The account `client`'s key spends from (GET /me, remembered per client once it
         names the account; the masked key when it does not)."""
         known = self._accounts.get(client)
-        if known is None:
-            known = await account_of(client)
-            if known.id is not None:
-                self._accounts[client] = known
-        return known
+        return known if known is not None else self._known(client, await fresh_identity(client))
 
     async def decide(
         self, request: SpendRequest, client: LeadClient, authorization: Authorization
@@ -190,7 +190,7 @@ class SpendGate:
         read: Read,
         accepted: Accepted | None,
     ) -> Decision:
-        gathered = await asyncio.to_thread(
+        facts = await asyncio.to_thread(
             read_journal,
             request,
             read,
@@ -201,7 +201,7 @@ class SpendGate:
             accepted=accepted,
             limits=authorization.limits,
         )
-        return judge(gathered.facts, authorization)
+        return judge(facts, authorization)
 
     async def _measured(
         self, result: SpendResult, client: LeadClient, since: datetime, before: int | None
@@ -217,7 +217,8 @@ class SpendGate:
         if before is not None and identity is not None:
             others = await asyncio.to_thread(self.journal.spent_meanwhile, intent, since)
             measured = measured_debit(before, identity.credits, others, intent.amount or 0)
-        debited = debit_of(stated_debit(result.record), measured)
+        known = [d for d in (stated_debit(result.record), measured) if d is not None]
+        debited = max(known, default=None)
         if debited is None:
             return result
         key = intent.idempotency_key
@@ -269,19 +270,6 @@ class SpendGate:
             f"Intent {first.idempotency_key} was discarded; it is not sent again. Nothing was sent."
         )
 
-    async def execute(
-        self,
-        request: SpendRequest,
-        client: LeadClient,
-        *,
-        confirmed: bool = False,
-        surface: Surface = Surface.APP,
-    ) -> SpendResult:
-        """`spend` for a caller that asked nobody (or had `confirmed` the quote itself):
-        what would be asked is refused. Raises as `spend`."""
-        authorization = Authorization(surface, confirmed=confirmed, can_ask=False)
-        return await self.spend(request, client, authorization)
-
     def journal_intent(
         self,
         request: SpendRequest,
@@ -317,7 +305,7 @@ class SpendGate:
 
         Only to the profile, server and account it was made for. Raises ReadOnlyProfile,
         IntentMissing, IntentSettled, IntentOfAnotherAccount, IntentClaimed, JournalError;
-        then as `execute`, except that a 4xx never settles it (it follows an attempt whose
+        then as `spend`, except that a 4xx never settles it (it follows an attempt whose
         outcome is unknown) and raises SpendOutcomeUnknown.
         """
         self.check_allowed()

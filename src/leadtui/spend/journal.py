@@ -146,49 +146,37 @@ class SpendJournal:
         if problem is not None:
             raise InvalidIdempotencyKey(f"Not sent: {problem}.")
         text = None if body is None else body if isinstance(body, str) else canonical_body(body)
-        intent = SpendIntent(
-            idempotency_key=idempotency_key,
-            operation=SpendOperation(operation),
-            params=dict(params),
-            body_sha256=canonical_body_hash(text),
-            amount=amount,
-            profile=profile,
-            origin=spend_origin(origin),
-            account=account,
-            created_at=datetime.fromtimestamp(self.clock(), UTC),
-            surface=surface,
-            authorized_by=authorized_by,
-            body=text,
-        )
         expires = self.clock() + CLAIM_SECONDS if claim_owner is not None else None
         try:
             with self._connect() as db:
+                row = {
+                    "idempotency_key": idempotency_key,
+                    "operation": SpendOperation(operation).value,
+                    "params": json.dumps(dict(params), sort_keys=True),
+                    "body_sha256": canonical_body_hash(text),
+                    "amount": amount,
+                    "profile": profile,
+                    "base_url": spend_origin(origin),
+                    "created_at": datetime.fromtimestamp(self.clock(), UTC).isoformat(),
+                    "account_id": account.id,
+                    "account_name": account.name,
+                    "key_hint": account.key_hint,
+                    "claim_owner": claim_owner,
+                    "claim_expires": expires,
+                    "surface": surface,
+                    "authorized_by": authorized_by,
+                    "body": text,
+                }
+                columns, marks = ", ".join(row), ", ".join("?" * len(row))
                 db.execute(
-                    "INSERT INTO spend_intents (idempotency_key, operation, params, body_sha256,"
-                    " amount, profile, base_url, created_at, account_id, account_name, key_hint,"
-                    " claim_owner, claim_expires, surface, authorized_by, body)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (
-                        intent.idempotency_key,
-                        intent.operation.value,
-                        json.dumps(intent.params, sort_keys=True),
-                        intent.body_sha256,
-                        intent.amount,
-                        intent.profile,
-                        intent.origin,
-                        intent.created_at.isoformat(),
-                        account.id,
-                        account.name,
-                        account.key_hint,
-                        claim_owner,
-                        expires,
-                        surface,
-                        authorized_by,
-                        text,
-                    ),
+                    f"INSERT INTO spend_intents ({columns}) VALUES ({marks})",  # noqa: S608 - ours
+                    tuple(row.values()),
                 )
                 if limits is not None:
                     _charge(db, limits, idempotency_key)
+                written = db.execute(
+                    "SELECT * FROM spend_intents WHERE idempotency_key = ?", (idempotency_key,)
+                ).fetchone()
         except JournalError as exc:
             if isinstance(exc.__cause__, sqlite3.IntegrityError):
                 raise KeyInJournal(
@@ -196,7 +184,7 @@ class SpendJournal:
                     "that intent instead of recording it again."
                 ) from None
             raise
-        return intent
+        return read_one(written)
 
     def count_under(self, limits: str, idempotency_key: str) -> None:
         """Count the spend under `limits` from now on (once, however often it is resent)."""
@@ -362,27 +350,6 @@ class SpendJournal:
             if intent.account.same_as(account) and isinstance(results, int) and results > 0:
                 debited = intent.debited or 0
                 return -(-debited // results) if debited > 0 else None
-        return None
-
-    def pending_like(
-        self,
-        operation: SpendOperation,
-        params: Mapping[str, Any],
-        body_sha256: str,
-        *,
-        profile: str,
-        origin: str,
-        account: SpendAccount,
-    ) -> SpendIntent | None:
-        """A pending intent of this profile, server and account for the same operation,
-        target and body: sending another like it could debit twice."""
-        for other in self.pending(profile, origin, account):
-            if (
-                other.operation is operation
-                and other.body_sha256 == body_sha256
-                and dict(other.params) == dict(params)
-            ):
-                return other
         return None
 
     def discard(self, idempotency_key: str) -> None:

@@ -114,8 +114,7 @@ class Quote:
         """The same unlock at the price the server states now (launches have no price)."""
         if self.unit is not Unit.CREDIT:
             return self
-        fresh = Quote.unlock_at(self.target, self.units, price_per_result, self.balance)
-        return replace(fresh, operation=self.operation)
+        return Quote.unlock_at(self.target, self.units, price_per_result, self.balance)
 
     def with_balance(self, balance: int | None) -> Quote:
         """The same spend against a balance read later (the decision reads it fresh)."""

@@ -49,10 +49,6 @@ class SpendRequest:
         return self.quote.credits
 
     @property
-    def price_is_known(self) -> bool:
-        return self.quote.price_is_known
-
-    @property
     def short_key(self) -> str:
         return short_key(self.idempotency_key)
 
@@ -86,19 +82,7 @@ class SpendRequest:
             raise ValueError("an unlock needs an unlock quote, counted in credits")
         body = ExportRequest(additional_results=quote.units).to_body()
         params = {"search_id": search_id, "additional_results": quote.units}
-        return cls._made(quote, params, body, idempotency_key)
-
-    @classmethod
-    def _made(
-        cls,
-        quote: Quote,
-        params: Mapping[str, Any],
-        body: Mapping[str, Any] | None,
-        idempotency_key: str | None,
-    ) -> SpendRequest:
-        if idempotency_key is None:
-            return cls(quote, params, body)
-        return cls(quote, params, body, idempotency_key)
+        return cls(quote, params, body, _key(idempotency_key))
 
     @classmethod
     def for_extraction(
@@ -111,7 +95,7 @@ class SpendRequest:
         if quote.operation is not SpendOperation.EXTRACTION_CREATE:
             raise ValueError("creating an extraction needs an extraction.create quote")
         body = ExtractionRequest.model_validate(request).to_body()
-        return cls._made(quote, {"request": body}, body, idempotency_key)
+        return cls(quote, {"request": body}, body, _key(idempotency_key))
 
     @classmethod
     def for_launch(
@@ -120,4 +104,8 @@ class SpendRequest:
         """`POST /extractions/{extraction_id}/launch` of a draft (consumes a launch)."""
         if quote.operation is not SpendOperation.EXTRACTION_LAUNCH:
             raise ValueError("launching a draft needs an extraction.launch quote")
-        return cls._made(quote, {"extraction_id": extraction_id}, None, idempotency_key)
+        return cls(quote, {"extraction_id": extraction_id}, None, _key(idempotency_key))
+
+
+def _key(chosen: str | None) -> str:
+    return new_idempotency_key() if chosen is None else chosen
