@@ -8,11 +8,13 @@ from __future__ import annotations
 
 from typing import Any
 
+import anyio
 import httpx
 import mcp.types as types
 
 from tests.mcp_tools.conftest import SEARCH, error_of, ok
 from tests.mcp_tools.test_outcome_unknown import LosesSpendAnswers
+from tests.spend.test_authorized_spend import HoldsTheFirstUnlock
 from tests.support.lying_proxy import LyingProxy
 
 AUTH = {"Authorization": "Bearer sk_demo_full"}
@@ -144,4 +146,25 @@ async def test_an_unanswered_spend_resent_counts_once_and_its_sender_says_so(
         over = await client.call_tool("unlock_results", {"search_id": search_id, "results": 5})
     assert error_of(over)["code"] == "authorization_required"
     assert {u["idempotency_key"] for u in await _unlocks(sandbox_http)} == {"agent-resent-1"}
+    assert await _credits(sandbox_http) == credits - 7
+
+
+async def test_a_call_cancelled_mid_post_then_resent_cannot_refill_the_allowance(
+    in_process: Any, sandbox_app: Any, sandbox_http: httpx.AsyncClient
+) -> None:
+    search_id = await _search(sandbox_http)
+    credits = await _credits(sandbox_http)
+    transport = HoldsTheFirstUnlock(sandbox_app)
+    arguments = {"search_id": search_id, "results": 7, "idempotency_key": "agent-cancelled-2"}
+    async with in_process(transport=transport, max_credits=10) as client:
+        with anyio.fail_after(30):
+            async with anyio.create_task_group() as calls:
+                calls.start_soon(client.call_tool, "unlock_results", arguments)
+                await transport.handled.wait()
+                calls.cancel_scope.cancel()  # the client gives up: notifications/cancelled
+        again = ok(await client.call_tool("unlock_results", arguments))
+        assert (again["replayed"], again["debited"]) == (True, 7)
+        assert again["allowance_left"] == {"credits": 3, "launches": 0}
+        over = await client.call_tool("unlock_results", {"search_id": search_id, "results": 5})
+    assert error_of(over)["code"] == "authorization_required"
     assert await _credits(sandbox_http) == credits - 7
