@@ -136,6 +136,11 @@ def test_a_server_stating_a_lower_debit_is_reported_and_stops_the_limit(
     }
     assert "Warning: Overcharged: the server debited 30 credits" in ran.err
     assert cli.credits() == before - 30
+    if limit == "max-credits":  # what it really took per result is the price now: over 10
+        again = cli.run("unlock", search_id, "--results", "10", *flags, "--json", transport=proxy)
+        assert again.code == Exit.CONFIRMATION_REQUIRED
+        assert again.error["code"] == "over_ceiling"
+        assert len(cli.spending_requests()) == 1
     if limit == "budget":  # spent 30 of a budget of 10: nothing more goes without asking
         stopped = cli.run("unlock", search_id, "--results", "1", "--json", transport=proxy)
         assert stopped.code == Exit.CONFIRMATION_REQUIRED

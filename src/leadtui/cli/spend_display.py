@@ -66,6 +66,8 @@ def _hint(decision: Decision) -> str | None:
             f"Rerun with --max-credits {quote.total} (or more) to authorize this amount, "
             "or run it at a terminal to be asked."
         )
+    if code is Code.QUOTE_CHANGED:
+        return "Run it again to be quoted the new price; nothing was sent at either."
     if code is Code.INSUFFICIENT_CREDITS:
         return "Buy credits on the account page, or unlock fewer results."
     if code is Code.PENDING_SAME_SPEND:
@@ -83,6 +85,8 @@ def decision_failure(decision: Decision) -> CliFailure:
     details: dict[str, Any] = {"quote": decision.quote.to_json(), "decision": decision.to_json()}
     if decision.pending_key is not None:
         details["pending_key"] = decision.pending_key
+    if decision.accepted is not None:  # quote_changed: what was authorized, what it costs now
+        details["accepted"] = decision.accepted.to_json()
     return CliFailure(
         code.value,
         decision.message,

@@ -133,8 +133,9 @@ class Spender:
             return await self._spend(ctx, priced, decision)
         # Approved in the app: exactly the spend it approved (perhaps quoted again) is sent.
         approved = dataclasses.replace(priced, request=answer.approved.request)
+        yes = dataclasses.replace(decision, quote=answer.approved.request.quote)
         async with approving.told_to_the_app(self.runtime, answer.approved):
-            return await self._spend(ctx, approved, decision)
+            return await self._spend(ctx, approved, yes)
 
     async def _spend(
         self, ctx: Context[Any, Any], priced: Priced, yes: Decision | None
@@ -184,7 +185,8 @@ class Spender:
         if again is None or again.code is not Code.QUOTE_CHANGED or not again.asks:
             raise refusal
         answer = await asking.ask(ctx, again, dry_run=False, seconds=self.runtime.deps.ask_seconds)
-        if not isinstance(answer, asking.Answer):  # only a later call could carry the question
+        if not isinstance(answer, asking.Answer) or answer.asked is Asked.CANNOT_ASK:
+            # Nobody to ask in this call (a later call carries the question): both quotes.
             raise refused(dataclasses.replace(again, verdict=Verdict.REFUSE))
         if not answer.given:
             raise declined(again, answer.asked)
