@@ -168,3 +168,22 @@ async def test_a_call_cancelled_mid_post_then_resent_cannot_refill_the_allowance
         over = await client.call_tool("unlock_results", {"search_id": search_id, "results": 5})
     assert error_of(over)["code"] == "authorization_required"
     assert await _credits(sandbox_http) == credits - 7
+
+
+async def test_after_the_yes_one_balance_read_before_the_post(
+    in_process: Any, sandbox_http: httpx.AsyncClient
+) -> None:
+    search_id = await _search(sandbox_http)
+    seen: list[int] = []
+
+    async def user(context: Any, params: types.ElicitRequestParams) -> types.ElicitResult:
+        seen.append(len((await sandbox_http.get("/_sandbox/requests")).json()["data"]))
+        return types.ElicitResult(action="accept", content={"confirm": True})
+
+    for legacy in (False, True):
+        async with in_process(elicitation=user, legacy=legacy) as client:
+            ok(await client.call_tool("unlock_results", {"search_id": search_id, "results": 2}))
+        log = (await sandbox_http.get("/_sandbox/requests")).json()["data"][seen[-1] :]
+        post = next(i for i, r in enumerate(log) if r["path"].endswith("/exports"))
+        reads = [r for r in log[:post] if r["method"] == "GET" and r["path"].endswith("/me")]
+        assert len(reads) == 1, (legacy, [r["path"] for r in log[:post]])

@@ -130,7 +130,9 @@ class Spender:
         if not answer.given:
             raise declined(decision, answer.asked)
         if answer.approved is None:
-            return await self._spend(ctx, priced, decision)
+            # Where the answer came with this call, its read came after the yes: the one.
+            fresh = asking.answered_before_the_call(ctx)
+            return await self._spend(ctx, priced, decision, fresh=fresh)
         # Approved in the app: exactly the spend it approved (perhaps quoted again) is sent.
         approved = dataclasses.replace(priced, request=answer.approved.request)
         yes = dataclasses.replace(decision, quote=answer.approved.request.quote)
@@ -138,10 +140,11 @@ class Spender:
             return await self._spend(ctx, approved, yes)
 
     async def _spend(
-        self, ctx: Context[Any, Any], priced: Priced, yes: Decision | None
+        self, ctx: Context[Any, Any], priced: Priced, yes: Decision | None, *, fresh: bool = False
     ) -> CallToolResult:
-        """Send `priced`: on its decision's read when nobody was asked, else read once more
-        and held to the quote the user said yes to (`yes`); a higher one is asked again."""
+        """Send `priced`: on its decision's read when nobody was asked (or it was read after
+        the yes: `fresh`), else read once more and held to the quote the user said yes to
+        (`yes`); a higher one is asked again."""
         runtime, client = self.runtime, self.runtime.client()
         request = priced.request
         # One spend at a time: two calls must not both fit in what is left of the allowance.
@@ -151,14 +154,14 @@ class Spender:
                 while True:
                     accepted = None if yes is None else Accepted(request.request_hash, yes.quote)
                     authorization = self.authorization(ctx, accepted=accepted)
-                    decided = priced.decision if yes is None else None
+                    decided = priced.decision if yes is None or fresh else None
                     try:
                         result = await runtime.gate().spend(
                             request, client, authorization, decided=decided
                         )
                         break
                     except SpendRefused as exc:
-                        yes = await self._asked_again(ctx, exc)
+                        yes, fresh = await self._asked_again(ctx, exc), False
                         request = dataclasses.replace(request, quote=yes.quote)
             except SpendBlocked as exc:
                 raise blocked(exc) from None
