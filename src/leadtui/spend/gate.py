@@ -178,9 +178,10 @@ class SpendGate:
 
     def _known(self, client: LeadClient, identity: Identity | None = None) -> SpendAccount:
         """The account as last read for `client` (the masked key when none was)."""
-        if identity is not None and identity.account is not None:
-            self._accounts[client] = SpendAccount.of(identity, client.key_masked)
-        return self._accounts.get(client) or SpendAccount.of(identity, client.key_masked)
+        account = SpendAccount.of(identity, client.key_masked)
+        if account.id is not None:
+            self._accounts[client] = account
+        return self._accounts.get(client, account)
 
     async def _judged(
         self,
