@@ -12,6 +12,9 @@ import anyio
 import httpx
 import mcp.types as types
 
+from leadtui.spend.account import SpendAccount
+from leadtui.spend.intent import SpendOperation
+from leadtui.spend.journal import SpendJournal, default_journal_path
 from tests.mcp_tools.conftest import SEARCH, error_of, ok
 from tests.mcp_tools.test_outcome_unknown import LosesSpendAnswers
 from tests.spend.test_authorized_spend import HoldsTheFirstUnlock
@@ -187,3 +190,30 @@ async def test_after_the_yes_one_balance_read_before_the_post(
         post = next(i for i, r in enumerate(log) if r["path"].endswith("/exports"))
         reads = [r for r in log[:post] if r["method"] == "GET" and r["path"].endswith("/me")]
         assert len(reads) == 1, (legacy, [r["path"] for r in log[:post]])
+
+
+async def test_a_resend_that_makes_the_debit_says_sent_now(
+    in_process: Any, sandbox_http: httpx.AsyncClient
+) -> None:
+    search_id = await _search(sandbox_http)
+    credits = await _credits(sandbox_http)
+    # Journaled by an earlier run that died before its POST left.
+    SpendJournal(default_journal_path()).record_intent(
+        idempotency_key="agent-never-sent-1",
+        operation=SpendOperation.UNLOCK,
+        params={"search_id": search_id, "additional_results": 7},
+        body={"additional_results": 7},
+        amount=7,
+        profile="default",
+        origin="http://127.0.0.1",
+        account=SpendAccount("…full", "acct_demo", "Demo Co"),
+    )
+    arguments = {"search_id": search_id, "results": 7, "idempotency_key": "agent-never-sent-1"}
+    async with in_process(max_credits=10) as client:
+        resent = await client.call_tool("unlock_results", arguments)
+    doc = ok(resent)
+    assert (doc["replayed"], doc["sent_now"], doc["debited"]) == (True, True, 7)
+    assert "Sent now: 7 credits." in " ".join(getattr(b, "text", "") for b in resent.content)
+    assert doc["allowance_left"] == {"credits": 3, "launches": 0}
+    assert len(await _unlocks(sandbox_http)) == 1
+    assert await _credits(sandbox_http) == credits - 7
