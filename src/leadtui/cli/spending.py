@@ -252,6 +252,7 @@ async def _send(
                         raise
                     # The price rose after the yes: nothing was sent; the new quote is asked.
                     spend, auth = _asked(ctx, spend, again, auth)
+                    decided = None  # a person was asked: the price and balance are read again
     except asyncio.CancelledError:
         raise await _interrupted(gate, spend.request) from None
     except LeadError as exc:  # a definitive refusal: journaled as rejected, nothing spent
