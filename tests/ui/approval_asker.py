@@ -14,8 +14,9 @@ from leadtui.config.settings_model import SpendPolicy
 from leadtui.spend.approval_records import Party, Progress
 from leadtui.spend.approval_wait import InAppApproval
 from leadtui.spend.approvals import ApprovalDesk, approvals_folder
+from leadtui.spend.debit import SpendResult
 from leadtui.spend.decision import Surface
-from leadtui.spend.gate import SpendGate, SpendResult
+from leadtui.spend.gate import SpendGate
 from leadtui.spend.journal import SpendJournal
 from leadtui.spend.origin import spend_origin
 from leadtui.spend.quote import Quote

@@ -26,6 +26,7 @@ from typing import Any, Final
 from leadtui.api.errors import LeadError
 from leadtui.api.guidance import INVALID_REQUEST
 from leadtui.api.models import ExtractionRequest
+from leadtui.api.urls import segment
 from leadtui.cli import approving, spend_display
 from leadtui.cli.exit_codes import Exit
 from leadtui.cli.failures import (
@@ -41,7 +42,7 @@ from leadtui.cli.failures import (
     from_lead_error,
     usage_failure,
 )
-from leadtui.cli.records import as_json
+from leadtui.cli.output import as_json
 from leadtui.cli.runtime import Context
 from leadtui.cli.spend_display import decision_failure
 from leadtui.config.errors import StateDirError
@@ -130,6 +131,7 @@ async def create_extraction_spend(ctx: Context, body: ExtractionRequest) -> Spen
 
 
 async def launch_extraction_spend(ctx: Context, extraction_id: str) -> Spend:
+    segment(extraction_id)  # an id that cannot be sent is refused before it is journaled
     quote = Quote.launch(SpendOperation.EXTRACTION_LAUNCH, f"draft {extraction_id}", None)
     return Spend(quote, SpendRequest.for_launch(quote, extraction_id, _key(ctx)))
 
@@ -208,25 +210,28 @@ def _asked(
     return spend, replace(auth, confirmed=True, accepted=accepted)
 
 
-def show_spent(ctx: Context, result: SpendResult, rows: Rows) -> None:
-    """What a spend made, with what it debited: a warning on stderr and, under --json, the
-    record with `idempotency_key`, `debited`, `sent_now` (a resend whose send made the debit)
-    and `overcharge` ({quoted, debited, request_id}, or null)."""
+def spent_json(ctx: Context, result: SpendResult) -> dict[str, Any]:
+    """What a spend debited, as `--json` carries it beside the record: `idempotency_key`,
+    `debited`, `sent_now` (a resend whose send made the debit) and `overcharge` ({quoted,
+    debited, request_id}, or null). An overcharge is also a warning on stderr."""
     overcharge = result.overcharge_text()
     if overcharge is not None:
         ctx.deps.stderr.write(f"Warning: {overcharge}\n")
         ctx.deps.stderr.flush()
+    return {
+        "idempotency_key": result.intent.idempotency_key,
+        "debited": result.debited,
+        "sent_now": result.sent_now,
+        "overcharge": result.overcharge_json(),
+    }
+
+
+def show_spent(ctx: Context, result: SpendResult, rows: Rows) -> None:
+    """What a spend made, with what it debited (`spent_json`)."""
+    spent = spent_json(ctx, result)
     doc = as_json(result.record)
     if ctx.out.machine:
-        ctx.out.document(
-            {
-                **doc,
-                "idempotency_key": result.intent.idempotency_key,
-                "debited": result.debited,
-                "sent_now": result.sent_now,
-                "overcharge": result.overcharge_json(),
-            }
-        )
+        ctx.out.document(doc | spent)
         return
     ctx.out.fields(rows(doc))
     said = result.debit_text()
