@@ -29,12 +29,11 @@ def stated_debit(record: Export | Extraction) -> int | None:
 
 @dataclass(frozen=True)
 class Meanwhile:
-    """What other spends of the account may have taken while one spend was out."""
+    """What other spends of the account may have taken while one spend was out: `credits`
+    (their debits when known, else their quotes), `exact` (every debit known, none out)."""
 
     credits: int
-    """What they debited when known, else what they were quoted."""
     exact: bool
-    """Every one of them has a known debit (and none is still being sent)."""
 
 
 def measured_debit(before: int, after: int, others: Meanwhile, quoted: int) -> int | None:

@@ -66,9 +66,8 @@ class Allowance:
 
     def less(self, spent: Allowance) -> Allowance:
         """What is left once `spent` is taken (never below zero)."""
-        return Allowance(
-            max(0, self.credits - spent.credits), max(0, self.launches - spent.launches)
-        )
+        credits, launches = self.credits - spent.credits, self.launches - spent.launches
+        return Allowance(max(0, credits), max(0, launches))
 
 
 @dataclass(frozen=True)

@@ -24,8 +24,7 @@ log = logging.getLogger(__name__)
 
 @dataclass(frozen=True)
 class Read:
-    """What the server said just now: the request's quote at the price stated now and the
-    balance read now, and the account the key spends from."""
+    """What the server said just now: the quote at today's price and balance, the account."""
 
     quote: Quote
     account: SpendAccount
@@ -55,14 +54,10 @@ async def read_now(
         except LeadError as error:
             log.info("the search's price could not be read (%s): its quote stands", error.title)
     identity = await fresh_identity(client)
-    if identity is None and known is not None:
-        account = known
-    else:
-        account = SpendAccount.of(identity, client.key_masked)
-    if quote.unit is Unit.CREDIT:
-        balance = None if identity is None else identity.credits
-    else:
-        balance = None if identity is None else identity.launches_left
+    fresh = SpendAccount.of(identity, client.key_masked)
+    account = known if identity is None and known is not None else fresh
+    credit = quote.unit is Unit.CREDIT
+    balance = None if identity is None else identity.credits if credit else identity.launches_left
     return Read(quote.with_balance(balance), account)
 
 

@@ -53,8 +53,7 @@ from leadtui.spend.sending import dispatch, error_code, journaled_record, may_ha
 
 log = logging.getLogger(__name__)
 
-# How often a spend waits to learn the outcome another process is sending under its key.
-_CLAIM_POLL_SECONDS = 0.2
+_CLAIM_POLL_SECONDS = 0.2  # how often a spend looks whether another sender of its key let go
 
 # 4xx answers that do not settle anything: the same request may still succeed later.
 _NOT_DEFINITIVE = frozenset({408, 425, 429})
@@ -96,8 +95,7 @@ class SpendGate:
     async def account_of(self, client: LeadClient) -> SpendAccount:
         """The account `client`'s key spends from (GET /me, remembered per client once it
         names the account; the masked key when it does not)."""
-        known = self._accounts.get(client)
-        return known if known is not None else self._known(client, await fresh_identity(client))
+        return self._accounts.get(client) or self._known(client, await fresh_identity(client))
 
     async def decide(
         self, request: SpendRequest, client: LeadClient, authorization: Authorization

@@ -68,8 +68,7 @@ def canonical_body_hash(body: Mapping[str, Any] | str | None) -> str:
 
 
 class KeyInJournal(JournalError):
-    """The idempotency key is in the journal already (another process may have just written
-    it): the spend under it is that one, never a second."""
+    """The key is in the journal already (perhaps just now, by another process)."""
 
 
 def read_one(row: sqlite3.Row) -> SpendIntent:

@@ -40,8 +40,7 @@ CREATE TABLE IF NOT EXISTS spend_intents (
     debited         INTEGER
 )
 """
-# Which spends count under which limits (a command's ceiling, an agent server's allowance):
-# one row per spend and limit, however often the spend is resent.
+# Which spends count under which limits (an agent server's allowance): once each, resent or not.
 _LIMITS: Final = """
 CREATE TABLE IF NOT EXISTS spend_limits (
     limits          TEXT NOT NULL,

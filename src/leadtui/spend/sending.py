@@ -25,9 +25,8 @@ def may_have_acted(error: LeadError) -> bool:
 
 
 def error_code(error: LeadError) -> str:
-    if isinstance(error, ApiError):
-        return error.code
-    return TIMEOUT if isinstance(error, RequestTimeout) else NETWORK
+    fault = TIMEOUT if isinstance(error, RequestTimeout) else NETWORK
+    return error.code if isinstance(error, ApiError) else fault
 
 
 def quietly(key: str, write: Callable[[], None]) -> None:
