@@ -1,5 +1,5 @@
-"""`--approve-in-app` in process, on the test's clock, with the app played through the files it
-writes: who may opt in, that a client which can ask is still asked itself, the progress told
+"""`--approve-in-app` in process, on the test's clock, with the app played through the journal rows
+it writes: who may opt in, that a client which can ask is still asked itself, the progress told
 while waiting, and a quote that went stale quoted again. (The app itself, end to end:
 tests/e2e/test_mcp_approve_in_app.py.)"""
 
@@ -13,8 +13,8 @@ import httpx
 import mcp.types as types
 import pytest
 
-from leadtui.spend.approval_records import ApprovalRequest, Verdict
-from leadtui.spend.approvals import ApprovalDesk, approvals_folder
+from leadtui.spend.approvals import ApprovalDesk, ApprovalRequest, Progress, Verdict
+from leadtui.spend.journal import SpendJournal
 from tests.mcp_tools.conftest import SEARCH, Clock, error_of, ok
 from tests.support.approval_answers import answer_as_the_app
 
@@ -31,8 +31,7 @@ async def _credits(sandbox_http: httpx.AsyncClient) -> int:
 
 
 def _requests() -> list[ApprovalRequest]:
-    requests, _ = ApprovalDesk(approvals_folder()).requests()
-    return requests
+    return ApprovalDesk(SpendJournal()).listed().requests
 
 
 def _app_answers(clock: Clock, answer: Callable[[ApprovalRequest], Verdict | None]) -> None:
@@ -41,9 +40,10 @@ def _app_answers(clock: Clock, answer: Callable[[ApprovalRequest], Verdict | Non
 
     async def sleep(seconds: float) -> None:
         for request in _requests():
-            verdict = answer(request) if request.open else None
+            waiting = request.answer is None and request.progress is Progress.WAITING
+            verdict = answer(request) if waiting else None
             if verdict is not None:
-                answer_as_the_app(ApprovalDesk(approvals_folder()), request, verdict)
+                answer_as_the_app(ApprovalDesk(SpendJournal()), request, verdict)
         await waits(seconds)
 
     clock.sleep = sleep  # type: ignore[method-assign]

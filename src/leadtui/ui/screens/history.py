@@ -18,7 +18,7 @@ from textual.binding import Binding, BindingType
 from textual.widgets import DataTable
 
 from leadtui.spend.approval_parties import ApprovedSpends
-from leadtui.spend.approvals import ApprovalDesk, approvals_folder
+from leadtui.spend.approvals import ApprovalDesk
 from leadtui.spend.errors import JournalError
 from leadtui.spend.intent import SpendIntent
 from leadtui.ui.clipboard import copy_and_tell
@@ -84,16 +84,15 @@ class HistoryScreen(LeadScreen):
     @work(group="history-spends")
     async def _load_spends(self) -> None:
         """Every spend of this profile in the journal, whichever surface made it, with who
-        asked for it and who approved it (the approvals folder beside the journal)."""
+        asked for it and who approved it (the journal's approval requests)."""
         app = self.lead_app
-        desk = ApprovalDesk(approvals_folder(app.deps.journal_path))
         try:
             gate = await app.spending()
             intents: list[SpendIntent] = await asyncio.to_thread(gate.journal.history, 50)
         except JournalError as error:
             app.notify_error(error)
             return
-        approved = await asyncio.to_thread(ApprovedSpends.read, desk)
+        approved = await asyncio.to_thread(ApprovedSpends.read, ApprovalDesk(gate.journal))
         mine = [
             SpendRow(intent, approved.parties(intent))
             for intent in intents
