@@ -159,7 +159,9 @@ async def test_a_balance_changed_since_the_quote_is_stale_and_asked_again(
         text = await wait_for_text(pilot, "5,000 credits → 4,960")
         assert "stale: the quote changed" in text
         await wait_until(pilot, lambda: app.approvals_waiting == 1)
-        assert app.screen.rows[0].standing.value == "waiting for you"  # newest first
+        screen = app.screen
+        assert isinstance(screen, ApprovalsScreen)
+        await wait_until(pilot, lambda: screen.rows[0].approvable)  # newest first
         await pilot.press("y")
         await wait_for_screen(pilot, ConfirmSpend)
         await pilot.press("y")
@@ -224,8 +226,8 @@ async def test_a_request_retargeted_in_the_journal_is_refused_by_its_asker_and_s
         )
 
         await pilot.press("A")
-        text = await wait_for_text(pilot, "Waiting for you.")
-        assert other in text
+        await wait_for_text(pilot, f"unlock 40 results of {other}")
+        await wait_for_text(pilot, "Waiting for you.")
         await pilot.press("y")
         await wait_for_screen(pilot, ConfirmSpend)
         await pilot.press("y")

@@ -10,6 +10,7 @@ asker quotes again), another account or server, or changed.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -137,9 +138,11 @@ def review(
     origin: str,
     account: SpendAccount,
     fresh: Quote | None,
+    built: Callable[[ApprovalRequest], SpendRequest] | None = None,
 ) -> Review:
     """Judge an open request against this app (`fresh`: the app's quote of the same spend,
-    None while it is being read)."""
+    None while it is being read; `built`: how the row's spend is built at its own quote,
+    `rebuilt_spend` by default — a screen of a thousand rows remembers them)."""
     done = settled_standing(request)
     if done is not None:
         return Review(request, done)
@@ -151,7 +154,7 @@ def review(
         return Review(request, Standing.ANOTHER_ACCOUNT)
     asked = request.quote
     try:
-        spend = rebuilt_spend(request, asked)
+        spend = rebuilt_spend(request, asked) if built is None else built(request)
     except (ValueError, KeyError, TypeError):
         return Review(request, Standing.CHANGED)
     if spend.request_hash != request.request_hash:
@@ -167,4 +170,4 @@ def review(
         asked.total,
     ):
         return Review(request, Standing.STALE, fresh=fresh)
-    return Review(request, Standing.WAITING, rebuilt_spend(request, fresh), fresh)
+    return Review(request, Standing.WAITING, dataclasses.replace(spend, quote=fresh), fresh)

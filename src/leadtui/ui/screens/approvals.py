@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import json
 from typing import Any, ClassVar
 
 from textual import on, work
@@ -29,6 +30,7 @@ from leadtui.spend.decision import Verdict as Decided
 from leadtui.spend.errors import JournalError, SpendBlocked
 from leadtui.spend.origin import spend_origin
 from leadtui.spend.quote import Quote
+from leadtui.spend.request import SpendRequest
 from leadtui.ui.dialogs.confirm_spend import ConfirmSpend
 from leadtui.ui.journal_watch import JournalWatcher
 from leadtui.ui.model.approval_review import (
@@ -123,8 +125,10 @@ class ApprovalsScreen(LeadScreen):
         self.watcher = watcher
         self.rows: list[Review] = []
         self._fresh: dict[str, Quote] = {}
+        """The app's own quote of each request's spend, by its request hash."""
         self._account: SpendAccount | None = None
         self._spends_seen = watcher.spends_moved
+        self._built: dict[str, SpendRequest] = {}
 
     def compose_body(self) -> ComposeResult:
         yield ViewTable(
@@ -169,16 +173,28 @@ class ApprovalsScreen(LeadScreen):
             profile=self.lead_app.deps.profile,
             origin=spend_origin(self.lead_app.client.base_url),
             account=account,
-            fresh=self._fresh.get(request.id),
+            fresh=self._fresh.get(request.request_hash),
+            built=self._spend_of,
         )
 
+    def _spend_of(self, request: ApprovalRequest) -> SpendRequest:
+        """The row's spend at its own quote, built once for what the row says now."""
+        says = json.dumps([request.request_hash, request.to_json()], sort_keys=True)
+        if says not in self._built:
+            self._built[says] = rebuilt_spend(request, request.quote)
+        return self._built[says]
+
     def _show(self) -> None:
-        self.rows = [self._review(r) for r in reversed(self.watcher.requests)]
-        table = self._table
-        at_top = table.cursor_row == 0
-        table.set_rows(self.rows)
-        if at_top:
-            table.move_cursor(row=0, animate=False)
+        rows = [self._review(r) for r in reversed(self.watcher.requests)]
+        if [_cells(row) for row in rows] != [_cells(row) for row in self.rows] or not rows:
+            # Redrawn only when a cell changed: a thousand rows are measured on each redraw.
+            self.rows = rows
+            table = self._table
+            at_top = table.cursor_row == 0
+            table.set_rows(rows)
+            if at_top:
+                table.move_cursor(row=0, animate=False)
+        self.rows = rows
         self._describe_focused()
 
     @on(DataTable.RowHighlighted, "#approvals-table")
@@ -201,10 +217,12 @@ class ApprovalsScreen(LeadScreen):
                 self._account = await gate.account_of(app.client)
                 await app.refresh_identity()
                 for request in self.watcher.requests:
-                    if self._review(request).standing is Standing.CHECKING:
+                    # One quote per spend, however often it is asked.
+                    checking = self._review(request).standing is Standing.CHECKING
+                    if checking and request.request_hash not in self._fresh:
                         asked = rebuilt_spend(request, request.quote)
                         decided = await quote_now(gate, app.client, asked, Surface.APP)
-                        self._fresh[request.id] = decided.quote
+                        self._fresh[request.request_hash] = decided.quote
             except (LeadError, SpendBlocked, JournalError) as error:
                 self.show_error(error)
                 return
