@@ -129,6 +129,7 @@ class ApprovalsScreen(LeadScreen):
         self._account: SpendAccount | None = None
         self._spends_seen = watcher.spends_moved
         self._built: dict[str, SpendRequest] = {}
+        self._drawn: list[tuple[str, ...]] | None = None
 
     def compose_body(self) -> ComposeResult:
         yield ViewTable(
@@ -147,6 +148,7 @@ class ApprovalsScreen(LeadScreen):
         self._table.border_subtitle = "y approve · n deny · r check again · esc back"
         self.watcher.changed.subscribe(self, self._changed)
         self._show()
+        self.call_after_refresh(self._show)  # the table's columns are there by then
         self.recheck()
 
     @property
@@ -185,16 +187,17 @@ class ApprovalsScreen(LeadScreen):
         return self._built[says]
 
     def _show(self) -> None:
-        rows = [self._review(r) for r in reversed(self.watcher.requests)]
-        if [_cells(row) for row in rows] != [_cells(row) for row in self.rows] or not rows:
-            # Redrawn only when a cell changed: a thousand rows are measured on each redraw.
-            self.rows = rows
-            table = self._table
+        self.rows = [self._review(r) for r in reversed(self.watcher.requests)]
+        table = self._table
+        cells = [_cells(row) for row in self.rows]
+        # Redrawn only when a cell changed (a thousand rows are measured on each redraw), and
+        # once the table has its columns (cells added before them would be cut to the labels).
+        if (cells != self._drawn or not cells) and table.columns:
+            self._drawn = cells
             at_top = table.cursor_row == 0
-            table.set_rows(rows)
+            table.set_rows(self.rows)
             if at_top:
                 table.move_cursor(row=0, animate=False)
-        self.rows = rows
         self._describe_focused()
 
     @on(DataTable.RowHighlighted, "#approvals-table")
