@@ -5,6 +5,8 @@ tests/e2e/test_mcp_approve_in_app.py.)"""
 
 from __future__ import annotations
 
+import os
+import signal
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -139,3 +141,30 @@ async def test_without_opting_in_the_agent_is_told_how_to(
     assert error["code"] == "authorization_required"
     assert "--approve-in-app" in error["hint"]
     assert _requests() == []
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+async def test_a_signal_while_waiting_withdraws_the_request_and_is_an_interrupted_error(
+    in_process: Any, sandbox_http: httpx.AsyncClient, clock: Clock, signum: int
+) -> None:
+    search_id, credits = await _search(sandbox_http), await _credits(sandbox_http)
+    waits = clock.sleep
+
+    async def sleep(seconds: float) -> None:
+        if _requests():  # waiting for the app: the server is told to stop
+            os.kill(os.getpid(), signum)
+        await waits(seconds)
+
+    clock.sleep = sleep  # type: ignore[method-assign]
+    async with in_process(approve_in_app=True) as client:
+        error = error_of(
+            await client.call_tool("unlock_results", {"search_id": search_id, "results": 2})
+        )
+
+    assert error["code"] == "interrupted"
+    assert "withdrawn" in error["message"]
+    assert error["quote"]["total"] == 2
+    [request] = _requests()
+    assert request.answer is not None
+    assert request.answer.verdict is Verdict.WITHDRAWN
+    assert await _credits(sandbox_http) == credits
