@@ -102,7 +102,7 @@ async def test_a_script_spends_only_after_the_yes_in_the_app_and_once(
     asker = await ask(sandbox, await new_search(sandbox))
     async with app.run_test(size=(100, 30)) as pilot:
         await open_request(pilot)
-        text = await wait_for_text(pilot, "command line")
+        text = await wait_for_text(pilot, "command line", seconds=LOADED_SECONDS)
         assert f"{asker.pid}" in text
         assert await unlocks(sandbox) == []
 

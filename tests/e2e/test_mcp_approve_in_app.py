@@ -23,6 +23,7 @@ from tests.e2e.sandbox_process import sandbox_process
 from tests.mcp_tools.conftest import Machine, Sandbox, error_of, ok
 from tests.support.approval_answers import answer_as_the_app
 from tests.support.approvals_app import (
+    LOADED_SECONDS,
     approve,
     approve_in_both,
     open_request,
@@ -112,7 +113,7 @@ async def test_an_agent_spends_only_after_the_yes_in_the_app_and_once(machine: M
     app = over_socket(machine.sandbox.base_url)
     async with agent_unlocking(machine) as asking, app.run_test(size=(100, 30)) as pilot:
         await open_request(pilot, seconds=ASKING_SECONDS)
-        shown = await wait_for_text(pilot, "test-agent 1.2.3")
+        shown = await wait_for_text(pilot, "test-agent 1.2.3", seconds=LOADED_SECONDS)
         [request] = requests_asked()
         assert request.asker.surface == "agent"
         assert f"pid {request.asker.pid}" in shown
@@ -120,8 +121,10 @@ async def test_an_agent_spends_only_after_the_yes_in_the_app_and_once(machine: M
 
         await approve(pilot)
         result = await asking.outcome()
-        await wait_for_text(pilot, "sent by the asker")
-        await wait_for_text(pilot, f"{asking.before - RESULTS:,} credits")  # the header follows
+        await wait_for_text(pilot, "sent by the asker", seconds=LOADED_SECONDS)
+        await wait_for_text(
+            pilot, f"{asking.before - RESULTS:,} credits", seconds=LOADED_SECONDS
+        )  # the header follows
         await settle(pilot)
 
     sent = ok(result)
@@ -180,8 +183,8 @@ async def test_two_apps_open_approve_once_only(machine: Machine) -> None:
         await approve_in_both(one, two)
         result = await asking.outcome()
         # The second yes found the request answered: both apps see it sent, by the asker.
-        await wait_for_text(one, "sent by the asker")
-        await wait_for_text(two, "sent by the asker")
+        await wait_for_text(one, "sent by the asker", seconds=LOADED_SECONDS)
+        await wait_for_text(two, "sent by the asker", seconds=LOADED_SECONDS)
         await settle(one)
 
     ok(result)
@@ -222,11 +225,13 @@ async def test_a_request_tampered_with_in_the_journal_is_never_approved_nor_sent
             )
 
         await pilot.press("A")
-        await wait_for_screen(pilot, ApprovalsScreen)
-        await wait_for_text(pilot, standing)
+        await wait_for_screen(pilot, ApprovalsScreen, seconds=LOADED_SECONDS)
+        await wait_for_text(pilot, standing, seconds=LOADED_SECONDS)
         await pilot.press("y")
         await wait_until(
-            pilot, lambda: any(e.title == "Not approved here" for e in app.history.entries())
+            pilot,
+            lambda: any(e.title == "Not approved here" for e in app.history.entries()),
+            seconds=LOADED_SECONDS,
         )
         assert isinstance(app.screen, ApprovalsScreen)  # no confirmation: nothing to approve
 
