@@ -4,8 +4,6 @@ tests of every asker (a script, an agent's tool server)."""
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 from leadtui.api.client import LeadClient
@@ -21,18 +19,6 @@ KEY = "sk_demo_full"
 LOADED_SECONDS = 60.0
 """How long an end-to-end wait may take on a loaded machine (a demo running beside it): a
 deadline that only a broken run reaches, never a pause."""
-
-
-async def eventually(
-    check: Callable[[], Awaitable[bool]], what: str, *, seconds: float = LOADED_SECONDS
-) -> None:
-    """Until `check()` holds; fails loudly, saying `what` never happened, at the deadline."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + seconds
-    while not await check():
-        if loop.time() > deadline:
-            raise AssertionError(f"{what}: still not so after {seconds:.0f} s")
-        await asyncio.sleep(0.05)
 
 
 def over_socket(base_url: str) -> LeadApp:
