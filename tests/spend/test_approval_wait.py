@@ -211,3 +211,31 @@ async def test_a_signal_while_waiting_withdraws_and_answers_interrupted(
     assert record.answer is not None
     assert record.answer.verdict is Verdict.WITHDRAWN
     assert signal.getsignal(signum) is before  # the process's own handling is back
+
+
+async def test_two_waits_at_once_each_hear_a_signal_and_the_handler_comes_back_after_both(
+    journal: SpendJournal, client: LeadClient, quoted: SpendRequest
+) -> None:
+    before = signal.getsignal(signal.SIGTERM)
+    first, second = Waiting(journal, client), Waiting(journal, client)
+    other = dataclasses.replace(quoted, idempotency_key="second-wait-key-0001")
+    # The first is approved and ends; the second, still waiting, is then stopped.
+    first.on_sleep = [lambda: first.desk.answer(_open(first, quoted), answer(quoted))]
+    second.on_sleep = [None, None, None, lambda: os.kill(os.getpid(), signal.SIGTERM)]
+
+    approved, interrupted = await asyncio.gather(
+        first.approval().wait(quoted), second.approval().wait(other), return_exceptions=True
+    )
+
+    assert not isinstance(approved, BaseException)
+    assert isinstance(interrupted, ApprovalInterrupted)
+    assert signal.getsignal(signal.SIGTERM) is before
+
+
+def _open(waiting: Waiting, request: SpendRequest) -> str:
+    [found] = [
+        r
+        for r in waiting.desk.listed().requests
+        if r.idempotency_key == request.idempotency_key and r.answer is None
+    ]
+    return found.id

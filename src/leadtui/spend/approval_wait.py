@@ -117,6 +117,35 @@ async def quote_now(
     return await gate.decide(again, client, Authorization(surface, can_ask=True))
 
 
+# The waits under way in this process, each with the signals it was told of: one handler for
+# them all, installed while any waits (two tool calls may wait at once), the process's own
+# handling put back when the last one ends.
+_WAITS: dict[int, list[int]] = {}
+_BEFORE: dict[int, Any] = {}
+
+
+def _tell_the_waits(signum: int, _frame: object) -> None:
+    for noted in _WAITS.values():
+        noted.append(signum)
+
+
+@contextlib.contextmanager
+def _signals_noted(noted: list[int]) -> Iterator[None]:
+    if not _WAITS:
+        for sig in _SIGNALS:
+            _BEFORE[sig] = signal.getsignal(sig)
+            signal.signal(sig, _tell_the_waits)
+    _WAITS[id(noted)] = noted
+    try:
+        yield
+    finally:
+        del _WAITS[id(noted)]
+        if not _WAITS:
+            for sig, handler in _BEFORE.items():
+                signal.signal(sig, handler)
+            _BEFORE.clear()
+
+
 @dataclass(frozen=True)
 class Approved:
     """The spend a person approved in the app, and its request row (for the outcome)."""
@@ -186,14 +215,9 @@ class InAppApproval:
         if threading.current_thread() is not threading.main_thread():
             yield
             return
-        before = {sig: signal.getsignal(sig) for sig in _SIGNALS}
-        for sig in _SIGNALS:
-            signal.signal(sig, lambda signum, _frame: self._signalled.append(signum))
-        try:
+        self._signalled.clear()
+        with _signals_noted(self._signalled):
             yield
-        finally:
-            for sig, handler in before.items():
-                signal.signal(sig, handler)
 
     async def _answer(
         self, record: ApprovalRequest, spend: SpendRequest, deadline: float

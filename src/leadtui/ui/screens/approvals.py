@@ -198,6 +198,8 @@ class ApprovalsScreen(LeadScreen):
             table.set_rows(self.rows)
             if at_top:
                 table.move_cursor(row=0, animate=False)
+        else:
+            table.view.set_rows(self.rows)  # the same cells: the rows behind them, not redrawn
         self._describe_focused()
 
     @on(DataTable.RowHighlighted, "#approvals-table")
