@@ -196,8 +196,9 @@ class InAppApproval:
                     answer = await self._answer(record, current, deadline)
                 except BaseException:
                     # Cancelled: withdraw at once (no await), so no app approves a spend
-                    # nobody will send.
-                    self._close(record, current, Verdict.WITHDRAWN)
+                    # nobody will send; the cancellation, not a journal fault, is reported.
+                    with contextlib.suppress(JournalError):
+                        self._close(record, current, Verdict.WITHDRAWN)
                     raise
                 if answer.verdict is not Verdict.STALE:
                     return await self._settle(record, current, account, answer)
