@@ -269,8 +269,7 @@ OFF_THE_ACCOUNT_COMMAND = (
     "leadtui.api.exports",
     "leadtui.api.extractions",
     "leadtui.api.downloads",
-    "leadtui.cli.pages",
-    "leadtui.cli.listing",
+    "leadtui.cli.lists",
     "leadtui.cli.spending",
 )
 

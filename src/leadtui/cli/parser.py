@@ -207,6 +207,24 @@ def _unlock(sub: Any, summary: str, common: argparse.ArgumentParser) -> None:
     unlock.add_argument("search_id", metavar="SEARCH_ID")
     unlock.add_argument("--results", type=int, required=True, metavar="N", help="results to unlock")
     _spend_options(unlock, credits=True)
+    unlock.add_argument(
+        "--wait",
+        action="store_true",
+        help="then wait until the export is ready (exit 3 if it fails, 4 after --timeout)",
+    )
+    unlock.add_argument(
+        "--timeout",
+        type=wait_seconds,
+        default=600.0,
+        metavar="S",
+        help="with --wait: give up after S seconds (default 600)",
+    )
+    unlock.add_argument(
+        "--download",
+        metavar="DIR",
+        help="then save the ready export's ZIP in DIR (made when missing) as EXPORT_ID.zip, "
+        "once: run again with the same --idempotency-key, it is found there (implies --wait)",
+    )
 
 
 def _exports(sub: Any, summary: str, common: argparse.ArgumentParser) -> None:
@@ -309,15 +327,19 @@ def _extractions(sub: Any, summary: str, common: argparse.ArgumentParser) -> Non
 
 
 def _pending(sub: Any, summary: str, common: argparse.ArgumentParser) -> None:
-    verbs = _resource(
-        sub,
+    # `leadtui pending` alone is `leadtui pending list`.
+    parser = sub.add_parser(
         "pending",
-        summary,
-        (
+        help=summary,
+        parents=[common],
+        description=(
             "The spend journal's intents with no known outcome (the same journal the app offers "
-            "at start). Resending uses the same idempotency key: never a second debit."
+            "at start). Resending uses the same idempotency key: never a second debit. "
+            "Without a verb: list."
         ),
     )
+    parser.set_defaults(runs="pending:list_pending", all=True)
+    verbs = parser.add_subparsers(dest="verb", metavar="VERB")
     listing = _command(
         verbs, "list", "this profile's pending spends", "pending:list_pending", common
     )
@@ -330,6 +352,18 @@ def _pending(sub: Any, summary: str, common: argparse.ArgumentParser) -> None:
     resend.add_argument("id", metavar="KEY", help="its idempotency key (or a unique prefix)")
     discard = _command(verbs, "discard", "stop offering a pending spend", "pending:discard", common)
     discard.add_argument("id", metavar="KEY", help="its idempotency key (or a unique prefix)")
+
+
+def _digest(sub: Any, summary: str, common: argparse.ArgumentParser) -> None:
+    digest = _command(sub, "digest", summary, "digest:show", common)
+    digest.add_argument(
+        "--since",
+        metavar="DURATION|TIME",
+        help=(
+            "start of the window: 90m, 24h, 7d, or a UTC time such as 2026-11-26T08:00Z "
+            "(default: when the app or the digest last looked for this profile)"
+        ),
+    )
 
 
 # Each command: its one-line summary (as `leadtui --help` lists it) and what builds the rest;
@@ -345,6 +379,7 @@ _TWIN_COMMANDS: Final[dict[str, tuple[str, TwinBuilder]]] = {
         "spends whose outcome is unknown: resend with the same key, or discard",
         _pending,
     ),
+    "digest": ("what changed since a time: jobs settled, spends by surface, approvals", _digest),
 }
 
 

@@ -51,6 +51,8 @@ class CliDeps:
     """None: the network, through httpx's sync client in threads (see `network.py`)."""
     sleep: Sleep = asyncio.sleep
     clock: Callable[[], float] = time.monotonic
+    now: Callable[[], float] = time.time
+    """Wall-clock seconds: what "since" and "until" mean (`digest`)."""
     stdin: TextIO = field(default_factory=lambda: sys.stdin)
     stdout: TextIO = field(default_factory=lambda: sys.stdout)
     stderr: TextIO = field(default_factory=lambda: sys.stderr)
@@ -113,6 +115,14 @@ class Context:
                 sleep=self.deps.sleep,
             )
         return self._client
+
+    def private_state_dir(self) -> Path:
+        """The spend journal's folder, made (or tightened to) 0700. Raises StateDirError (a
+        ConfigError: the user's input, exit 2) when it cannot be made."""
+        from leadtui.config.files import ensure_private_dir
+        from leadtui.spend.journal import default_journal_path
+
+        return ensure_private_dir((self.deps.journal_path or default_journal_path()).parent)
 
     async def aclose(self) -> None:
         if self._client is not None:

@@ -82,8 +82,8 @@ class Party:
     at: datetime
 
     @classmethod
-    def here(cls, surface: str, name: str) -> Party:
-        return cls(surface, name, os.getpid(), socket.gethostname(), datetime.now(UTC))
+    def here(cls, surface: str, name: str, at: datetime | None = None) -> Party:
+        return cls(surface, name, os.getpid(), socket.gethostname(), at or datetime.now(UTC))
 
     @property
     def label(self) -> str:

@@ -7,7 +7,6 @@ from leadtui.cli import approving, spending
 from leadtui.cli.commands.exports import export_rows
 from leadtui.cli.commands.extractions import extraction_rows
 from leadtui.cli.output import table_lines
-from leadtui.cli.records import show_record
 from leadtui.cli.runtime import Context
 from leadtui.spend.intent import SpendIntent
 
@@ -75,7 +74,7 @@ async def list_pending(ctx: Context) -> int:
 
 async def resend(ctx: Context) -> int:
     record = await spending.resend(ctx, ctx.ns.id)
-    show_record(ctx, record, export_rows if isinstance(record, Export) else extraction_rows)
+    ctx.out.record(record, export_rows if isinstance(record, Export) else extraction_rows)
     return 0
 
 
