@@ -156,6 +156,24 @@ async def test_a_denial_in_the_app_sends_nothing(machine: Machine) -> None:
     assert machine.sandbox.credits() == asking.before
 
 
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
+async def test_a_signal_while_the_server_waits_withdraws_the_request_and_answers_interrupted(
+    machine: Machine, signum: int
+) -> None:
+    app = over_socket(machine.sandbox.base_url)
+    async with agent_unlocking(machine) as asking, app.run_test(size=(100, 30)) as pilot:
+        await open_request(pilot, seconds=ASKING_SECONDS)
+        [request] = requests_asked()
+        os.kill(request.asker.pid, signum)
+        error = error_of(await asking.outcome())
+        await wait_for_text(pilot, "withdrawn by the asker", seconds=LOADED_SECONDS)
+
+    assert error["code"] == "interrupted"
+    assert error["quote"]["total"] == RESULTS
+    assert asking.unlocks() == []
+    assert machine.sandbox.credits() == asking.before
+
+
 async def test_no_app_to_answer_in_time_sends_nothing(machine: Machine) -> None:
     async with agent_unlocking(machine, "--approval-timeout", "2") as asking:
         error = error_of(await asking.outcome())

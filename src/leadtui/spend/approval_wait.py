@@ -122,6 +122,7 @@ async def quote_now(
 # handling put back when the last one ends.
 _WAITS: dict[int, list[int]] = {}
 _BEFORE: dict[int, Any] = {}
+_WHEN_ENDED: list[asyncio.Event] = []
 
 
 def _tell_the_waits(signum: int, _frame: object) -> None:
@@ -144,6 +145,22 @@ def _signals_noted(noted: list[int]) -> Iterator[None]:
             for sig, handler in _BEFORE.items():
                 signal.signal(sig, handler)
             _BEFORE.clear()
+            for ended in _WHEN_ENDED:
+                ended.set()
+            _WHEN_ENDED.clear()
+
+
+async def end_waits(signum: int) -> None:
+    """For a process stopping on `signum` by a handler of its own (the tool server's): every
+    wait under way is told, withdraws its request and answers `interrupted`; this returns once
+    they all ended and their answers had a poll's time to go out."""
+    if not _WAITS:
+        return
+    ended = asyncio.Event()
+    _WHEN_ENDED.append(ended)
+    _tell_the_waits(signum, None)
+    await ended.wait()
+    await asyncio.sleep(POLL_SECONDS)
 
 
 @dataclass(frozen=True)
