@@ -33,6 +33,7 @@ from leadtui.sandbox.config import SandboxConfig
 from leadtui.spend.account import SpendAccount
 from leadtui.spend.approvals import ApprovalDesk, Party
 from leadtui.spend.journal import SpendJournal
+from leadtui.spend.quote import Quote
 from leadtui.spend.request import SpendRequest
 from leadtui.ui.app import make_app
 from leadtui.ui.screens.approvals import COLUMNS, ApprovalsScreen
@@ -47,7 +48,8 @@ def ask_many(journal: SpendJournal, count: int) -> None:
     desk = ApprovalDesk(journal)
     asker = Party.here("agent", "bench agent")
     for _ in range(count):
-        request = SpendRequest.unlock("srch_000001", 40, price_per_result=1, balance=10_000)
+        quote = Quote.unlock_at("srch_000001", 40, 1, 10_000)
+        request = SpendRequest.for_unlock(quote, "srch_000001")
         desk.ask(
             request,
             asker=asker,

@@ -12,7 +12,7 @@ from leadtui.api.contract import ErrorCode
 from leadtui.api.errors import ApiError
 from leadtui.cli import failures
 from leadtui.cli.exit_codes import Exit
-from leadtui.spend.decision import Code
+from leadtui.spend.errors import Code
 from tests.cli.conftest import Cli
 from tests.support.bodies import EXTRACTION
 

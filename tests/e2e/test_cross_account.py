@@ -16,7 +16,8 @@ from leadtui.api import LeadClient, new_idempotency_key
 from leadtui.config.settings import SpendPolicy
 from leadtui.spend.errors import IntentOfAnotherAccount
 from leadtui.spend.gate import SpendGate
-from leadtui.spend.journal import SpendJournal, SpendOutcome
+from leadtui.spend.intent import SpendOutcome
+from leadtui.spend.journal import SpendJournal
 
 pytestmark = pytest.mark.timeout(90)
 

@@ -27,6 +27,7 @@ from leadtui.spend.approvals import (
 from leadtui.spend.journal import SpendJournal
 from leadtui.spend.request import SpendRequest
 from tests.spend.conftest import DEMO, LOW
+from tests.support import spend_requests
 
 ORIGIN = "http://localhost"
 NOW = 1_767_225_600.0  # 2026-01-01T00:00:00Z
@@ -34,7 +35,7 @@ DAY = 24 * 3600.0
 
 
 def unlock(results: int = 40, balance: int = 10_000, search_id: str = "srch_1") -> SpendRequest:
-    return SpendRequest.unlock(search_id, results, price_per_result=1, balance=balance)
+    return spend_requests.unlock(search_id, results, price_per_result=1, balance=balance)
 
 
 def answer(request: SpendRequest, verdict: Verdict = Verdict.APPROVED, **changes: object) -> Answer:

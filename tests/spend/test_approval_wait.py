@@ -28,6 +28,7 @@ from leadtui.spend.journal import SpendJournal
 from leadtui.spend.request import SpendRequest
 from tests.spend.conftest import LOW, SEARCH, gate
 from tests.spend.test_approval_rows import answer
+from tests.support import spend_requests
 
 
 def test_a_wait_is_more_than_nothing_and_at_most_fifteen_minutes() -> None:
@@ -87,7 +88,7 @@ class Waiting:
 async def quoted(journal: SpendJournal, client: LeadClient) -> SpendRequest:
     """An unlock of 40 results of a fresh search, quoted as a surface quotes it."""
     search = await client.searches.create(SEARCH)
-    request = SpendRequest.unlock(search.searchId, 40)
+    request = spend_requests.unlock(search.searchId, 40)
     decided = await quote_now(gate(journal), client, request, Surface.CLI)
     return dataclasses.replace(request, quote=decided.quote)
 
@@ -163,7 +164,7 @@ async def test_a_stale_quote_is_quoted_again_and_asked_anew(
     [
         {"total": 400},
         {"account": LOW},
-        {"request_hash": SpendRequest.unlock("srch_other", 40).request_hash},
+        {"request_hash": spend_requests.unlock("srch_other", 40).request_hash},
     ],
     ids=["a bigger amount", "another account", "another search"],
 )

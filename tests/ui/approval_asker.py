@@ -13,10 +13,11 @@ from leadtui.api.client import LeadClient
 from leadtui.config.settings_model import SpendPolicy
 from leadtui.spend.approval_wait import InAppApproval, quote_now
 from leadtui.spend.approvals import ApprovalDesk, Party, Progress
+from leadtui.spend.debit import SpendResult
 from leadtui.spend.decision import Surface
-from leadtui.spend.gate import SpendGate, SpendResult
+from leadtui.spend.gate import SpendGate
 from leadtui.spend.journal import SpendJournal
-from leadtui.spend.request import SpendRequest
+from tests.support import spend_requests
 
 AGENT = "test agent"
 
@@ -44,10 +45,12 @@ async def ask_and_spend(
         clock=clock,
         poll_seconds=0.02,
     )
-    request = SpendRequest.unlock(search_id, results)
+    request = spend_requests.unlock(search_id, results)
     decided = await quote_now(gate, client, request, Surface.AGENT)
     approved = await approval.wait(dataclasses.replace(request, quote=decided.quote))
-    result = await gate.execute(approved.request, client, confirmed=True, surface=Surface.AGENT)
+    result = await spend_requests.execute(
+        gate, approved.request, client, confirmed=True, surface=Surface.AGENT
+    )
     approval.settled(approved, Progress.SENT, {"code": "sent"})
     return result
 

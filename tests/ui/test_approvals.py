@@ -12,10 +12,10 @@ from leadtui.spend.account import SpendAccount
 from leadtui.spend.approval_wait import ApprovalMismatch, ApprovalTimedOut, DeniedInApp
 from leadtui.spend.approvals import Answer, ApprovalDesk, ApprovalRequest, Party, Verdict
 from leadtui.spend.journal import SpendJournal
-from leadtui.spend.request import SpendRequest
 from leadtui.ui.dialogs.confirm_spend import ConfirmSpend
 from leadtui.ui.screens.approvals import ApprovalsScreen
 from tests.conftest import FakeClock
+from tests.support import spend_requests
 from tests.ui.approval_asker import AGENT, desk, start_asking
 from tests.ui.pilot import wait_for_screen, wait_for_text, wait_until
 
@@ -217,7 +217,7 @@ async def test_a_request_retargeted_in_the_journal_is_refused_by_its_asker_and_s
         doc = row.to_json()
         doc["params"]["search_id"] = other
         doc["quote"]["target"] = other
-        retargeted = SpendRequest.unlock(other, 40)
+        retargeted = spend_requests.unlock(other, 40)
         _edit_row(
             row.id,
             "UPDATE approval_requests SET request = ?, request_hash = ? WHERE id = ?",
@@ -246,7 +246,7 @@ def _old_request(verdict: Verdict, touched: float) -> str:
     """A request answered with `verdict`, last changed at `touched`."""
     journal = SpendJournal(clock=lambda: touched)
     old = ApprovalDesk(journal)
-    request = SpendRequest.unlock("srch_1", 40, price_per_result=1, balance=10_000)
+    request = spend_requests.unlock("srch_1", 40, price_per_result=1, balance=10_000)
     asker = Party.here("cli", "command line")
     account = SpendAccount("…full", "acct_demo", "Demo Co")
     record = old.ask(

@@ -16,9 +16,9 @@ from leadtui.spend.decision import Authorization, Surface
 from leadtui.spend.intent import SpendOperation, SpendOutcome
 from leadtui.spend.journal import SpendJournal
 from leadtui.spend.origin import spend_origin
-from leadtui.spend.request import SpendRequest
 from leadtui.ui.dialogs.confirm_spend import ConfirmSpend
 from leadtui.ui.screens.approvals import ApprovalsScreen
+from tests.support import spend_requests
 from tests.ui.approval_asker import desk, start_asking
 from tests.ui.pilot import wait_for_screen, wait_for_text, wait_until
 from tests.ui.test_approvals import _credits, _search, _toasts, _unlocks
@@ -97,7 +97,7 @@ async def test_a_spend_made_elsewhere_moves_balance_now(
 
 
 async def test_y_on_a_request_of_another_server_says_why(build_app: Any) -> None:
-    request = SpendRequest.unlock("srch_1", 40, price_per_result=1, balance=10_000)
+    request = spend_requests.unlock("srch_1", 40, price_per_result=1, balance=10_000)
     desk().ask(
         request,
         asker=Party.here("cli", "command line"),

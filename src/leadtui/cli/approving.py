@@ -42,7 +42,8 @@ from leadtui.spend.approvals import (
     Party,
     Progress,
 )
-from leadtui.spend.errors import JournalError, SpendRefused
+from leadtui.spend.decision import SpendRefused
+from leadtui.spend.errors import JournalError
 from leadtui.spend.journal import SpendJournal
 from leadtui.spend.quote import Quote
 from leadtui.spend.request import SpendRequest

@@ -28,29 +28,30 @@ from leadtui.api.guidance import (
 )
 from leadtui.api.guidance import next_step as next_step_in
 from leadtui.cli.exit_codes import Exit
+from leadtui.spend.errors import Code
 
 # Our own codes, for what the server never said (and those every surface uses, from
 # api/guidance.py).
-CONFIRMATION_REQUIRED: Final = "confirmation_required"
-OVER_CEILING: Final = "over_ceiling"
-OUTCOME_UNKNOWN: Final = "outcome_unknown"
-READ_ONLY: Final = "read_only"
-JOURNAL_UNAVAILABLE: Final = "journal_unavailable"
+CONFIRMATION_REQUIRED: Final = Code.CONFIRMATION_REQUIRED.value
+OVER_CEILING: Final = Code.OVER_CEILING.value
+OUTCOME_UNKNOWN: Final = Code.OUTCOME_UNKNOWN.value
+READ_ONLY: Final = Code.READ_ONLY.value
+JOURNAL_UNAVAILABLE: Final = Code.JOURNAL_UNAVAILABLE.value
 LIST_INCOMPLETE: Final = "list_incomplete"
 WILL_NOT_SETTLE: Final = "will_not_settle"
 NOT_FOUND: Final = ErrorCode.NOT_FOUND.value
-INTENT_SETTLED: Final = "intent_settled"
-INTENT_CLAIMED: Final = "intent_claimed"
-INTENT_UNREADABLE: Final = "intent_unreadable"
-ANOTHER_ACCOUNT: Final = "another_account"
+INTENT_SETTLED: Final = Code.INTENT_SETTLED.value
+INTENT_CLAIMED: Final = Code.INTENT_CLAIMED.value
+INTENT_UNREADABLE: Final = Code.INTENT_UNREADABLE.value
+ANOTHER_ACCOUNT: Final = Code.ANOTHER_ACCOUNT.value
 JOB_FAILED: Final = "job_failed"
 INTERRUPTED: Final = "interrupted"
-# The spend decision's codes (`spend.decision.Code`) that only a hint here names: spelled here
-# so that a command reading the account loads no spend core (a test ties them together).
-NO_LAUNCHES_LEFT: Final = "no_launches_left"
-OVER_BUDGET: Final = "over_budget"
-PRICE_UNKNOWN: Final = "price_unknown"
-PENDING_SAME_SPEND: Final = "pending_same_spend"
+# The spend core's codes that a hint here names (`spend/errors.py`, which loads nothing else
+# of the spend core).
+NO_LAUNCHES_LEFT: Final = Code.NO_LAUNCHES_LEFT.value
+OVER_BUDGET: Final = Code.OVER_BUDGET.value
+PRICE_UNKNOWN: Final = Code.PRICE_UNKNOWN.value
+PENDING_SAME_SPEND: Final = Code.PENDING_SAME_SPEND.value
 
 # What the system says when the user named a target nothing can be written to (a missing
 # folder, a folder, a link, a FIFO): their input, exit 2. Any other reason (a full disk, no
@@ -95,6 +96,7 @@ _STEPS: Final[dict[str, str]] = {
     CONFIRMATION_REQUIRED: "Rerun with --max-credits C (--max-launches N for a launch), "
     "or at a terminal to be asked.",
     PRICE_UNKNOWN: "Run it at a terminal to confirm the estimate.",
+    Code.QUOTE_CHANGED: "Run it again to be quoted the new price (at a terminal to be asked).",
     PENDING_SAME_SPEND: "`leadtui pending list` shows it: resend it with its key, or discard it.",
     READ_ONLY: "Spending is off for this profile: set read_only = false to spend.",
     NOT_SIGNED_IN: CLI_WORDS.sign_in,

@@ -190,14 +190,18 @@ def _add_mcp(sub: argparse._SubParsersAction[_Parser], summary: str) -> None:
         type=_allowance,
         default=0,
         metavar="N",
-        help="credits the agent may spend without asking, in all (default: 0)",
+        help="credits the agent may spend without asking, in all: for as long as this server "
+        "runs, every spend it sends counts from the moment it is journaled (at its quote until "
+        "it settles, then at what was really debited; a cancelled and resent call once) "
+        "(default: 0)",
     )
     mcp.add_argument(
         "--max-launches",
         type=_allowance,
         default=0,
         metavar="M",
-        help="extraction launches the agent may use without asking, in all (default: 0)",
+        help="extraction launches the agent may use without asking, in all, counted as "
+        "--max-credits is (default: 0)",
     )
     mcp.add_argument(
         "--approve-in-app",

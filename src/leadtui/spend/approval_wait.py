@@ -35,11 +35,10 @@ from leadtui.spend.approvals import (
     UnreadableApproval,
     Verdict,
 )
-from leadtui.spend.decision import Authorization, Decision, Surface
+from leadtui.spend.decision import Authorization, Decision, Surface, refusal
 from leadtui.spend.decision import Verdict as Decided
-from leadtui.spend.errors import JournalError, SpendBlocked, refusal
+from leadtui.spend.errors import JournalError, SpendBlocked
 from leadtui.spend.gate import SpendGate
-from leadtui.spend.intent import SpendOperation
 from leadtui.spend.origin import spend_origin
 from leadtui.spend.quote import Quote
 from leadtui.spend.request import SpendRequest
@@ -104,17 +103,11 @@ def check_wait_seconds(seconds: float) -> float:
 async def quote_now(
     gate: SpendGate, client: LeadClient, request: SpendRequest, surface: Surface
 ) -> Decision:
-    """The one decision about `request` now (same key and body): the price the server states
-    now, corrected by the observed one, and a balance read now. The asker and the app both
-    quote with it, so a quote that did not move reads the same on both sides."""
-    quote = request.quote
-    if request.operation is SpendOperation.UNLOCK:
-        search = await client.searches.get(str(request.params["search_id"]))
-        quote = Quote.unlock(search, quote.units, None)
-    else:
-        quote = Quote.launch(request.operation, quote.target, None)
-    again = dataclasses.replace(request, quote=quote)
-    return await gate.decide(again, client, Authorization(surface, can_ask=True))
+    """The one decision about `request` now (same key and body): the spend core reads the
+    price the server states now and the balance, and corrects the price by the observed one.
+    The asker and the app both quote with it, so a quote that did not move reads the same on
+    both sides."""
+    return await gate.decide(request, client, Authorization(surface, can_ask=True))
 
 
 # The waits under way in this process, each with the signals it was told of: one handler for

@@ -77,7 +77,7 @@ async def _consume_launch(ctx: Context, spend: spending.Spend) -> int:
     if ctx.ns.dry_run:
         return await spending.show_dry_run(ctx, spend)
     approving.check_options(ctx)
-    ctx.out.record(await spending.execute(ctx, spend), extraction_rows)
+    spending.show_spent(ctx, await spending.execute(ctx, spend), extraction_rows)
     return 0
 
 

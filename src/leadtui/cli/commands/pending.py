@@ -73,8 +73,9 @@ async def list_pending(ctx: Context) -> int:
 
 
 async def resend(ctx: Context) -> int:
-    record = await spending.resend(ctx, ctx.ns.id)
-    ctx.out.record(record, export_rows if isinstance(record, Export) else extraction_rows)
+    result = await spending.resend(ctx, ctx.ns.id)
+    rows = export_rows if isinstance(result.record, Export) else extraction_rows
+    spending.show_spent(ctx, result, rows)
     return 0
 
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from leadtui.api.models import Export, ExportRequest, Extraction
+from leadtui.api.models import Export, ExportRequest
 from leadtui.api.reasons import field_reasons
 from leadtui.cli import approving, spending
 from leadtui.cli.commands.exports import EXPORT_GOAL, describe_export, export_rows
@@ -23,7 +23,8 @@ from leadtui.cli.files import download_folder, save_once
 from leadtui.cli.output import as_json
 from leadtui.cli.runtime import Context
 from leadtui.cli.waiting import wait_for
-from leadtui.spend.decision import Code
+from leadtui.spend.debit import SpendResult
+from leadtui.spend.errors import Code
 
 
 def _check_count(results: int) -> None:
@@ -44,16 +45,17 @@ async def run(ctx: Context) -> int:
     spend = await spending.unlock_spend(ctx, ns.search_id, ns.results)
     if ns.dry_run:
         return await spending.show_dry_run(ctx, spend)
-    export = await _spend(ctx, spend)
+    result = await _spend(ctx, spend)
+    export = result.record
     if not isinstance(export, Export) or not (ns.wait or folder is not None):
-        ctx.out.record(export, export_rows)
+        spending.show_spent(ctx, result, export_rows)
         if isinstance(export, Export):
             ctx.out.info(f"Follow it with: leadtui exports wait {export.exportId}")
         return 0
-    return await _follow(ctx, export, folder)
+    return await _follow(ctx, export, folder, spending.spent_json(ctx, result))
 
 
-async def _spend(ctx: Context, spend: spending.Spend) -> Export | Extraction:
+async def _spend(ctx: Context, spend: spending.Spend) -> SpendResult:
     """Spend. A script that names each run's spend (`--idempotency-key`) declares this one a
     spend of its own: an identical one an earlier run left pending (its outcome unknown),
     within `--max-credits`, is first resolved by resending it with its own key (never a
@@ -81,8 +83,9 @@ async def _within_ceiling(ctx: Context, pending_key: str) -> bool:
     return False
 
 
-async def _follow(ctx: Context, export: Export, folder: Path | None) -> int:
-    """`--wait`, and `--download DIR`: the export once ready, and where its ZIP is."""
+async def _follow(ctx: Context, export: Export, folder: Path | None, spent: dict[str, Any]) -> int:
+    """`--wait`, and `--download DIR`: the export once ready, and where its ZIP is (with what
+    its spend debited: `spent`)."""
     exports = ctx.client().exports
     export_id = export.exportId
     ready, code = await wait_for(
@@ -101,7 +104,7 @@ async def _follow(ctx: Context, export: Export, folder: Path | None) -> int:
         path, downloaded = await save_once(ctx, export_id, folder)
         saved = {"path": str(path), "bytes": path.stat().st_size, "downloaded": downloaded}
     if ctx.out.machine:
-        ctx.out.document(as_json(ready) | saved)
+        ctx.out.document(as_json(ready) | spent | saved)
     else:
         ctx.out.fields(_with_saved(export_rows(as_json(ready)), saved))
     return 0

@@ -11,10 +11,10 @@ from textual.binding import Binding, BindingType
 
 from leadtui.api.contract import MOVING_EXTRACTION_STATES, ErrorCode, ExtractionStatus, Scope
 from leadtui.api.models import Extraction
-from leadtui.spend.decision import Code
-from leadtui.spend.gate import SpendRequest
-from leadtui.spend.journal import SpendOperation
+from leadtui.spend.errors import Code
+from leadtui.spend.intent import SpendOperation
 from leadtui.spend.quote import Quote
+from leadtui.spend.request import SpendRequest
 from leadtui.ui.dialogs.confirm_job_action import ConfirmJobAction
 from leadtui.ui.dialogs.extraction_form import ExtractionForm, launch_problems
 from leadtui.ui.model.errors import ErrorReport
