@@ -41,9 +41,12 @@ class PriceRisesAfterTheYes(Cli):
     the price rises right after the yes, before the asker reads it and posts."""
 
     raised: list[dict[str, int]] = field(default_factory=list)
+    looks_left: int = 6000
+    """How often it looks for the yes, in all: a test failed before the yes does not hang."""
 
     async def sleep(self, seconds: float) -> None:
-        while not self.raised:
+        while not self.raised and self.looks_left > 0:
+            self.looks_left -= 1
             if _approved():
                 async with httpx.AsyncClient(
                     transport=httpx.ASGITransport(app=self.sandbox_app), base_url=URL
