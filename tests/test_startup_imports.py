@@ -32,7 +32,6 @@ OFF_THE_FIRST_FRAME = (
     "keyring",
     "tomlkit",  # only for saving settings
     "pydantic_settings",  # only for saving settings, or a LEADTUI_* setting to read
-    "leadtui.config.settings",
     "leadtui.sandbox",
     "leadtui.api.searches",
     "leadtui.api.exports",
@@ -253,7 +252,6 @@ OFF_THE_ACCOUNT_COMMAND = (
     "keyring",
     "pydantic_settings",
     "dotenv",
-    "leadtui.config.settings",
     "tomlkit",
     "tomllib",  # there is no settings file to read
     "anyio._backends._asyncio",
@@ -300,7 +298,7 @@ def test_account_json_with_an_environment_key_imports_no_keyring_or_settings_loa
     document, modules = done.stdout.splitlines()
     assert '"credits": 10000' in document
     loaded = set(modules.split())
-    assert "leadtui.config.settings_model" in loaded  # the settings were read, and checked
+    assert "leadtui.config.settings" in loaded  # the settings were read, and checked
     assert _loaded(loaded, OFF_THE_ACCOUNT_COMMAND) == []
 
 

@@ -14,13 +14,9 @@ import pytest
 from leadtui.api.client import LeadClient
 from leadtui.cli import auth as auth_cli
 from leadtui.cli.main import build_parser
-from leadtui.config.settings import (
-    Settings,
-    SettingsFileError,
-    config_path,
-    load_settings,
-    save_settings,
-)
+from leadtui.config.errors import SettingsFileError
+from leadtui.config.settings import Settings, load_settings, save_settings
+from leadtui.config.variables import config_path
 from leadtui.ui.app import make_app
 from leadtui.ui.services import AppDeps
 

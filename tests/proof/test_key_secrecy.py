@@ -25,7 +25,8 @@ from leadtui.cli import auth as auth_cli
 from leadtui.cli.main import build_parser
 from leadtui.config.profile import resolve_profile
 from leadtui.config.secrets import insecure_key_path
-from leadtui.config.settings import SpendPolicy, config_path
+from leadtui.config.settings import SpendPolicy
+from leadtui.config.variables import config_path
 from leadtui.sandbox.accounts import DEMO_KEYS
 from leadtui.spend.gate import SpendGate, SpendRequest
 from leadtui.spend.journal import SpendJournal

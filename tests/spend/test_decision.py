@@ -13,7 +13,7 @@ import pytest
 from leadtui.api import LeadClient
 from leadtui.api import errors as api_errors
 from leadtui.api.models import Search
-from leadtui.config.settings_model import SpendPolicy
+from leadtui.config.settings import SpendPolicy
 from leadtui.spend import errors
 from leadtui.spend.decision import (
     Allowance,

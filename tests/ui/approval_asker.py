@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from leadtui.api.client import LeadClient
-from leadtui.config.settings_model import SpendPolicy
+from leadtui.config.settings import SpendPolicy
 from leadtui.spend.approval_records import Party, Progress
 from leadtui.spend.approval_wait import InAppApproval
 from leadtui.spend.approvals import ApprovalDesk, approvals_folder

@@ -12,8 +12,7 @@ import httpx
 import pytest
 
 from leadtui.api.models import SearchRequest
-from leadtui.config.settings import Settings
-from leadtui.config.settings_model import SpendPolicy
+from leadtui.config.settings import Settings, SpendPolicy
 from leadtui.spend.decision import Authorization, Surface
 from leadtui.spend.gate import SpendGate, SpendResult
 from leadtui.spend.journal import SpendJournal, default_journal_path

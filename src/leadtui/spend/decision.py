@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from leadtui.spend.quote import Quote, Unit, plural
 
 if TYPE_CHECKING:
-    from leadtui.config.settings_model import SpendPolicy
+    from leadtui.config.settings import SpendPolicy
     from leadtui.spend.intent import SpendIntent
 
 NOTHING_SENT = "Nothing was sent."

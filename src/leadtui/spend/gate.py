@@ -25,7 +25,7 @@ from leadtui.api.errors import ApiError, LeadError, RequestTimeout, error_class
 from leadtui.api.guidance import NETWORK, TIMEOUT
 from leadtui.api.keys import short_key
 from leadtui.api.models import Export, Extraction
-from leadtui.config.settings_model import SettingsModel, SpendPolicy
+from leadtui.config.settings import Settings, SpendPolicy
 from leadtui.spend.account import SpendAccount, account_of
 from leadtui.spend.debit import measured_debit, stated_debit
 from leadtui.spend.decision import Authorization, AuthorizedBy, Decision, Surface, judge
@@ -126,7 +126,7 @@ class SpendGate:
         )
 
     @classmethod
-    def for_profile(cls, settings: SettingsModel, journal: SpendJournal, profile: str) -> SpendGate:
+    def for_profile(cls, settings: Settings, journal: SpendJournal, profile: str) -> SpendGate:
         return cls(journal, profile=profile, policy=settings.spend_policy(profile))
 
     def check_allowed(self) -> None:

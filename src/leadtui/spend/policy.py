@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from leadtui.config.settings_model import SpendPolicy
+from leadtui.config.settings import SpendPolicy
 from leadtui.spend.errors import ReadOnlyProfile
 
 __all__ = ["SpendPolicy", "check_spend_allowed"]

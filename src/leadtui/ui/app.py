@@ -43,7 +43,7 @@ if TYPE_CHECKING:
 
     from leadtui.api.client import LeadClient
     from leadtui.api.models import Identity, Search
-    from leadtui.config.settings_model import SettingsModel
+    from leadtui.config.settings import Settings
     from leadtui.spend.gate import SpendGate
     from leadtui.spend.journal import SpendIntent
     from leadtui.ui.job_watcher import JobWatcher
@@ -150,14 +150,14 @@ class LeadApp(KeysInBursts):
         return self._deps
 
     @property
-    def settings(self) -> SettingsModel:
+    def settings(self) -> Settings:
         """The current settings (the theme and a profile's base URL change while running)."""
         if self._settings is None:
             raise ConfigurationError("Still starting.")
         return self._settings
 
     @settings.setter
-    def settings(self, settings: SettingsModel) -> None:
+    def settings(self, settings: Settings) -> None:
         self._settings = settings
 
     @property

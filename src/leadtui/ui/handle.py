@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from leadtui.api.client import LeadClient
     from leadtui.api.contract import Scope
     from leadtui.api.models import Identity, Search
-    from leadtui.config.settings_model import SettingsModel
+    from leadtui.config.settings import Settings
     from leadtui.spend.gate import SpendGate
     from leadtui.spend.journal import SpendIntent
     from leadtui.ui.job_watcher import JobWatcher
@@ -60,10 +60,10 @@ class AppHandle(Protocol):
     def deps(self) -> AppDeps: ...
 
     @property
-    def settings(self) -> SettingsModel: ...
+    def settings(self) -> Settings: ...
 
     @settings.setter
-    def settings(self, settings: SettingsModel) -> None: ...
+    def settings(self, settings: Settings) -> None: ...
 
     @property
     def started(self) -> bool: ...

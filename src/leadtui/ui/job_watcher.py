@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from textual.app import App
 
     from leadtui.api.client import LeadClient
-    from leadtui.config.settings_model import SettingsModel
+    from leadtui.config.settings import Settings
     from leadtui.ui.model.errors import ErrorReport
     from leadtui.ui.terminal_output import TerminalOutput
 
@@ -33,7 +33,7 @@ class WatchedAccount:
     """What the watcher reads from the app on each tick (the app's handle, narrowed)."""
 
     client: Callable[[], LeadClient]
-    settings: Callable[[], SettingsModel]
+    settings: Callable[[], Settings]
     clock: Callable[[], float]
     signed_in: Callable[[], bool]
     has_scope: Callable[[Scope], bool]

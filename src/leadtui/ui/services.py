@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from leadtui.api.client import LeadClient
     from leadtui.config.profile import ResolvedProfile
     from leadtui.config.secrets import KeyStore
-    from leadtui.config.settings_model import SettingsModel
+    from leadtui.config.settings import Settings
 
 # Seconds before each automatic retry after a network failure (the last one repeats).
 RETRY_DELAYS = (2.0, 5.0, 10.0, 30.0)
@@ -37,9 +37,9 @@ def connect(base_url: str, api_key: str) -> LeadClient:
 class AppDeps:
     """Everything the app talks to, fixed for its life."""
 
-    settings: SettingsModel
+    settings: Settings
     """The settings as loaded; the app keeps the current copy (`LeadApp.settings`)."""
-    save_settings: Callable[[SettingsModel], object]
+    save_settings: Callable[[Settings], object]
     """Persists settings (theme, the profile's base URL). Blocking: call off the UI thread."""
     profile: str = "default"
     base_url: str = ""
