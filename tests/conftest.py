@@ -82,7 +82,7 @@ async def sandbox_http(sandbox_app: Any) -> AsyncIterator[httpx.AsyncClient]:
 @pytest.fixture
 async def make_client(sandbox_app: Any) -> AsyncIterator[Any]:
     """`make_client("sk_demo_low")` → a LeadClient over ASGI to this test's sandbox."""
-    from leadtui.api import LeadClient
+    from leadtui.api.client import LeadClient
 
     made: list[LeadClient] = []
 

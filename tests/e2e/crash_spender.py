@@ -14,7 +14,8 @@ import dataclasses
 import sys
 from pathlib import Path
 
-from leadtui.api import LeadClient, LeadError
+from leadtui.api.client import LeadClient
+from leadtui.api.errors import LeadError
 from leadtui.config.settings import SpendPolicy
 from leadtui.spend.gate import SpendGate, SpendRequest
 from leadtui.spend.journal import SpendJournal

@@ -15,7 +15,10 @@ import pytest
 from tests.e2e.crashes import crash_after_sending
 from tests.e2e.sandbox_process import sandbox_process
 
-from leadtui.api import Export, Extraction, LeadClient, LeadError, new_idempotency_key
+from leadtui.api.client import LeadClient
+from leadtui.api.errors import LeadError
+from leadtui.api.keys import new_idempotency_key
+from leadtui.api.models import Export, Extraction
 from leadtui.config.settings import SpendPolicy
 from leadtui.spend.gate import SpendGate, SpendRequest, SpendResult
 from leadtui.spend.journal import SpendJournal, SpendOutcome

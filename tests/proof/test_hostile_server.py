@@ -21,7 +21,8 @@ import httpx
 import pytest
 
 import leadtui
-from leadtui.api import ApiError, LeadClient, LeadError, RequestTimeout, ServerError
+from leadtui.api.client import LeadClient
+from leadtui.api.errors import ApiError, LeadError, RequestTimeout, ServerError
 from leadtui.api.transport import MAX_JSON_BYTES
 
 KEY = "sk_live_hostile_0123456789"

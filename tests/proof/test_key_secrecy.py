@@ -20,7 +20,9 @@ import keyring
 import pytest
 from keyring.backends import fail
 
-from leadtui.api import ConfigurationError, Export, LeadClient, LeadError
+from leadtui.api.client import LeadClient
+from leadtui.api.errors import ConfigurationError, LeadError
+from leadtui.api.models import Export
 from leadtui.cli import auth as auth_cli
 from leadtui.cli.main import build_parser
 from leadtui.config.profile import resolve_profile

@@ -15,7 +15,7 @@ from typing import Any
 import httpx
 import pytest
 
-from leadtui.api import LeadClient
+from leadtui.api.client import LeadClient
 from leadtui.spend.errors import IntentClaimed, IntentSettled, SpendBlocked
 from leadtui.spend.journal import CLAIM_SECONDS, SpendJournal, SpendOutcome
 from tests.spend.conftest import SEARCH, credits, gate, journal_unlock

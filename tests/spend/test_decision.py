@@ -10,8 +10,8 @@ from typing import Any
 import httpx
 import pytest
 
-from leadtui.api import LeadClient
 from leadtui.api import errors as api_errors
+from leadtui.api.client import LeadClient
 from leadtui.api.models import Search
 from leadtui.config.settings import SpendPolicy
 from leadtui.spend import errors

@@ -20,6 +20,7 @@ from textual.widgets import Static
 from leadtui.api.contract import SCOPE_DESCRIPTIONS, Scope
 from leadtui.api.errors import LeadError
 from leadtui.ui.commands import PaletteCommand
+from leadtui.ui.main_screens import ACCOUNT
 from leadtui.ui.model.errors import SCOPE_DISABLES
 from leadtui.ui.model.timefmt import ago
 from leadtui.ui.screens.base import LeadScreen
@@ -32,8 +33,8 @@ LOADING_USAGE = "Loading usage…"
 
 
 class AccountScreen(LeadScreen):
-    MODE = "account"
-    LABEL = "Account"
+    MODE = ACCOUNT.mode
+    LABEL = ACCOUNT.label
     REQUIRED_SCOPES = ((Scope.USAGE_READ, "see the account, credits and usage"),)
 
     BINDINGS: ClassVar[list[BindingType]] = [

@@ -29,7 +29,8 @@ if TYPE_CHECKING:
 class LeadScreen(Screen[None]):
     """Base of the main screens (one per app mode).
 
-    Subclasses set MODE and LABEL, implement `compose_body`, and list the scopes they need:
+    Subclasses set MODE and LABEL (a main screen takes both from its entry in
+    `ui/main_screens.py`), implement `compose_body`, and list the scopes they need:
     REQUIRED_SCOPES for the screen as a whole (a notice replaces failures), ACTION_SCOPES for
     single actions (the key is greyed out in the footer and pressing it says why).
     """
@@ -42,8 +43,6 @@ class LeadScreen(Screen[None]):
     ACTION_SCOPES: ClassVar[dict[str, tuple[Scope, str]]] = {}
     # The screen's main actions: the footer shows their keys at any width (KeyFooter).
     MAIN_ACTIONS: ClassVar[frozenset[str]] = frozenset()
-    # Kept for screens that set it: every footer now fits its keys whole (KeyFooter).
-    COMPACT_FOOTER: ClassVar[bool] = False
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("c", "copy_request_id", "Copy request id", id="error.copy_request_id"),

@@ -22,6 +22,7 @@ from leadtui.api.errors import ApiError, LeadError
 from leadtui.api.models import Search, SearchRequest
 from leadtui.spend.gate import settles_spend
 from leadtui.ui.commands import PaletteCommand
+from leadtui.ui.main_screens import NEW_SEARCH
 from leadtui.ui.model.errors import ErrorReport, describe
 from leadtui.ui.model.search_draft import (
     FILTER,
@@ -66,8 +67,8 @@ def same_request_search(
 class NewSearchScreen(LeadScreen):
     CSS_PATH = stylesheet("search_builder")
 
-    MODE = "new_search"
-    LABEL = "New search"
+    MODE = NEW_SEARCH.mode
+    LABEL = NEW_SEARCH.label
     REQUIRED_SCOPES = ((Scope.SEARCHES_WRITE, "create searches"),)
     AUTO_FOCUS = "#builder-outline"
     # No ACTION_SCOPES: ctrl+s is also greyed out while the form is invalid, and the frame

@@ -19,6 +19,7 @@ from leadtui.spend.request import SpendRequest
 from leadtui.ui.commands import PaletteCommand
 from leadtui.ui.dialogs.lead_detail import LeadDetail
 from leadtui.ui.dialogs.unlock_count import UnlockCount
+from leadtui.ui.main_screens import SEARCHES
 from leadtui.ui.model.errors import ErrorReport
 from leadtui.ui.screens.base import LeadScreen
 from leadtui.ui.screens.searches import count_text, search_summary
@@ -41,7 +42,7 @@ READ_ONLY = ErrorReport(
 class SearchDetailScreen(LeadScreen):
     CSS_PATH = stylesheet("searches")
 
-    MODE = "searches"  # pushed on the Searches stack; the header marks Searches
+    MODE = SEARCHES.mode  # pushed on the Searches stack; the header marks Searches
     LABEL = "Search"
     REQUIRED_SCOPES = ((Scope.SEARCHES_READ, "read this search and its unlocked results"),)
     AUTO_FOCUS = "#search-leads"
@@ -49,7 +50,6 @@ class SearchDetailScreen(LeadScreen):
         "unlock": (Scope.EXPORTS_WRITE, "unlock results (spends credits)"),
     }
 
-    COMPACT_FOOTER = True
     MAIN_ACTIONS = frozenset({"unlock"})
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("u", "unlock", "Unlock more", id="search.unlock"),

@@ -15,6 +15,7 @@ from leadtui.api.contract import Scope
 from leadtui.api.errors import LeadError
 from leadtui.api.models import Search
 from leadtui.ui.commands import PaletteCommand
+from leadtui.ui.main_screens import SEARCHES
 from leadtui.ui.screens.base import LeadScreen
 from leadtui.ui.stylesheets import stylesheet
 from leadtui.ui.widgets.view_table import Cell, ViewTable
@@ -67,8 +68,8 @@ def search_record(search: Search) -> dict[str, object]:
 class SearchesScreen(LeadScreen):
     CSS_PATH = stylesheet("searches")
 
-    MODE = "searches"
-    LABEL = "Searches"
+    MODE = SEARCHES.mode
+    LABEL = SEARCHES.label
     REQUIRED_SCOPES = ((Scope.SEARCHES_READ, "list your searches"),)
     AUTO_FOCUS = "#searches-table"
 
