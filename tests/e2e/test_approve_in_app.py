@@ -23,7 +23,7 @@ from leadtui.sandbox.embedded import EmbeddedSandbox
 from leadtui.spend.journal import SpendJournal
 from leadtui.ui.dialogs.confirm_spend import ConfirmSpend
 
-pytestmark = pytest.mark.timeout(120)
+pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.timeout(120)]
 
 SEARCH = {
     "activities": [{"name": "Bakery"}],

@@ -19,7 +19,7 @@ from leadtui.spend.errors import IntentOfAnotherAccount
 from leadtui.spend.gate import SpendGate
 from leadtui.spend.journal import SpendJournal, SpendOutcome
 
-pytestmark = pytest.mark.timeout(90)
+pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.timeout(90)]
 
 SEARCH = {
     "activities": [{"name": "Bakery"}],

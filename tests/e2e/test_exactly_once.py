@@ -42,7 +42,7 @@ EXTRACTION = {
 
 T = TypeVar("T")
 
-pytestmark = pytest.mark.timeout(90)
+pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.timeout(90)]
 
 
 @pytest.fixture(scope="module")

@@ -12,7 +12,7 @@ from textual.binding import Binding, BindingType
 
 from leadtui.api.contract import ExportStatus, Scope
 from leadtui.api.models import Export
-from leadtui.ui.dialogs.confirm_job_action import ConfirmJobAction
+from leadtui.ui.dialogs.confirm import ConfirmText
 from leadtui.ui.dialogs.custom_download import CustomDownload
 from leadtui.ui.model.export_files import authorized_columns
 from leadtui.ui.model.job_board import JobBoard, failure_reason
@@ -115,7 +115,7 @@ class ExportsPanel(JobPanel[Export]):
         if export is None or export.status != ExportStatus.FAILED or "retry" in self.busy:
             return
         reason = failure_reason(export)
-        ask = ConfirmJobAction(
+        ask = ConfirmText(
             f"Retry export {export.exportId}",
             (f"It failed: {reason}\n" if reason else "")
             + "The export is queued again with the same results. Retrying a failed export "

@@ -15,7 +15,7 @@ from leadtui.spend.decision import Code
 from leadtui.spend.gate import SpendRequest
 from leadtui.spend.journal import SpendOperation
 from leadtui.spend.quote import Quote
-from leadtui.ui.dialogs.confirm_job_action import ConfirmJobAction
+from leadtui.ui.dialogs.confirm import ConfirmText
 from leadtui.ui.dialogs.extraction_form import ExtractionForm, launch_problems
 from leadtui.ui.model.errors import ErrorReport
 from leadtui.ui.model.job_board import JobBoard, failure_reason
@@ -237,7 +237,7 @@ class ExtractionsPanel(JobPanel[Extraction]):
         if extraction is None or extraction.status not in _STOPPABLE:
             return
         job_id, extractions = extraction.extractionId, self.lead_app.client.extractions
-        ask = ConfirmJobAction(
+        ask = ConfirmText(
             f"Stop extraction {job_id}",
             "Stopping is final: the extraction cannot be resumed. Results found so far "
             "are archived and stay readable.",
