@@ -32,7 +32,7 @@ from leadtui.ui.pending_offer import PendingOffer
 from leadtui.ui.quitting import ask_to_quit, interrupt, quit_at_once
 from leadtui.ui.screens.base import LeadScreen
 from leadtui.ui.screens.help import HelpScreen
-from leadtui.ui.services import AppDeps, FirstFrame, Session
+from leadtui.ui.services import AppDeps, FirstFrame, Session, SharedRead
 from leadtui.ui.sessions import SessionKeeper, signed_in_session
 from leadtui.ui.stylesheets import stylesheet
 from leadtui.ui.terminal_output import TerminalOutput
@@ -115,6 +115,7 @@ class LeadApp(KeysInBursts):
         self._spend_gate: SpendGate | None = None
         # The journal is opened (and on first use created) once, whoever asks first.
         self._spend_gate_opening = asyncio.Lock()
+        self._identity_read = SharedRead(self._read_identity)
         self.spends_in_flight = 0
         """Spends sent and not answered yet (counted by ui/spend_flow.py): quitting asks."""
         self.spend_settled: Signal[str] = Signal(self, "spend_settled")
@@ -294,7 +295,11 @@ class LeadApp(KeysInBursts):
     # --- the account, for every screen --------------------------------------------------
 
     async def refresh_identity(self) -> Identity:
-        """GET /me and update the header badge. Raises the client's typed errors."""
+        """GET /me and update the header badge; askers at the same time share one request.
+        Raises the client's typed errors."""
+        return await self._identity_read()
+
+    async def _read_identity(self) -> Identity:
         try:
             identity = await self.client.me()
         except Unauthorized:

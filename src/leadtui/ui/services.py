@@ -8,11 +8,12 @@ its `load` builds the rest in a thread once the frame is up.
 
 from __future__ import annotations
 
+import asyncio
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 # Types only: the client (httpx), the settings (pydantic), the keyring and the journal
 # (sqlite3) are not needed to paint the first frame.
@@ -21,6 +22,25 @@ if TYPE_CHECKING:
     from leadtui.config.profile import ResolvedProfile
     from leadtui.config.secrets import KeyStore
     from leadtui.config.settings import Settings
+
+T = TypeVar("T")
+
+
+class SharedRead(Generic[T]):
+    """One read at a time: whoever asks while one is on its way shares its answer (or its
+    error). A spend seen in the journal asks for the balance from the watch that saw it and
+    from each screen that shows it, at once: the server is asked once."""
+
+    def __init__(self, read: Callable[[], Awaitable[T]]) -> None:
+        self._read = read
+        self._on_its_way: asyncio.Future[T] | None = None
+
+    async def __call__(self) -> T:
+        if self._on_its_way is None or self._on_its_way.done():
+            self._on_its_way = asyncio.ensure_future(self._read())
+        # Shielded: one asker cancelled (its screen closed) does not cancel the others' read.
+        return await asyncio.shield(self._on_its_way)
+
 
 # Seconds before each automatic retry after a network failure (the last one repeats).
 RETRY_DELAYS = (2.0, 5.0, 10.0, 30.0)
