@@ -12,7 +12,6 @@ import grimp
 import pytest
 
 PACKAGE = "leadtui"
-UI = f"{PACKAGE}.ui"
 
 
 @pytest.fixture(scope="module")
@@ -117,5 +116,5 @@ def test_the_package_has_no_import_circle(graph: grimp.ImportGraph) -> None:
 
 
 def test_no_screen_dialog_or_widget_imports_the_app(graph: grimp.ImportGraph) -> None:
-    importers = graph.find_modules_that_directly_import(f"{UI}.app")
-    assert importers == {f"{UI}.launch"}
+    importers = graph.find_modules_that_directly_import("leadtui.ui.app")
+    assert importers == {"leadtui.ui.launch"}
