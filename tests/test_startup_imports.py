@@ -22,6 +22,8 @@ from leadtui.api.client import LeadClient
 from leadtui.api.errors import ConnectionFailed
 from leadtui.sandbox.embedded import EmbeddedSandbox
 
+pytestmark = pytest.mark.slow  # real processes of the app, timed to their screens
+
 # Never imported by `leadtui` before the credits are on screen (a key from the environment).
 OFF_THE_FIRST_FRAME = (
     "fastapi",

@@ -9,12 +9,15 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS
 
 from leadtui.mcp.handshake import HANDSHAKE_VERSIONS
 from tests.e2e.sandbox_process import clean_env
+
+pytestmark = pytest.mark.slow  # the tool server as a process
 
 
 def _env(home: Path) -> dict[str, str]:

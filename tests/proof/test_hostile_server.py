@@ -179,6 +179,7 @@ class DripServer:
             writer.close()
 
 
+@pytest.mark.slow  # waits out a deadline
 async def test_a_byte_a_second_is_cut_off_at_the_deadline_for_json_and_downloads(
     tmp_path: Path,
 ) -> None:
