@@ -6,13 +6,19 @@ time is taken from `tmux new-session` until `capture-pane` shows the marker: the
 imported), "10,000 credits" for the balance (so the /me round trip is included), "ready" for
 the bare app. For scale, a third
 program is timed too: the floor, a bare Textual app that imports httpx and pydantic, asks
-GET /me (httpx defaults) and shows the balance parsed by a pydantic model. The sandbox runs
-in this process, so its imports are not counted; leadtui gets its key from LEADTUI_API_KEY,
-as on a server (the keyring path reads the key after the first frame anyway).
+GET /me (httpx defaults) and shows the balance parsed by a pydantic model. leadtui gets its
+key from LEADTUI_API_KEY, as on a server (the keyring path reads the key after the first
+frame anyway).
+
+The sandbox runs in a process of its own. Inside this one it answered GET /me only when the
+loop polling tmux let it: ~20 ms late, and varying, which hid what the app does while it
+waits for that answer (the local watches starting read 0.94–1.02x the previous release here,
+1.06–1.22x in a terminal by hand).
 
     .venv/bin/python bench/bench_startup.py [--runs 7] [--against OTHER/.venv/bin/leadtui]
 
-Goals: first frame ≤ 1.3×, balance on screen ≤ 1.8× the bare app.
+Goals, side by side in one run: first frame ≤ 1.10× the bare app; balance on screen ≤ 1.10×
+the floor, and no slower than the release it is timed `--against`.
 """
 
 from __future__ import annotations
@@ -28,7 +34,7 @@ import time
 from pathlib import Path
 
 from installed import compile_leadtui
-from processes import add_against, leadtui_command
+from processes import add_against, leadtui_command, sandbox_process
 
 BARE_APP = """
 from textual.app import App
@@ -102,13 +108,11 @@ def main() -> int:
         print("tmux is needed for this benchmark", file=sys.stderr)
         return 2
 
-    from leadtui.sandbox.embedded import EmbeddedSandbox
-
     compile_leadtui()
 
     python = sys.executable
     leadtui = leadtui_command()
-    with tempfile.TemporaryDirectory() as home, EmbeddedSandbox() as sandbox:
+    with tempfile.TemporaryDirectory() as home, sandbox_process() as base_url:
         bare_file = Path(home) / "bare.py"
         bare_file.write_text(BARE_APP)
         floor_file = Path(home) / "floor.py"
@@ -118,7 +122,7 @@ def main() -> int:
             "XDG_STATE_HOME": f"{home}/state",
             "TERM": "xterm-256color",
         }
-        app_env = {**env, "LEADTUI_BASE_URL": sandbox.base_url, "LEADTUI_API_KEY": "sk_demo_full"}
+        app_env = {**env, "LEADTUI_BASE_URL": base_url, "LEADTUI_API_KEY": "sk_demo_full"}
         # A long-lived session keeps the tmux server up, so its start is not measured.
         tmux("new-session", "-d", "-s", "keepalive", "-x", "100", "-y", "30", "sleep 3600")
         try:
@@ -149,11 +153,11 @@ def main() -> int:
     print(f"floor: + httpx, pydantic, GET /me:    {floor_ms:6.0f} ms ({floor_ms / bare_ms:.2f}x)")
     print(
         f"leadtui, first frame (header):        {frame_ms:6.0f} ms "
-        f"({frame_ms / bare_ms:.2f}x, goal ≤ 1.3x)"
+        f"({frame_ms / bare_ms:.2f}x the bare app, goal ≤ 1.10x)"
     )
     print(
         f"leadtui, credit balance on screen:    {app_ms:6.0f} ms "
-        f"({app_ms / bare_ms:.2f}x, goal ≤ 1.8x)"
+        f"({app_ms / floor_ms:.2f}x the floor, goal ≤ 1.10x)"
     )
     if args.against:
         other_frame_ms = statistics.median(other_frame) * 1000
