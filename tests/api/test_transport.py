@@ -259,10 +259,10 @@ async def test_requests_carry_bearer_auth_user_agent_and_the_api_prefix() -> Non
 
 
 async def test_ids_are_sent_as_one_path_segment() -> None:
-    script = Script([httpx.Response(200, json={"searchId": "a/b?c"})])
+    script = Script([httpx.Response(200, json={"searchId": "a?b#c%"})])
     async with scripted_client(script, Sleeps()) as client:
-        await client.searches.get("a/b?c")
-    assert script.requests[0].url.raw_path == b"/api/v1/searches/a%2Fb%3Fc"
+        await client.searches.get("a?b#c%")
+    assert script.requests[0].url.raw_path == b"/api/v1/searches/a%3Fb%23c%25"
 
 
 @pytest.mark.parametrize("bad", ["exp_\udcff", "\ud800"])

@@ -91,6 +91,7 @@ class Cli:
             transport=transport or self.transport,
             sleep=self.sleep,
             clock=self.clock,
+            now=self.sandbox_clock,
             stdin=io.StringIO(stdin),
             stdout=out,
             stderr=err,

@@ -126,5 +126,14 @@ def test_an_unknown_command_lists_every_command_as_the_full_parser_does(
     with pytest.raises(UsageError) as full:
         build_parser().parse_args(argv)
     assert json.loads(lazy.out)["error"]["message"] == str(full.value)
-    for name in ("account", "usage", "searches", "unlock", "exports", "extractions", "pending"):
+    for name in (
+        "account",
+        "usage",
+        "searches",
+        "unlock",
+        "exports",
+        "extractions",
+        "pending",
+        "digest",
+    ):
         assert repr(name) in str(full.value)

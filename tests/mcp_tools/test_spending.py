@@ -108,7 +108,7 @@ async def test_the_user_is_asked_and_only_a_yes_sends_exactly_the_quote(
     assert sent["record"]["exportId"]
     assert sandbox.credits() == credits - sent["quote"]["total"] == credits - 4
     shown = user.questions[-1]
-    assert f"Unlock 4 results of search {search_id}" in shown
+    assert f'Unlock 4 results of search "{search_id} · ' in shown
     assert "Cost: 4 credits." in shown
     assert f"Balance: {credits:,} credits → {credits - 4:,} credits." in shown
     assert "sk_demo_full" not in "\n".join([*user.questions, *machine.received])

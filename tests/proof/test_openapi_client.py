@@ -24,7 +24,7 @@ from urllib.parse import parse_qs
 
 import httpx
 import pytest
-from openapi_core import Config, OpenAPI
+from openapi_core import OpenAPI
 from openapi_core.datatypes import RequestParameters
 from starlette.testclient import TestClient
 from werkzeug.datastructures import Headers, ImmutableMultiDict
@@ -44,13 +44,9 @@ SEARCH = {
     "countries": [{"name": "France"}],
     "localisations": [{"name": "Paris"}],
 }
-# What the generator is told: a ZIP is bytes (it has no reader for application/zip), and no
-# formatter is run on what it writes.
-GENERATOR_CONFIG = {
-    "package_name_override": PACKAGE,
-    "content_type_overrides": {"application/zip": "application/octet-stream"},
-    "post_hooks": [],
-}
+# What the generator is told: the package's name, and that no formatter is run on what it
+# writes. Nothing about the answers: the document says how to read each.
+GENERATOR_CONFIG = {"package_name_override": PACKAGE, "post_hooks": []}
 
 
 def served_document() -> dict[str, Any]:
@@ -106,17 +102,9 @@ def generated(document: dict[str, Any], tmp_path_factory: pytest.TempPathFactory
 # --- openapi-core's view of an httpx exchange -------------------------------------------
 
 
-def zip_as_string(body: bytes, **parameters: str) -> str:
-    """An `application/zip` body as the document describes it: a string (of bytes, one
-    character each) of that media type. It must be a real archive."""
-    assert zipfile.is_zipfile(io.BytesIO(body)), body[:16]
-    return body.decode("latin-1")
-
-
 def validator(document: dict[str, Any]) -> OpenAPI:
-    """openapi-core over the document; it reads JSON itself, and ZIPs with `zip_as_string`."""
-    config = Config(extra_media_type_deserializers={"application/zip": zip_as_string})
-    return OpenAPI.from_dict(document, config=config)
+    """openapi-core over the document, as it comes: no reader of ours for any media type."""
+    return OpenAPI.from_dict(document)
 
 
 class CoreRequest:
@@ -282,9 +270,10 @@ async def walk_every_operation(call: Calls) -> None:
     await call("exports.export_results", 400, export_id=ready, cursor="")
     await call("exports.retry_export", 200, export_id=ready)
     zipped = await call("exports.download_export", 200, export_id=ready)
-    assert zipped[:2] == b"PK"
+    assert zipfile.is_zipfile(io.BytesIO(zipped)), zipped[:16]
     custom = {"columns": list(LEAD_COLUMNS), "format": "json"}
-    assert (await call("exports.custom_download", 200, export_id=ready, body=custom))[:2] == b"PK"
+    custom_zip = await call("exports.custom_download", 200, export_id=ready, body=custom)
+    assert zipfile.is_zipfile(io.BytesIO(custom_zip)), custom_zip[:16]
     await call("exports.custom_download", 404, export_id="exp_nope", body=custom)
 
     draft = (await call("extractions.create_draft", 201, body={"categories": ["bakery"]})).data

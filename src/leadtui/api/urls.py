@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import ipaddress
+import unicodedata
+from typing import Final
 from urllib.parse import quote, urlsplit, urlunsplit
 
 from leadtui.api.contract import API_PREFIX
@@ -60,14 +62,36 @@ def validate_base_url(url: str) -> str:
     return urlunsplit((scheme, netloc, path, "", ""))
 
 
-def segment(resource_id: str) -> str:
-    """An id as one path segment: ids are opaque, so `/` or `?` in one must not leak out.
+# Ids are opaque and short on every service seen; a bound keeps a runaway value off the wire.
+ID_MAX: Final = 256
 
-    An id that is not valid text (an undecodable byte from a command line argument) raises
-    ConfigurationError: it cannot name anything on the server.
+
+def id_problem(resource_id: str) -> str | None:
+    """Why `resource_id` cannot be sent as one path segment, or None when it can.
+
+    Percent-encoding is not enough: servers decode `%2F` and resolve `.` and `..` before
+    routing, so such an id would name another resource (`searches/../me`).
     """
-    try:
-        return quote(resource_id, safe="")
-    except UnicodeEncodeError:
-        pass
-    raise ConfigurationError("An id holds a character that is not valid text; nothing was sent.")
+    if not resource_id:
+        return "An id cannot be empty"
+    if len(resource_id) > ID_MAX:
+        return f"An id cannot be longer than {ID_MAX:,} characters"
+    if resource_id in (".", ".."):
+        return "An id cannot be . or .. (a server reads it as a step in the path)"
+    if "/" in resource_id or "\\" in resource_id:
+        return "An id cannot hold / or \\ (it is one segment of the path)"
+    if any(unicodedata.category(char)[0] == "C" for char in resource_id):
+        return "An id cannot hold a control character, nor one that is not valid text"
+    return None
+
+
+def segment(resource_id: str) -> str:
+    """An id as one path segment: ids are opaque, so `?` or `#` in one must not leak out.
+
+    An id that cannot be one segment (see `id_problem`) raises ConfigurationError, before
+    anything is sent: it cannot name anything on the server.
+    """
+    problem = id_problem(resource_id)
+    if problem is not None:
+        raise ConfigurationError(f"{problem}; nothing was sent.")
+    return quote(resource_id, safe="")

@@ -48,6 +48,7 @@ EXAMPLES: Final[dict[str, str]] = {
     ),
     "searches:results": "leadtui searches results srch_000005 --all --format csv -o leads.csv",
     "unlock:run": "leadtui unlock srch_000005 --results 200 --max-credits 200 --json",
+    "digest:show": "leadtui digest --since 24h --json | jq .spent",
     "exports:list_exports": "leadtui exports list --limit 10",
     "exports:get": "leadtui exports get exp_000012 --json | jq .status",
     "exports:results": "leadtui exports results exp_000012 --all --jsonl > leads.jsonl",

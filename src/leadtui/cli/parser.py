@@ -332,6 +332,18 @@ def _pending(sub: Any, summary: str, common: argparse.ArgumentParser) -> None:
     discard.add_argument("id", metavar="KEY", help="its idempotency key (or a unique prefix)")
 
 
+def _digest(sub: Any, summary: str, common: argparse.ArgumentParser) -> None:
+    digest = _command(sub, "digest", summary, "digest:show", common)
+    digest.add_argument(
+        "--since",
+        metavar="DURATION|TIME",
+        help=(
+            "start of the window: 90m, 24h, 7d, or a UTC time such as 2026-11-26T08:00Z "
+            "(default: when the app or the digest last looked for this profile)"
+        ),
+    )
+
+
 # Each command: its one-line summary (as `leadtui --help` lists it) and what builds the rest;
 # in the order `--help` lists them.
 _TWIN_COMMANDS: Final[dict[str, tuple[str, TwinBuilder]]] = {
@@ -345,6 +357,7 @@ _TWIN_COMMANDS: Final[dict[str, tuple[str, TwinBuilder]]] = {
         "spends whose outcome is unknown: resend with the same key, or discard",
         _pending,
     ),
+    "digest": ("what changed since a time: jobs settled, spends by surface, approvals", _digest),
 }
 
 

@@ -51,6 +51,8 @@ class CliDeps:
     """None: the network, through httpx's sync client in threads (see `network.py`)."""
     sleep: Sleep = asyncio.sleep
     clock: Callable[[], float] = time.monotonic
+    now: Callable[[], float] = time.time
+    """Wall-clock seconds: what "since" and "until" mean (`digest`)."""
     stdin: TextIO = field(default_factory=lambda: sys.stdin)
     stdout: TextIO = field(default_factory=lambda: sys.stdout)
     stderr: TextIO = field(default_factory=lambda: sys.stderr)

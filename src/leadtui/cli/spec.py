@@ -45,9 +45,88 @@ OUTPUTS: Final[dict[str, str]] = {
     "pending list": "pending spends",
     "pending resend": "Export or Extraction",
     "pending discard": "pending spend",
+    "digest": "digest",
 }
 
 _STRING_OR_NULL: Final = {"type": ["string", "null"]}
+_COUNT: Final = {"type": "integer", "minimum": 0}
+_SPENT: Final = {
+    "type": "object",
+    "required": ["credits", "launches"],
+    "properties": {"credits": _COUNT, "launches": _COUNT},
+}
+_JOB: Final = {
+    "type": "object",
+    "required": ["kind", "id", "status", "at"],
+    "properties": {
+        "kind": {"enum": ["export", "extraction"]},
+        "id": {"type": "string"},
+        "status": {"type": "string"},
+        "at": _STRING_OR_NULL,
+    },
+}
+_DIGEST: Final = {
+    "type": "object",
+    "required": ["since", "until", "spent", "jobs", "approvals", "pending", "balance"],
+    "properties": {
+        "since": {"type": "string"},
+        "until": {"type": "string"},
+        "spent": {
+            "type": "object",
+            "required": ["credits", "launches", "by_surface"],
+            "properties": {
+                "credits": _COUNT,
+                "launches": _COUNT,
+                "by_surface": {
+                    "type": "object",
+                    "required": ["app", "cli", "agent"],
+                    "properties": {"app": _SPENT, "cli": _SPENT, "agent": _SPENT},
+                    "additionalProperties": False,
+                },
+            },
+        },
+        "jobs": {
+            "type": "object",
+            "required": ["settled", "moving"],
+            "properties": {
+                "settled": {"type": "array", "items": _JOB},
+                "moving": {"type": "array", "items": _JOB},
+            },
+        },
+        "approvals": {
+            "type": "object",
+            "required": ["asked", "approved", "denied", "expired"],
+            "properties": {
+                "asked": _COUNT,
+                "approved": _COUNT,
+                "denied": _COUNT,
+                "expired": _COUNT,
+            },
+        },
+        "pending": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["idempotency_key", "operation", "amount", "surface", "journaled_at"],
+                "properties": {
+                    "idempotency_key": {"type": "string"},
+                    "operation": {"type": "string"},
+                    "amount": {"type": ["integer", "null"]},
+                    "surface": _STRING_OR_NULL,
+                    "journaled_at": {"type": "string"},
+                },
+            },
+        },
+        "balance": {
+            "type": "object",
+            "required": ["then", "now"],
+            "properties": {
+                "then": {"type": ["integer", "null"]},
+                "now": {"type": ["integer", "null"]},
+            },
+        },
+    },
+}
 _INTENT: Final = {
     "type": "object",
     "properties": {
@@ -111,6 +190,7 @@ SHAPES: Final[dict[str, Any]] = {
         },
     },
     "pending spend": _INTENT,
+    "digest": _DIGEST,
     "pending spends": {
         "type": "object",
         "required": ["data", "unreadable", "next_cursor"],

@@ -26,6 +26,7 @@ from typing import Any, Final
 from leadtui.api.errors import LeadError
 from leadtui.api.guidance import INVALID_REQUEST
 from leadtui.api.models import Export, Extraction, ExtractionRequest
+from leadtui.api.urls import segment
 from leadtui.cli import approving, spend_display
 from leadtui.cli.exit_codes import Exit
 from leadtui.cli.failures import (
@@ -124,6 +125,7 @@ async def create_extraction_spend(ctx: Context, body: ExtractionRequest) -> Spen
 
 
 async def launch_extraction_spend(ctx: Context, extraction_id: str) -> Spend:
+    segment(extraction_id)  # an id that cannot be sent is refused before it is journaled
     quote = Quote.launch(SpendOperation.EXTRACTION_LAUNCH, f"draft {extraction_id}", None)
     return Spend(quote, SpendRequest.for_launch(quote, extraction_id, _key(ctx)))
 

@@ -7,12 +7,12 @@ from typing import Annotated, Any
 
 from mcp.server.mcpserver import MCPServer
 from mcp.types import CallToolResult, ToolAnnotations
-from pydantic import Field
+from pydantic import AfterValidator, Field
 
 from leadtui.api.models import ExtractionDraft, SearchRequest
 from leadtui.mcp.reading import ExportId, ExtractionId, record_answer
 from leadtui.mcp.runtime import Runtime
-from leadtui.mcp.schemas import ExportOut, ExtractionOut, SearchOut
+from leadtui.mcp.schemas import ExportOut, ExtractionOut, SearchOut, bounded
 
 CHANGE = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=True)
 # Stopping cannot be undone.
@@ -20,6 +20,7 @@ FOR_GOOD = ToolAnnotations(read_only_hint=False, destructive_hint=True, open_wor
 
 SearchBody = Annotated[
     SearchRequest,
+    AfterValidator(bounded),
     Field(
         description="The spec's SearchRequest: activities, countries and localisations (1 to "
         "100 items each; an item's name at most 160 characters, queryNames at most 30, "
@@ -28,6 +29,7 @@ SearchBody = Annotated[
 ]
 DraftBody = Annotated[
     ExtractionDraft,
+    AfterValidator(bounded),
     Field(description="Any fields of an ExtractionRequest (all optional in a draft)."),
 ]
 

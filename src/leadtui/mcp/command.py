@@ -1,7 +1,9 @@
 """`leadtui mcp`: serve the tools over stdio until the client closes the connection.
 
-The SDK loads in a thread while the client's first message is read and, when it is an
-`initialize`, answered (see `handshake.py`); then the SDK serves from that same message on.
+The SDK loads in a thread while a reader thread takes the client's messages; until it has
+loaded, `initialize` and `tools/list` are answered from the manifest (see `handshake.py`) and
+every message is kept; then the SDK serves them all, in order, and the rest as they come. A
+tool call sent however early is answered by the SDK once it is there.
 """
 
 from __future__ import annotations
@@ -9,25 +11,30 @@ from __future__ import annotations
 import argparse
 import importlib
 import importlib.util
-import io
 import os
+import queue
 import signal
 import sys
 import threading
 from collections.abc import AsyncIterator
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, BinaryIO, Final, NoReturn
 
-from leadtui.mcp.handshake import EarlyAnswer, early_answer
+from leadtui.mcp.handshake import EarlyAnswers, Manifest
 
 if TYPE_CHECKING:
     from leadtui.mcp.runtime import McpDeps, Options
 
+# What the inbox holds besides the client's lines: the SDK has loaded; standard input ended.
+LOADED: Final = object()
+ENDED: Final = object()
+
 
 class _Loader(threading.Thread):
-    """Imports the server (and so the SDK) while the main thread waits for the client."""
+    """Imports the server (and so the SDK), then says so in the inbox."""
 
-    def __init__(self) -> None:
+    def __init__(self, inbox: queue.Queue[object]) -> None:
         super().__init__(name="leadtui-mcp-loader", daemon=True)
+        self.inbox = inbox
         self.error: BaseException | None = None
 
     def run(self) -> None:
@@ -35,40 +42,68 @@ class _Loader(threading.Thread):
             importlib.import_module("leadtui.mcp.server")
         except BaseException as exc:  # re-raised on the main thread
             self.error = exc
+        finally:
+            self.inbox.put(LOADED)
 
 
-class _Replayed:
-    """Standard input as lines for the SDK: the first one (already read), then the rest."""
+class _Reader(threading.Thread):
+    """Every line of standard input into the inbox, then ENDED."""
 
-    def __init__(self, first: str, rest: Any) -> None:
-        self._first = first
-        self._rest = rest
+    def __init__(self, stdin: BinaryIO, inbox: queue.Queue[object]) -> None:
+        super().__init__(name="leadtui-mcp-reader", daemon=True)
+        self.stdin = stdin
+        self.inbox = inbox
+
+    def run(self) -> None:
+        try:
+            for line in iter(self.stdin.readline, b""):
+                self.inbox.put(line)
+        except (OSError, ValueError):  # closed under us: the session is over
+            pass
+        finally:
+            self.inbox.put(ENDED)
+
+
+class _Inbox:
+    """The client's lines for the SDK: those kept while it loaded, then the rest as they come."""
+
+    def __init__(self, kept: list[bytes], inbox: queue.Queue[object], ended: bool) -> None:
+        self._kept = kept
+        self._inbox = inbox
+        self._ended = ended
 
     def __aiter__(self) -> AsyncIterator[str]:
         return self._lines()
 
     async def _lines(self) -> AsyncIterator[str]:
-        if self._first:
-            yield self._first
-        async for line in self._rest:
-            yield line
+        import anyio.to_thread
+
+        for line in self._kept:
+            yield line.decode("utf-8", errors="replace")
+        while not self._ended:
+            item = await anyio.to_thread.run_sync(self._inbox.get, abandon_on_cancel=True)
+            if not isinstance(item, bytes):
+                return
+            yield item.decode("utf-8", errors="replace")
 
 
-class _AnsweredOnce:
-    """Standard output for the SDK, less its answer to the request answered early."""
+class _Outbox:
+    """Standard output for the SDK, less its answers to the requests answered early."""
 
-    def __init__(self, out: Any, early: EarlyAnswer | None) -> None:
+    def __init__(self, out: BinaryIO, early: EarlyAnswers) -> None:
         self._out = out
         self._early = early
 
     async def write(self, text: str) -> None:
-        if self._early is not None and self._early.answers(text):
-            self._early = None
-            return
-        await self._out.write(text)
+        import anyio.to_thread
+
+        if not self._early.answered(text):
+            await anyio.to_thread.run_sync(self._out.write, text.encode("utf-8"))
 
     async def flush(self) -> None:
-        await self._out.flush()
+        import anyio.to_thread
+
+        await anyio.to_thread.run_sync(self._out.flush)
 
 
 def options_from(ns: argparse.Namespace) -> Options:
@@ -126,17 +161,34 @@ def _stopped(signum: int, in_flight: str | None) -> NoReturn:
     os._exit(130 if signum == signal.SIGINT else 143)
 
 
+def _until_loaded(
+    stdin: BinaryIO, stdout: BinaryIO
+) -> tuple[_Loader, EarlyAnswers, list[bytes], queue.Queue[object], bool]:
+    """Load the SDK while answering what the manifest can: the loader, the early answers, the
+    lines kept for the SDK, the inbox, and whether standard input has ended."""
+    inbox: queue.Queue[object] = queue.Queue()
+    loader = _Loader(inbox)
+    loader.start()
+    _Reader(stdin, inbox).start()
+    early = EarlyAnswers(Manifest.read())
+    kept: list[bytes] = []
+    ended = False
+    while (item := inbox.get()) is not LOADED:
+        if not isinstance(item, bytes):
+            ended = True
+            continue
+        kept.append(item)
+        answer = early.answer(item)
+        if answer is not None:
+            stdout.write(answer)
+            stdout.flush()
+    return loader, early, kept, inbox, ended
+
+
 def _serve(ns: argparse.Namespace, deps: McpDeps | None) -> int:
     """Serve until the client closes stdin (0)."""
-    loader = _Loader()
-    loader.start()
     stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
-    first = stdin.readline()
-    early = early_answer(first)
-    if early is not None:
-        stdout.write(early.line())
-        stdout.flush()
-    loader.join()
+    loader, early, kept, inbox, ended = _until_loaded(stdin, stdout)
     if loader.error is not None:
         raise loader.error
 
@@ -155,15 +207,12 @@ def _serve(ns: argparse.Namespace, deps: McpDeps | None) -> int:
                 _stopped(signum, runtime.sending)
 
     async def serve() -> None:
-        lines = anyio.wrap_file(io.TextIOWrapper(stdin, encoding="utf-8", errors="replace"))
-        out = anyio.wrap_file(io.TextIOWrapper(stdout, encoding="utf-8"))
-        first_line = first.decode("utf-8", errors="replace")
         try:
             async with anyio.create_task_group() as group:
                 group.start_soon(on_signals)
                 async with stdio_server(
-                    _Replayed(first_line, lines),  # type: ignore[arg-type]
-                    _AnsweredOnce(out, early),  # type: ignore[arg-type]
+                    _Inbox(kept, inbox, ended),  # type: ignore[arg-type]
+                    _Outbox(stdout, early),  # type: ignore[arg-type]
                 ) as (read, write):
                     await server.serve(read, write)
                 group.cancel_scope.cancel()

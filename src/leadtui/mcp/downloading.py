@@ -57,5 +57,11 @@ def register(server: MCPServer[Any], runtime: Runtime) -> None:
         else:
             await client.exports.download(export_id, target)
         size = (await asyncio.to_thread(target.stat)).st_size
-        doc = {"exportId": export_id, "path": str(target), "bytes": size, "columns": columns}
+        doc = {
+            "export_id": export_id,
+            "exportId": export_id,
+            "path": str(target),
+            "bytes": size,
+            "columns": columns,
+        }
         return answer(doc, f"Saved {size:,} bytes to {target}.")

@@ -3,11 +3,11 @@ and their results, page by page."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Final
 
 from mcp.server.mcpserver import MCPServer
 from mcp.types import CallToolResult, ToolAnnotations
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from leadtui.api.models import Lead, Page, Record
 from leadtui.mcp.results import answer
@@ -17,18 +17,27 @@ from leadtui.mcp.schemas import (
     Cursor,
     ExportOut,
     ExtractionOut,
+    IdText,
     Limit,
     Open,
     PageOut,
     SearchOut,
-    identifier,
 )
 
 READ = ToolAnnotations(read_only_hint=True, open_world_hint=True)
 
-SearchId = Annotated[str, identifier("The search's searchId.")]
-ExportId = Annotated[str, identifier("The export's exportId.")]
-ExtractionId = Annotated[str, identifier("The extraction's extractionId.")]
+# The service's names for ids, and the tools' (their arguments').
+ARGUMENT_NAMES: Final = (
+    ("searchId", "search_id"),
+    ("exportId", "export_id"),
+    ("extractionId", "extraction_id"),
+)
+
+SearchId = Annotated[IdText, Field(description="The search's id (search_id in results).")]
+ExportId = Annotated[IdText, Field(description="The export's id (export_id in results).")]
+ExtractionId = Annotated[
+    IdText, Field(description="The extraction's id (extraction_id in results).")
+]
 
 
 def as_json(record: BaseModel) -> dict[str, Any]:
@@ -36,8 +45,16 @@ def as_json(record: BaseModel) -> dict[str, Any]:
     return record.model_dump(mode="json", exclude_unset=True)
 
 
+def with_ids(doc: dict[str, Any]) -> dict[str, Any]:
+    """The record, with the ids it holds also under the names the tools' arguments use, so an
+    agent passes `search_id` on as `search_id`."""
+    return {ours: doc[theirs] for theirs, ours in ARGUMENT_NAMES if theirs in doc} | doc
+
+
 def page_answer(page: Page[Any], what: str, *, leads: bool = False) -> CallToolResult:
-    items = [as_json(item) for item in page.items]
+    """A page of records (each with its ids as arguments name them), or of lead records (as
+    they came: third-party data)."""
+    items = [as_json(item) if leads else with_ids(as_json(item)) for item in page.items]
     more = f" More with cursor {page.next_cursor!r}." if page.next_cursor else " Last page."
     return answer(
         {"data": items, "next_cursor": page.next_cursor},
@@ -47,7 +64,7 @@ def page_answer(page: Page[Any], what: str, *, leads: bool = False) -> CallToolR
 
 
 def record_answer(record: Record, summary: str) -> CallToolResult:
-    return answer(as_json(record), summary)
+    return answer(with_ids(as_json(record)), summary)
 
 
 def register(server: MCPServer[Any], runtime: Runtime) -> None:

@@ -50,8 +50,10 @@ class McpDeps:
     journal_path: Path | None = None
     environ: Mapping[str, str] | None = None
     """None: this process's environment."""
-    ask_seconds: float = 300.0
-    """How long the user has to answer a question about a spend; then nothing is sent."""
+    ask_seconds: float = 45.0
+    """How long the user has to answer a question about a spend; then nothing is sent. Within
+    the 60 s a TypeScript-SDK client waits for a call by default (progress does not extend it
+    there unless the client asks), leaving time to quote before and to send after."""
     stderr: TextIO | None = None
     """Where a wait is told line by line (None: this process's standard error)."""
 

@@ -14,7 +14,7 @@ from typing import Any
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.shared.exceptions import MCPError
-from mcp.types import CallToolResult, InputRequiredResult
+from mcp.types import CallToolResult, InputRequiredResult, Tool
 from pydantic import ValidationError
 
 from leadtui import __version__
@@ -24,6 +24,7 @@ from leadtui.api.reasons import field_reasons
 from leadtui.mcp import changing, downloading, handshake, reading, spend_tools, waiting
 from leadtui.mcp.results import ToolFailure, from_lead_error, invalid
 from leadtui.mcp.runtime import Runtime
+from leadtui.mcp.schemas import with_errors
 
 log = logging.getLogger(__name__)
 
@@ -46,6 +47,15 @@ def failure_of(error: BaseException, tool: str) -> ToolFailure:
 
 class LeadToolServer(MCPServer[Any]):
     """MCPServer whose every tool failure is a structured `isError` result."""
+
+    async def list_tools(self) -> list[Tool]:
+        """The tools as the SDK lists them, each output schema admitting the error document."""
+        return [
+            tool.model_copy(update={"output_schema": with_errors(tool.output_schema)})
+            if tool.output_schema is not None
+            else tool
+            for tool in await super().list_tools()
+        ]
 
     async def call_tool(
         self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, model_validator
 
 from leadtui.mcp import asking
 from leadtui.mcp.asking import Asked
@@ -42,11 +42,27 @@ class SpendOut(BaseModel):
     quote: dict[str, Any] = Field(description="What it costs: units, price, total, balance.")
     decision: dict[str, Any] = Field(description="The spend decision: verdict, code, message.")
     record: dict[str, Any] | None = Field(description="The export or extraction it made.")
+    export_id: str | None = Field(default=None, description="The export it queued, if any.")
+    extraction_id: str | None = Field(
+        default=None, description="The extraction it started, if any."
+    )
     debited: int | None = Field(default=None, description="Credits the balance fell by.")
-    overcharge: str | None = None
+    overcharge: str | dict[str, Any] | None = Field(
+        default=None, description="Debited more than quoted: by how much (quoted, debited)."
+    )
     allowance_left: dict[str, int] = Field(
         description="What is left of the budget given at start (credits, launches)."
     )
+
+    @model_validator(mode="after")
+    def _ids_of_the_record(self) -> SpendOut:
+        """The record's ids as the tools' arguments name them (wait_for_job takes them)."""
+        record = self.record or {}
+        if self.export_id is None and isinstance(record.get("exportId"), str):
+            self.export_id = record["exportId"]
+        if self.extraction_id is None and isinstance(record.get("extractionId"), str):
+            self.extraction_id = record["extractionId"]
+        return self
 
 
 def allowance_json(allowance: Allowance) -> dict[str, int]:

@@ -16,7 +16,7 @@ from leadtui.api.models import Record
 from leadtui.mcp.reading import as_json
 from leadtui.mcp.results import answer, invalid
 from leadtui.mcp.runtime import Runtime
-from leadtui.mcp.schemas import JobOut
+from leadtui.mcp.schemas import IdText, JobOut
 
 WAIT = ToolAnnotations(read_only_hint=True, open_world_hint=True)
 
@@ -27,7 +27,8 @@ DEFAULT_WAIT_SECONDS: Final = 60
 DEFAULT_POLL_SECONDS: Final = 2.0
 MIN_POLL_SECONDS: Final = 1.0
 
-OptionalId = Annotated[str | None, Field(min_length=1)]
+ExportToWait = Annotated[IdText | None, Field(description="The export to wait for.")]
+ExtractionToWait = Annotated[IdText | None, Field(description="The extraction to wait for.")]
 WaitSeconds = Annotated[
     float,
     Field(
@@ -52,10 +53,8 @@ def register(server: MCPServer[Any], runtime: Runtime) -> None:
     @server.tool(annotations=WAIT)
     async def wait_for_job(
         ctx: Context,
-        export_id: Annotated[OptionalId, Field(description="The export to wait for.")] = None,
-        extraction_id: Annotated[
-            OptionalId, Field(description="The extraction to wait for.")
-        ] = None,
+        export_id: ExportToWait = None,
+        extraction_id: ExtractionToWait = None,
         timeout_seconds: WaitSeconds = DEFAULT_WAIT_SECONDS,
     ) -> Annotated[CallToolResult, JobOut]:
         """Wait until an export (export_id) or an extraction (extraction_id) settles: an
@@ -96,6 +95,7 @@ def register(server: MCPServer[Any], runtime: Runtime) -> None:
         doc = {
             "kind": kind,
             "id": job_id,
+            f"{kind}_id": job_id,
             "status": status,
             "settled": settled,
             "waited_seconds": round(waited, 3),

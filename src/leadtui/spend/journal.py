@@ -407,6 +407,24 @@ class SpendJournal:
             return intents
         return [i for i in intents if i.account.same_as(account)]
 
+    def journaled_between(
+        self, profile: str, origin: str, since: datetime, until: datetime
+    ) -> list[SpendIntent]:
+        """Readable intents of `profile` on `origin` journaled in [since, until), oldest
+        first, settled or not (what a digest of that window counts)."""
+        with self._look() as db:
+            rows = db.execute(
+                "SELECT * FROM spend_intents WHERE profile = ? AND base_url = ?"
+                " AND created_at >= ? AND created_at < ? ORDER BY created_at, rowid",
+                (
+                    profile,
+                    spend_origin(origin),
+                    since.astimezone(UTC).isoformat(),
+                    until.astimezone(UTC).isoformat(),
+                ),
+            ).fetchall()
+        return read_all(rows)
+
     def history(self, limit: int = 50) -> list[SpendIntent]:
         """The most recent readable intents, newest first, settled or not."""
         with self._look() as db:

@@ -20,6 +20,7 @@ from leadtui.api.contract import Scope
 from leadtui.api.errors import ConfigurationError, Unauthorized
 from leadtui.config.errors import ConfigError
 from leadtui.ui.app_actions import APP_BINDINGS, app_commands
+from leadtui.ui.away import AwayWatch
 from leadtui.ui.commands import LeadCommands, PaletteCommand
 from leadtui.ui.crash import CrashReportingConsole
 from leadtui.ui.handle import AppHandle
@@ -123,6 +124,7 @@ class LeadApp(KeysInBursts):
         discarded: what was shown about it is out of date."""
         self.pending_offer = PendingOffer(self)
         """Spends journaled but never settled (a crash): offered at start and each sign-in."""
+        self.away = AwayWatch(self)  # what changed since the app was last open (ui/away.py)
         theme, keymap = (
             (deps.settings.theme, deps.settings.keymap)
             if deps is not None
@@ -270,6 +272,7 @@ class LeadApp(KeysInBursts):
 
     def watch_identity(self) -> None:
         self.pending_offer.when_known()
+        self.away.when_known()
 
     def save_settings_now(self) -> None:
         """Persist `settings` (blocking: from a thread). A save that fails is told; the app
@@ -363,7 +366,7 @@ class LeadApp(KeysInBursts):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         signing_in = self.sessions.signing_in() or self.session is None
-        if action in ("open", "help", "history", "approvals"):
+        if action in ("open", "help", "history", "approvals", "away"):
             return not signing_in
         if action in ("toggle_theme", "sign_out"):
             return self.started
@@ -402,6 +405,9 @@ class LeadApp(KeysInBursts):
         if not isinstance(self.screen, ApprovalsScreen):
             self.push_screen(ApprovalsScreen(self.watches.approvals))
 
+    async def action_away(self) -> None:
+        await self.away.show()
+
     def action_help(self) -> None:
         screen = self.screen
         if not isinstance(screen, HelpScreen):
@@ -433,6 +439,7 @@ class LeadApp(KeysInBursts):
             self.notify(report.text, title=report.title, severity="warning", markup=False)
 
     async def on_unmount(self) -> None:
+        self.away.mark()
         if self.session is not None:
             await self.session.client.aclose()
 

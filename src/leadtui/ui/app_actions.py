@@ -21,6 +21,7 @@ APP_BINDINGS: Final = (
     Binding("i", "sign_in", "Sign in", id="app.sign_in", show=False),
     Binding("H", "history", "History", id="app.history", key_display="H", show=False),
     Binding("A", "approvals", "Approvals", id="app.approvals", key_display="A", show=False),
+    Binding("L", "away", "While you were away", id="app.away", key_display="L", show=False),
     Binding("question_mark,f1", "help", "Help", id="app.help", key_display="?"),
     Binding("ctrl+t", "toggle_theme", "Dark or light theme", id="app.toggle_theme", show=False),
     Binding("ctrl+q", "quit", "Quit", id="app.quit", priority=True),
@@ -41,6 +42,11 @@ _ACTIONS: Final = (
         "history",
     ),
     ("app: approvals  A", "Spends scripts and agents ask you to approve", "approvals"),
+    (
+        "app: while you were away  L",
+        "What changed since the app was last open: jobs, spends, approvals",
+        "away",
+    ),
     ("app: toggle theme", "Dark or light (remembered)", "toggle_theme"),
 )
 _ACCOUNT: Final = (

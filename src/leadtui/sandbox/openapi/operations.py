@@ -15,6 +15,8 @@ from leadtui.api.contract import POLL_HINT_HEADER, ErrorCode, Scope
 from leadtui.sandbox.idempotency import REPLAY_HEADER
 
 ERROR_SCHEMA: Final = "#/components/schemas/Error"
+# A download's answer: a ZIP archive, as sent; then the same bytes by the generic name.
+BINARY_MEDIA_TYPES: Final = ("application/zip", "application/octet-stream")
 HintRule = Literal["never", "while_moving", "always"]
 
 
@@ -54,10 +56,12 @@ def _success(answer: Answer) -> dict[str, Any]:
             "schema": {"type": "string", "enum": ["true"]},
         }
     if answer.model is None:
-        # OpenAPI 3.1: raw bytes are a string with a media type (`format: binary` is 3.0's
-        # way, and under 3.1's JSON Schema it would ask for text no real archive is).
+        # OpenAPI 3.1: raw bytes are described by their media type, with no `type` (a schema
+        # of type string asks a validator for text, which no real archive is). The archive is
+        # also named as bytes of any kind: the one binary media type every generated client
+        # reads without being told how.
         doc["content"] = {
-            "application/zip": {"schema": {"type": "string", "contentMediaType": "application/zip"}}
+            media: {"schema": {"contentMediaType": media}} for media in BINARY_MEDIA_TYPES
         }
         headers["Content-Disposition"] = {
             "description": '`attachment; filename="<exportId>.zip"`.',

@@ -1,0 +1,40 @@
+"""How many approvals were asked of this account, and answered, in a window.
+
+The one place the digest reads approval requests (today the folder beside the journal):
+where they are kept may change, what is counted does not.
+"""
+
+from __future__ import annotations
+
+from leadtui.digest.marks import Seen
+from leadtui.digest.report import ApprovalCounts
+from leadtui.spend.approvals import ApprovalDesk, Verdict, approvals_folder
+from leadtui.spend.journal import SpendJournal
+from leadtui.spend.origin import spend_origin
+
+
+def approval_counts(
+    journal: SpendJournal, seen: Seen, since: float, until: float
+) -> ApprovalCounts:
+    """Requests asked in [since, until) and answers given then (an asker that stopped
+    waiting counts as expired). Blocking file I/O: call it from a thread."""
+    requests, _ = ApprovalDesk(approvals_folder(journal.path)).requests()
+    origin = spend_origin(seen.origin)
+    asked = approved = denied = expired = 0
+    for request in requests:
+        if request.profile != seen.profile or spend_origin(request.origin) != origin:
+            continue
+        if not request.account.same_as(seen.account):
+            continue
+        if since <= request.asker.at.timestamp() < until:
+            asked += 1
+        answer = request.answer
+        if answer is None or not since <= answer.by.at.timestamp() < until:
+            continue
+        if answer.verdict is Verdict.APPROVED:
+            approved += 1
+        elif answer.verdict is Verdict.DENIED:
+            denied += 1
+        elif answer.verdict is Verdict.TIMED_OUT:
+            expired += 1
+    return ApprovalCounts(asked, approved, denied, expired)
