@@ -163,7 +163,8 @@ async def test_a_balance_changed_since_the_quote_is_stale_and_asked_again(
         text = await wait_for_text(pilot, "5,000 credits → 4,960")
         assert "stale: the quote changed" in text
         await wait_until(pilot, lambda: app.approvals_waiting == 1)
-        assert app.screen.rows[0].standing.value == "waiting for you"  # newest first
+        # Newest first, once its own quote is checked against the balance read for it.
+        await wait_until(pilot, lambda: app.screen.rows[0].standing.value == "waiting for you")
         await pilot.press("y")
         await wait_for_screen(pilot, ConfirmSpend)
         await pilot.press("y")

@@ -18,12 +18,40 @@ from leadtui.spend.journal import SpendJournal, default_journal_path
 from leadtui.spend.quote import Quote
 from leadtui.spend.request import SpendRequest
 from leadtui.ui.screens.jobs import JobsScreen
+from leadtui.ui.services import SharedRead
 from tests.spend.scenarios import SEARCH
 from tests.ui import jobs_seed
 from tests.ui.pilot import settle, wait_until
 from tests.ui.screen import screen_text
 
 API = "/api/v1"
+
+
+async def test_askers_of_one_moment_share_a_read_and_a_later_asker_gets_its_own() -> None:
+    sent: list[int] = []
+    went_out = [asyncio.Event() for _ in range(3)]
+    answer = asyncio.Event()
+
+    async def read() -> int:
+        sent.append(len(sent) + 1)
+        number = len(sent)
+        went_out[number - 1].set()
+        await answer.wait()
+        if number == 3:
+            raise LookupError("refused")
+        return number
+
+    shared = SharedRead(read)
+    first, second = asyncio.ensure_future(shared()), asyncio.ensure_future(shared())
+    await went_out[0].wait()
+    later = asyncio.ensure_future(shared())  # after it went out: its answer could predate this
+    await went_out[1].wait()
+    answer.set()
+    assert (await first, await second, await later) == (1, 1, 2)
+    failing = [asyncio.ensure_future(shared()) for _ in range(2)]
+    done = await asyncio.gather(*failing, return_exceptions=True)
+    assert [str(error) for error in done] == ["refused", "refused"]
+    assert sent == [1, 2, 3]
 
 
 def spend_elsewhere(sandbox_app: Any, search: Search, credits: int) -> None:

@@ -27,19 +27,37 @@ T = TypeVar("T")
 
 
 class SharedRead(Generic[T]):
-    """One read at a time: whoever asks while one is on its way shares its answer (or its
-    error). A spend seen in the journal asks for the balance from the watch that saw it and
-    from each screen that shows it, at once: the server is asked once."""
+    """Askers of the same moment share one read (or its error). A spend seen in the journal
+    asks for the balance from the watch that saw it and from each screen that shows it, at
+    once: the server is asked once. The read goes out a turn of the event loop after the first
+    ask, and whoever asks after it went out gets a read of their own: an answer never predates
+    the ask it serves (a balance asked for after a spend is read after it)."""
 
     def __init__(self, read: Callable[[], Awaitable[T]]) -> None:
         self._read = read
-        self._on_its_way: asyncio.Future[T] | None = None
+        self._next: asyncio.Future[T] | None = None
+        """The read not sent yet, which askers join."""
+        self._sending: set[asyncio.Task[None]] = set()
 
     async def __call__(self) -> T:
-        if self._on_its_way is None or self._on_its_way.done():
-            self._on_its_way = asyncio.ensure_future(self._read())
+        if self._next is None:
+            self._next = asyncio.get_running_loop().create_future()
+            sending = asyncio.ensure_future(self._send(self._next))
+            self._sending.add(sending)  # held until done: the loop keeps only weak references
+            sending.add_done_callback(self._sending.discard)
         # Shielded: one asker cancelled (its screen closed) does not cancel the others' read.
-        return await asyncio.shield(self._on_its_way)
+        return await asyncio.shield(self._next)
+
+    async def _send(self, answer: asyncio.Future[T]) -> None:
+        await asyncio.sleep(0)  # the askers of this moment join first
+        self._next = None
+        try:
+            answer.set_result(await self._read())
+        except asyncio.CancelledError:
+            answer.cancel()
+            raise
+        except Exception as error:  # every asker gets it
+            answer.set_exception(error)
 
 
 # Seconds before each automatic retry after a network failure (the last one repeats).
