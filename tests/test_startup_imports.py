@@ -261,14 +261,12 @@ OFF_THE_ACCOUNT_COMMAND = (
     "textual",
     "leadtui.ui",
     "leadtui.sandbox",
-    "leadtui.spend",
     "sqlite3",
     "leadtui.api.searches",
     "leadtui.api.exports",
     "leadtui.api.extractions",
     "leadtui.api.downloads",
-    "leadtui.cli.pages",
-    "leadtui.cli.listing",
+    "leadtui.cli.lists",
     "leadtui.cli.spending",
 )
 
@@ -300,6 +298,11 @@ def test_account_json_with_an_environment_key_imports_no_keyring_or_settings_loa
     loaded = set(modules.split())
     assert "leadtui.config.settings" in loaded  # the settings were read, and checked
     assert _loaded(loaded, OFF_THE_ACCOUNT_COMMAND) == []
+    # Of the spend core, only the codes every surface reports (spend/errors.py).
+    assert sorted(m for m in loaded if m.startswith("leadtui.spend")) == [
+        "leadtui.spend",
+        "leadtui.spend.errors",
+    ]
 
 
 def test_version_is_read_without_package_metadata_and_matches_it() -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import io
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -78,14 +78,16 @@ class Cli:
         answer: str = "",
         stdin: str = "",
         transport: httpx.AsyncBaseTransport | None = None,
+        answers: Callable[[str], str] | None = None,
     ) -> Ran:
+        """`answers(prompt)`, when given, answers each prompt (and may act meanwhile)."""
         out = io.StringIO()
         err: io.StringIO = Terminal() if terminal else io.StringIO()
 
         def ask(prompt: str) -> str:
             self.prompts.append(prompt)
             err.write(prompt)
-            return answer
+            return answer if answers is None else answers(prompt)
 
         deps = CliDeps(
             transport=transport or self.transport,

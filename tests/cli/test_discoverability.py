@@ -6,9 +6,6 @@ from __future__ import annotations
 
 import io
 import json
-import shutil
-import subprocess
-from pathlib import Path
 
 import pytest
 
@@ -105,42 +102,3 @@ def test_the_extraction_request_is_shown_where_one_is_written(
 def test_the_custom_download_columns_are_listed(capsys: pytest.CaptureFixture[str]) -> None:
     text = " ".join(help_of(("exports", "custom-download"), capsys).split())
     assert ", ".join(LEAD_COLUMNS) in text
-
-
-def test_bash_completion_completes_commands_verbs_and_choices(tmp_path: Path) -> None:
-    code, script = run("completion", "bash")
-    assert code == 0
-    (tmp_path / "leadtui.bash").write_text(script)
-
-    def completions(*words: str) -> list[str]:
-        program = (
-            f"source {tmp_path / 'leadtui.bash'}; COMP_WORDS=(leadtui {' '.join(words)}); "
-            f'COMP_CWORD={len(words)}; _leadtui; echo "${{COMPREPLY[@]}}"'
-        )
-        done = subprocess.run(
-            ["bash", "-c", program], capture_output=True, text=True, timeout=60, check=True
-        )
-        return done.stdout.split()
-
-    assert completions("exp") == ["exports"]
-    assert completions("exports", "d") == ["download"]
-    assert "--output" in completions("exports", "download", "exp_1", "--")
-    assert completions("searches", "results", "s1", "--format", "") == [
-        "table",
-        "json",
-        "jsonl",
-        "csv",
-    ]
-    assert completions("completion", "")[:3] == ["bash", "zsh", "fish"]
-
-
-def test_zsh_and_fish_completion() -> None:
-    zsh = run("completion", "zsh")[1]
-    assert zsh.startswith("# leadtui completion for zsh")
-    assert "bashcompinit" in zsh
-    fish = run("completion", "fish")[1]
-    lines = fish.splitlines()
-    assert "complete -c leadtui -n __fish_use_subcommand -a exports" in lines
-    assert any(" -l output " in line and "download" in line for line in lines)
-    if shutil.which("fish"):
-        subprocess.run(["fish", "--no-execute", "-c", fish], check=True, timeout=60)

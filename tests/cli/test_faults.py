@@ -11,7 +11,8 @@ import pytest
 
 from leadtui.cli.exit_codes import Exit
 from leadtui.sandbox.config import SandboxConfig
-from leadtui.spend.journal import SpendJournal, SpendOutcome
+from leadtui.spend.intent import SpendOutcome
+from leadtui.spend.journal import SpendJournal
 from tests.cli.conftest import Cli
 from tests.conftest import FakeClock
 

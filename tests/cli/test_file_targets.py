@@ -67,7 +67,7 @@ def test_a_planted_temporary_name_is_never_written_through(cli: Cli, tmp_path: P
     assert not target.is_symlink()
 
 
-@pytest.mark.parametrize("kind", ["fifo", "link", "folder"])
+@pytest.mark.parametrize("kind", ["fifo", "link"])
 def test_a_target_that_is_not_a_regular_file_is_refused(
     cli: Cli, tmp_path: Path, kind: str
 ) -> None:
@@ -77,19 +77,17 @@ def test_a_target_that_is_not_a_regular_file_is_refused(
     victim = tmp_path / "victim.txt"
     victim.write_text("mine")
     target = tmp_path / "target"
-    words = {"fifo": "a named pipe (FIFO)", "link": "a symbolic link", "folder": "a folder"}[kind]
+    words = {"fifo": "a named pipe (FIFO)", "link": "a symbolic link"}[kind]
     if kind == "fifo":
         os.mkfifo(target)
-    elif kind == "link":
-        target.symlink_to(victim)
     else:
-        target.mkdir()
+        target.symlink_to(victim)
     download = ["exports", "download", export_id, "-o", str(target), "--json"]
     listing = ["exports", "results", export_id, "--format", "csv", "-o", str(target), "--json"]
-    for argv in (download, listing) if kind != "folder" else (listing,):
+    for argv in (download, listing):
         ran = cli.run(*argv)
-        assert ran.code == Exit.UNEXPECTED, argv
-        assert ran.error["code"] == "write_failed"
+        assert ran.code == Exit.USAGE, argv  # the user's input, not a failure to write
+        assert ran.error["code"] == "invalid_request"
         assert f"it is {words}, not a regular file" in ran.error["message"]
     assert victim.read_text() == "mine"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["target", "victim.txt"]
@@ -105,19 +103,38 @@ def test_a_folder_named_with_a_slash_must_exist(cli: Cli, tmp_path: Path) -> Non
     tmp_path = tmp_path / "box"
     tmp_path.mkdir()
     missing = f"{tmp_path / 'leads'}/"
-    ran = cli.run("exports", "download", export_id, "-o", missing, "--json")
-    assert ran.code == Exit.UNEXPECTED
-    assert ran.error["code"] == "write_failed"
-    assert ran.error["message"] == f"Cannot write {missing}: no such folder."
+    for argv in (
+        ["exports", "download", export_id, "-o", missing, "--json"],
+        ["exports", "results", export_id, "--format", "csv", "-o", missing, "--json"],
+    ):
+        ran = cli.run(*argv)
+        assert ran.code == Exit.USAGE
+        assert ran.error["code"] == "invalid_request"
+        assert ran.error["message"] == f"Cannot write {missing}: no such folder."
     assert list(tmp_path.iterdir()) == []
 
 
-def test_a_download_into_a_missing_folder_is_write_failed(cli: Cli, tmp_path: Path) -> None:
+@pytest.mark.parametrize("command", ["searches", "exports"])
+def test_results_into_a_folder_get_a_name_of_their_own(
+    cli: Cli, tmp_path: Path, command: str
+) -> None:
+    export_id = ready_export(cli)
+    item = export_id if command == "exports" else cli.new_search()
+    folder = tmp_path / "leads"
+    folder.mkdir()
+    for given in (f"{folder}/", str(folder)):
+        ran = cli.run(command, "results", item, "--format", "csv", "-o", given, "--json")
+        assert ran.code == Exit.OK, ran.out
+        assert Path(ran.doc["path"]).parent == folder
+    assert sorted(p.name for p in folder.iterdir()) == [f"{item}-1.csv", f"{item}.csv"]
+
+
+def test_a_download_into_a_missing_folder_is_the_users_input(cli: Cli, tmp_path: Path) -> None:
     export_id = ready_export(cli)
     target = tmp_path / "missing" / "leads.zip"
     ran = cli.run("exports", "download", export_id, "-o", str(target), "--json")
-    assert ran.code == Exit.UNEXPECTED
-    assert ran.error["code"] == "write_failed"
+    assert ran.code == Exit.USAGE
+    assert ran.error["code"] == "invalid_request"
     assert str(target) in ran.error["message"]
 
 

@@ -121,6 +121,7 @@ def test_results_to_a_folder_that_does_not_exist_say_so(cli: Cli, tmp_path: Path
     search_id = cli.new_search()
     target = tmp_path / "missing" / "leads.csv"
     ran = cli.run("searches", "results", search_id, "--format", "csv", "-o", str(target))
-    assert ran.code == Exit.UNEXPECTED
-    assert "write_failed" in ran.err
+    assert ran.code == Exit.USAGE
+    assert "invalid_request" in ran.err
     assert "Traceback" not in ran.err
+    assert len(ran.err.splitlines()) == 1

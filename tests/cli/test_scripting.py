@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 from pathlib import Path
 
 import pytest
@@ -12,7 +13,9 @@ import pytest
 from leadtui.cli.exit_codes import Exit
 from leadtui.cli.twin import without_values
 from tests.cli.conftest import Cli
+from tests.cli.faults import AnswerLost
 from tests.cli.test_files import ready_export
+from tests.support.bodies import SEARCH
 
 
 def test_results_to_a_file_print_what_was_written(cli: Cli, tmp_path: Path) -> None:
@@ -48,6 +51,7 @@ def test_csv_on_stdout_and_json_cannot_share_it(cli: Cli) -> None:
     [
         ('{"activities": [{"name": "Bakery"}], "result_filter": {"x": NaN}}', "NaN is not"),
         ('{"activities": [{"name": "Bakery"}], "result_filter": {"x": -Infinity}}', "-Infinity"),
+        ('{"activities": [{"name": "Bakery"}], "result_filter": {"x": 1e999}}', "1e999 is too"),
         ('{"activities": [{"name": "Bakery"}], "activities": []}', '"activities" is given twice'),
     ],
 )
@@ -102,3 +106,24 @@ def test_a_wait_timeout_must_be_seconds_above_zero(cli: Cli, seconds: str) -> No
     assert ran.code == Exit.USAGE
     assert "--timeout" in ran.error["message"]
     assert cli.control("GET", "/_sandbox/requests") == []
+
+
+def test_a_lost_answer_to_searches_create_says_it_may_have_gone_through(
+    cli: Cli, tmp_path: Path
+) -> None:
+    """A create has no idempotency key: never resent, and never "rerun" (a duplicate)."""
+
+    request = tmp_path / "search.json"
+    request.write_text(json.dumps(SEARCH))
+    lossy = AnswerLost(cli.transport, "/searches")
+    ran = cli.run("searches", "create", "--file", str(request), "--json", transport=lossy)
+    assert ran.code == Exit.UNAVAILABLE
+    error = ran.error
+    assert error["code"] == "outcome_unknown"
+    assert "may have gone through" in error["message"]
+    assert "`leadtui searches list` shows whether it did" in error["hint"]
+    assert "rerun" not in ran.out + ran.err
+    posts = [r for r in cli.control("GET", "/_sandbox/requests") if r["method"] == "POST"]
+    assert len(posts) == 1  # sent once, not retried
+    listed = cli.run("searches", "list", "--json")
+    assert len(json.loads(listed.out)["data"]) == 1  # it did go through: one search

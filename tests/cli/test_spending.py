@@ -9,7 +9,8 @@ import json
 import pytest
 
 from leadtui.cli.exit_codes import Exit
-from leadtui.spend.journal import SpendJournal, SpendOutcome
+from leadtui.spend.intent import SpendOutcome
+from leadtui.spend.journal import SpendJournal
 from tests.cli.conftest import Cli, Ran
 from tests.cli.faults import AnswerLost, PriceDropped
 

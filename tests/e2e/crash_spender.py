@@ -10,15 +10,16 @@ script exists.
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import sys
 from pathlib import Path
 
 from leadtui.api.client import LeadClient
 from leadtui.api.errors import LeadError
 from leadtui.config.settings import SpendPolicy
-from leadtui.spend.gate import SpendGate, SpendRequest
+from leadtui.spend.gate import SpendGate
 from leadtui.spend.journal import SpendJournal
+from leadtui.spend.quote import Quote
+from leadtui.spend.request import SpendRequest
 
 PROFILE = "default"
 
@@ -27,7 +28,7 @@ async def main(base_url: str, journal_path: str, search_id: str, n: int, key: st
     gate = SpendGate(
         SpendJournal(Path(journal_path)), profile=PROFILE, policy=SpendPolicy(0, read_only=False)
     )
-    request = dataclasses.replace(SpendRequest.unlock(search_id, n), idempotency_key=key)
+    request = SpendRequest.for_unlock(Quote.unlock_at(search_id, n, None, None), search_id, key)
     async with LeadClient(base_url, max_retries=3, timeout=5.0) as client:
         gate.journal_intent(request, client.base_url, await gate.account_of(client))
         try:

@@ -17,7 +17,8 @@ from leadtui.api.keys import new_idempotency_key
 from leadtui.config.settings import SpendPolicy
 from leadtui.spend.errors import IntentOfAnotherAccount
 from leadtui.spend.gate import SpendGate
-from leadtui.spend.journal import SpendJournal, SpendOutcome
+from leadtui.spend.intent import SpendOutcome
+from leadtui.spend.journal import SpendJournal
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.timeout(90)]
 

@@ -14,14 +14,18 @@ import httpx
 import pytest
 from tests.e2e.crashes import crash_after_sending
 from tests.e2e.sandbox_process import sandbox_process
+from tests.support import spend_requests
 
 from leadtui.api.client import LeadClient
 from leadtui.api.errors import LeadError
 from leadtui.api.keys import new_idempotency_key
 from leadtui.api.models import Export, Extraction
 from leadtui.config.settings import SpendPolicy
-from leadtui.spend.gate import SpendGate, SpendRequest, SpendResult
-from leadtui.spend.journal import SpendJournal, SpendOutcome
+from leadtui.spend.debit import SpendResult
+from leadtui.spend.gate import SpendGate
+from leadtui.spend.intent import SpendOutcome
+from leadtui.spend.journal import SpendJournal
+from leadtui.spend.request import SpendRequest
 
 SPENDS = 50
 RESULTS_PER_UNLOCK = 3
@@ -87,7 +91,7 @@ async def spend_until_settled(
 ) -> SpendResult:
     """What the app does: execute once; while the outcome is unknown, resend the SAME key."""
     try:
-        return await gate.execute(request, client, confirmed=True)
+        return await spend_requests.execute(gate, request, client, confirmed=True)
     except LeadError:
         pass
     for _ in range(10):
@@ -148,7 +152,7 @@ async def test_fifty_unlocks_under_faults_make_fifty_exports_and_debit_once_each
 
         # Fifty different unlocks: identical ones would wait for each other (a spend like a
         # pending one is refused until that one is settled).
-        requests = [SpendRequest.unlock(search.searchId, n) for n in UNLOCK_SIZES]
+        requests = [spend_requests.unlock(search.searchId, n) for n in UNLOCK_SIZES]
         results = await spend_all(gate, requests, client)
 
         after = await account(control)
@@ -194,10 +198,10 @@ async def test_fifty_extraction_launches_under_faults_consume_fifty_launches(
             for _ in range(SPENDS // 2)
         ]
         requests = [
-            SpendRequest.extraction_create({**EXTRACTION, "localisations": [f"Town {n}"]})
+            spend_requests.extraction_create({**EXTRACTION, "localisations": [f"Town {n}"]})
             for n in range(SPENDS // 2)
         ]
-        requests += [SpendRequest.extraction_launch(d.extractionId) for d in drafts]
+        requests += [spend_requests.extraction_launch(d.extractionId) for d in drafts]
         results = await spend_all(gate, requests, client)
 
         after = await account(control)

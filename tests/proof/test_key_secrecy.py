@@ -30,9 +30,10 @@ from leadtui.config.secrets import insecure_key_path
 from leadtui.config.settings import SpendPolicy
 from leadtui.config.variables import config_path
 from leadtui.sandbox.accounts import DEMO_KEYS
-from leadtui.spend.gate import SpendGate, SpendRequest
+from leadtui.spend.gate import SpendGate
 from leadtui.spend.journal import SpendJournal
 from tests.conftest import FakeClock
+from tests.support import spend_requests
 
 REPO = Path(__file__).resolve().parents[2]
 SECRETS = [key.secret for key in DEMO_KEYS]
@@ -96,8 +97,12 @@ async def test_representative_flows_leak_no_key_into_logs_errors_or_files(
     # The happy path: account, search, unlock and launch through the journal, download.
     shown += [repr(await full.me()), repr(await full.usage())]
     search = await full.searches.create(SEARCH)
-    unlocked = await gate.execute(SpendRequest.unlock(search.searchId, 3), full, confirmed=True)
-    await gate.execute(SpendRequest.extraction_create(EXTRACTION), full, confirmed=True)
+    unlocked = await spend_requests.execute(
+        gate, spend_requests.unlock(search.searchId, 3), full, confirmed=True
+    )
+    await spend_requests.execute(
+        gate, spend_requests.extraction_create(EXTRACTION), full, confirmed=True
+    )
     sandbox_clock.advance(5)
     assert isinstance(unlocked.record, Export)
     await full.exports.download(unlocked.record.exportId, tmp_path / "leads.zip")
@@ -106,7 +111,9 @@ async def test_representative_flows_leak_no_key_into_logs_errors_or_files(
     # The unhappy paths: wrong scope (journaled as rejected), bad keys, no server at all.
     readonly = make_client("sk_demo_readonly")
     for attempt in (
-        gate.execute(SpendRequest.unlock(search.searchId, 1), readonly, confirmed=True),
+        spend_requests.execute(
+            gate, spend_requests.unlock(search.searchId, 1), readonly, confirmed=True
+        ),
         make_client("sk_demo_revoked").me(),
         make_client("sk_demo_expired").exports.list(),
         full.exports.results("exp_missing"),
@@ -206,7 +213,9 @@ async def test_insecure_storage_keeps_the_key_in_one_0600_file_and_nowhere_else(
     transport = httpx.ASGITransport(app=sandbox_app)
     async with LeadClient(creds.base_url, creds.key, transport=transport) as client:
         search = await client.searches.create(SEARCH)
-        await gate.execute(SpendRequest.unlock(search.searchId, 2), client, confirmed=True)
+        await spend_requests.execute(
+            gate, spend_requests.unlock(search.searchId, 2), client, confirmed=True
+        )
 
     assert config_path().is_file()
     others = [p for p in files_under(tmp_path / "xdg") if p != key_file]

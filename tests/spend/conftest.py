@@ -14,7 +14,8 @@ from leadtui.api.models import SearchItem, SearchRequest
 from leadtui.config.settings import SpendPolicy
 from leadtui.spend.account import SpendAccount
 from leadtui.spend.gate import SpendGate
-from leadtui.spend.journal import SpendIntent, SpendJournal, SpendOperation
+from leadtui.spend.intent import SpendIntent, SpendOperation
+from leadtui.spend.journal import SpendJournal
 
 SEARCH = SearchRequest(
     activities=[SearchItem(name="Bakery")],

@@ -6,6 +6,12 @@ journal (budget spent by another process, an observed price, a pending identical
 used before), then says what a person at the app meets (`app`: a person can be asked, no
 ceiling) and what a script meets (`script`: `--json`, nobody to ask, with the row's
 `--max-credits`). A verdict "ask" unattended is a refusal with the same code.
+
+The rows about what was authorized against what is sent and debited (a price raised after the
+yes, a server that states a lower debit than it took, a cancel mid-POST then a resend under an
+allowance, the same key from two processes) move the sandbox in the middle of a spend: they
+are `test_authorized_spend.py` here and `test_spend_authorized.py` beside each surface's tests
+(tests/cli, tests/ui, tests/mcp_tools), each checking the request log and the balance.
 """
 
 from __future__ import annotations
@@ -18,7 +24,8 @@ import httpx
 from leadtui.api.contract import API_PREFIX
 from leadtui.spend.account import SpendAccount
 from leadtui.spend.decision import Authorization, Decision, Surface
-from leadtui.spend.journal import SpendJournal, SpendOperation, SpendOutcome, default_journal_path
+from leadtui.spend.intent import SpendOperation, SpendOutcome
+from leadtui.spend.journal import SpendJournal, default_journal_path
 from leadtui.spend.quote import Quote
 from leadtui.spend.request import SpendRequest
 

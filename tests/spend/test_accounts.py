@@ -16,8 +16,8 @@ from leadtui.api.client import LeadClient
 from leadtui.api.models import Identity
 from leadtui.spend.account import SpendAccount
 from leadtui.spend.errors import IntentOfAnotherAccount, SpendOutcomeUnknown
-from leadtui.spend.gate import SpendRequest
-from leadtui.spend.journal import SpendJournal, SpendOutcome
+from leadtui.spend.intent import SpendOutcome
+from leadtui.spend.journal import SpendJournal
 from tests.spend.conftest import (
     SEARCH,
     credits,
@@ -26,6 +26,7 @@ from tests.spend.conftest import (
     no_sleep,
     spend_attempts,
 )
+from tests.support import spend_requests
 
 MakeClient = Callable[..., LeadClient]
 
@@ -39,13 +40,13 @@ async def test_a_pending_spend_is_offered_and_resent_only_to_its_account(
     full = make_client("sk_demo_full", max_retries=0, sleep=no_sleep)
     search = await full.searches.create(SEARCH)
     spender = gate(journal)
-    request = SpendRequest.unlock(search.searchId, 4)
+    request = spend_requests.unlock(search.searchId, 4)
     await spender.account_of(full)
     # GET /me's fresh read fails (the account is the one found before); the unlock commits
     # and its answer is lost.
-    faults(sandbox_app, 1.0, seed=0)
+    faults(sandbox_app, 1.0, seed=1)
     with pytest.raises(SpendOutcomeUnknown):
-        await spender.execute(request, full, confirmed=True)
+        await spend_requests.execute(spender, request, full, confirmed=True)
     faults(sandbox_app, 0.0)
     assert await credits(full) == 10_000 - 4
     [intent] = journal.pending()

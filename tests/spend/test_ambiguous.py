@@ -15,9 +15,10 @@ import pytest
 from leadtui.api.client import LeadClient
 from leadtui.api.errors import Forbidden
 from leadtui.spend.errors import SpendOutcomeUnknown
-from leadtui.spend.gate import SpendRequest
-from leadtui.spend.journal import SpendJournal, SpendOutcome
+from leadtui.spend.intent import SpendOutcome
+from leadtui.spend.journal import SpendJournal
 from tests.spend.conftest import DEMO, SEARCH, credits, gate, journal_unlock, no_sleep
+from tests.support import spend_requests
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -77,9 +78,9 @@ async def test_a_403_after_a_lost_answer_leaves_the_charged_spend_pending(
         sleep=no_sleep,
     ) as client:
         search = await client.searches.create(SEARCH)
-        request = SpendRequest.unlock(search.searchId, 6)
+        request = spend_requests.unlock(search.searchId, 6)
         with pytest.raises(SpendOutcomeUnknown) as caught:
-            await gate(journal).execute(request, client, confirmed=True)
+            await spend_requests.execute(gate(journal), request, client, confirmed=True)
         assert gateway.struck
         assert isinstance(caught.value.error, Forbidden)
         assert caught.value.error.code == "subscription_inactive"
@@ -131,9 +132,9 @@ async def test_a_4xx_to_a_first_clean_attempt_is_still_a_rejection(
     client = make_client("sk_demo_full")
     search = await client.searches.create(SEARCH)
     await set_subscription(sandbox_app, "inactive")
-    request = SpendRequest.unlock(search.searchId, 2)
+    request = spend_requests.unlock(search.searchId, 2)
     with pytest.raises(Forbidden):
-        await gate(journal).execute(request, client, confirmed=True)
+        await spend_requests.execute(gate(journal), request, client, confirmed=True)
     rejected = journal.get(request.idempotency_key)
     assert rejected is not None
     assert rejected.outcome is SpendOutcome.REJECTED

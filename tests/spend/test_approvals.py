@@ -23,12 +23,13 @@ from leadtui.spend.approvals import ApprovalDesk, approvals_folder
 from leadtui.spend.journal import canonical_body_hash
 from leadtui.spend.request import SpendRequest
 from tests.spend.conftest import DEMO, LOW
+from tests.support import spend_requests
 
 ORIGIN = "http://localhost"
 
 
 def unlock(results: int = 40, balance: int = 10_000) -> SpendRequest:
-    return SpendRequest.unlock("srch_1", results, price_per_result=1, balance=balance)
+    return spend_requests.unlock("srch_1", results, price_per_result=1, balance=balance)
 
 
 def app_party() -> Party:

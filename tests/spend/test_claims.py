@@ -16,8 +16,10 @@ import httpx
 import pytest
 
 from leadtui.api.client import LeadClient
+from leadtui.spend.claims import CLAIM_SECONDS
 from leadtui.spend.errors import IntentClaimed, IntentSettled, SpendBlocked
-from leadtui.spend.journal import CLAIM_SECONDS, SpendJournal, SpendOutcome
+from leadtui.spend.intent import SpendOutcome
+from leadtui.spend.journal import SpendJournal
 from tests.spend.conftest import SEARCH, credits, gate, journal_unlock
 from tests.spend.test_ambiguous import Receive, Scope, Send
 
@@ -108,7 +110,8 @@ def test_a_claim_held_by_another_process_blocks_until_that_process_dies(tmp_path
         f"""
         import sys
         from pathlib import Path
-        from leadtui.spend.journal import SpendJournal, new_claim_owner
+        from leadtui.spend.journal import SpendJournal
+        from leadtui.spend.claims import new_claim_owner
         SpendJournal(Path({str(path)!r})).claim("ik-other", new_claim_owner())
         print("CLAIMED", flush=True)
         sys.stdin.read()

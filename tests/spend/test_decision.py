@@ -14,20 +14,16 @@ from leadtui.api import errors as api_errors
 from leadtui.api.client import LeadClient
 from leadtui.api.models import Search
 from leadtui.config.settings import SpendPolicy
+from leadtui.spend import decision as decision_module
 from leadtui.spend import errors
-from leadtui.spend.decision import (
-    Allowance,
-    Authorization,
-    AuthorizedBy,
-    Code,
-    Surface,
-    Verdict,
-)
+from leadtui.spend.decision import Allowance, Authorization, AuthorizedBy, Surface, Verdict
+from leadtui.spend.errors import Code
 from leadtui.spend.gate import SpendGate
 from leadtui.spend.journal import SpendJournal
 from leadtui.spend.quote import PriceSource, Quote
 from leadtui.spend.request import SpendRequest
 from tests.spend.conftest import SEARCH, credits, faults, gate, no_sleep
+from tests.support import spend_requests
 
 MakeClient = Callable[..., LeadClient]
 ATTENDED = Authorization(Surface.APP)
@@ -52,10 +48,6 @@ async def _posts(sandbox_http: httpx.AsyncClient) -> list[dict[str, Any]]:
     return [r for r in log if r["method"] == "POST" and not r["path"].endswith("/searches")]
 
 
-def test_one_invalid_idempotency_key() -> None:
-    assert errors.InvalidIdempotencyKey is api_errors.InvalidIdempotencyKey
-
-
 async def test_the_balance_is_read_fresh_and_a_short_one_refused_in_the_servers_words(
     make_client: MakeClient, journal: SpendJournal, sandbox_http: httpx.AsyncClient
 ) -> None:
@@ -67,7 +59,7 @@ async def test_the_balance_is_read_fresh_and_a_short_one_refused_in_the_servers_
     assert decision.message == (
         "Unlocking 6 results costs 6 credits; the account has 5. Nothing was sent."
     )
-    with pytest.raises(errors.SpendRefused) as refused:
+    with pytest.raises(decision_module.SpendRefused) as refused:
         await gate(journal).spend(request, client, Authorization(Surface.APP, confirmed=True))
     assert refused.value.decision is not None
     assert refused.value.decision.code is Code.INSUFFICIENT_CREDITS
@@ -206,7 +198,7 @@ async def test_the_same_key_returns_the_first_outcome_and_another_body_is_refuse
     changed = SpendRequest.for_unlock(Quote.unlock(search, 3, None), search.searchId, "run-42")
     decision = await other_process.decide(changed, client, confirmed)
     assert (decision.verdict, decision.code) == (Verdict.REFUSE, Code.IDEMPOTENCY_CONFLICT)
-    with pytest.raises(errors.SpendRefused):
+    with pytest.raises(decision_module.SpendRefused):
         await other_process.spend(changed, client, confirmed)
     assert len(await _posts(sandbox_http)) == 1
 
@@ -256,7 +248,7 @@ async def test_launches_left_come_from_the_model_and_none_left_is_refused(
     client = make_client()
     await sandbox_http.patch("/_sandbox/accounts/acct_demo", json={"extraction_quota": 0})
     assert (await client.me()).launches_left == 0
-    request = SpendRequest.extraction_launch("ext_1")
+    request = spend_requests.extraction_launch("ext_1")
     decision = await gate(journal).decide(request, client, Authorization(Surface.APP, True))
     assert (decision.verdict, decision.code) == (Verdict.REFUSE, Code.NO_LAUNCHES_LEFT)
 
@@ -265,7 +257,7 @@ async def test_launches_need_a_yes_a_ceiling_or_an_allowance(
     make_client: MakeClient, journal: SpendJournal
 ) -> None:
     client = make_client()
-    request = SpendRequest.extraction_launch("ext_1")
+    request = spend_requests.extraction_launch("ext_1")
     the_gate = gate(journal, budget=10_000)  # a credit budget never covers a launch
     asked = await the_gate.decide(request, client, ATTENDED)
     assert (asked.verdict, asked.code) == (Verdict.ASK, Code.CONFIRMATION_REQUIRED)

@@ -15,23 +15,24 @@ from leadtui.api.models import Export, Extraction, ExtractionRequest
 from leadtui.spend.decision import (
     Authorization,
     Budget,
-    Code,
+    ConfirmationRequired,
     Facts,
+    ReadOnlyProfile,
+    SpendRefused,
     Surface,
     Verdict,
     judge,
 )
 from leadtui.spend.errors import (
-    ConfirmationRequired,
+    Code,
     IntentOfAnotherAccount,
     IntentSettled,
-    ReadOnlyProfile,
     SpendBlocked,
     SpendOutcomeUnknown,
-    SpendRefused,
 )
-from leadtui.spend.gate import SpendRequest
-from leadtui.spend.journal import SpendJournal, SpendOperation, SpendOutcome
+from leadtui.spend.intent import SpendOperation, SpendOutcome
+from leadtui.spend.journal import SpendJournal
+from leadtui.spend.request import SpendRequest
 from tests.spend.conftest import (
     SEARCH,
     credits,
@@ -41,6 +42,7 @@ from tests.spend.conftest import (
     no_sleep,
     spend_attempts,
 )
+from tests.support import spend_requests
 
 MakeClient = Callable[..., LeadClient]
 
@@ -57,13 +59,13 @@ def _asks(journal: SpendJournal, request: SpendRequest, budget: int = 0) -> bool
 
 def test_confirmation_follows_the_budget(journal: SpendJournal) -> None:
     def unlock(n: int) -> SpendRequest:
-        return SpendRequest.unlock("srch_1", n, price_per_result=1)
+        return spend_requests.unlock("srch_1", n, price_per_result=1)
 
     assert _asks(journal, unlock(1))
     assert not _asks(journal, unlock(50), budget=50)
     assert _asks(journal, unlock(51), budget=50)
     # A spend that is not priced in credits is always confirmed.
-    assert _asks(journal, SpendRequest.extraction_create(EXTRACTION), budget=10_000)
+    assert _asks(journal, spend_requests.extraction_create(EXTRACTION), budget=10_000)
 
 
 @pytest.mark.parametrize("stated", [None, 0, -1, 1.5, "1", True])
@@ -71,20 +73,20 @@ def test_a_price_the_server_does_not_state_usably_is_always_confirmed(
     journal: SpendJournal, stated: object
 ) -> None:
     # A proxy that rewrites the price to 0 must not turn "always ask" into "never ask".
-    request = SpendRequest.unlock("srch_1", 100, price_per_result=stated)
+    request = spend_requests.unlock("srch_1", 100, price_per_result=stated)
     assert request.amount == 100  # our stated default: 1 credit per result
     assert _asks(journal, request, budget=0)
     assert _asks(journal, request, budget=10_000)
 
 
 def test_a_request_knows_its_cost_and_key_before_confirmation() -> None:
-    request = SpendRequest.unlock("srch_1", 40, price_per_result=2)
+    request = spend_requests.unlock("srch_1", 40, price_per_result=2)
     assert request.amount == 80
     assert request.short_key == request.idempotency_key[:8]
-    assert SpendRequest.unlock("srch_1", 40).amount == 40
-    assert SpendRequest.unlock("srch_1", 40).idempotency_key != request.idempotency_key
+    assert spend_requests.unlock("srch_1", 40).amount == 40
+    assert spend_requests.unlock("srch_1", 40).idempotency_key != request.idempotency_key
     with pytest.raises(ValueError, match="additional_results"):
-        SpendRequest.unlock("srch_1", 50_001)
+        spend_requests.unlock("srch_1", 50_001)
 
 
 async def test_unconfirmed_spend_over_budget_sends_nothing(
@@ -92,8 +94,9 @@ async def test_unconfirmed_spend_over_budget_sends_nothing(
 ) -> None:
     search = await client.searches.create(SEARCH)
     with pytest.raises(ConfirmationRequired, match="nothing set in advance covers it"):
-        await gate(journal).execute(
-            SpendRequest.unlock(search.searchId, 3, price_per_result=search.price_per_result),
+        await spend_requests.execute(
+            gate(journal),
+            spend_requests.unlock(search.searchId, 3, price_per_result=search.price_per_result),
             client,
         )
     assert journal.history() == []
@@ -104,8 +107,8 @@ async def test_confirmed_unlock_is_journaled_and_settled(
     client: LeadClient, journal: SpendJournal
 ) -> None:
     search = await client.searches.create(SEARCH)
-    request = SpendRequest.unlock(search.searchId, 25)
-    result = await gate(journal).execute(request, client, confirmed=True)
+    request = spend_requests.unlock(search.searchId, 25)
+    result = await spend_requests.execute(gate(journal), request, client, confirmed=True)
     assert isinstance(result.record, Export)
     assert result.record.idempotency_key == request.idempotency_key
     assert await credits(client) == 10_000 - 25
@@ -126,8 +129,8 @@ async def test_within_budget_needs_no_confirmation(
     client: LeadClient, journal: SpendJournal
 ) -> None:
     search = await client.searches.create(SEARCH)
-    within = SpendRequest.unlock(search.searchId, 10, price_per_result=search.price_per_result)
-    await gate(journal, budget=10).execute(within, client)
+    within = spend_requests.unlock(search.searchId, 10, price_per_result=search.price_per_result)
+    await spend_requests.execute(gate(journal, budget=10), within, client)
     assert await credits(client) == 9_990
 
 
@@ -137,9 +140,13 @@ async def test_read_only_blocks_every_spend(client: LeadClient, journal: SpendJo
     with pytest.raises(ReadOnlyProfile, match="read_only"):
         blocked.check_allowed()
     with pytest.raises(ReadOnlyProfile, match="Nothing was sent"):
-        await blocked.execute(SpendRequest.unlock(search.searchId, 1), client, confirmed=True)
+        await spend_requests.execute(
+            blocked, spend_requests.unlock(search.searchId, 1), client, confirmed=True
+        )
     with pytest.raises(SpendBlocked):
-        await blocked.execute(SpendRequest.extraction_create(EXTRACTION), client, confirmed=True)
+        await spend_requests.execute(
+            blocked, spend_requests.extraction_create(EXTRACTION), client, confirmed=True
+        )
     assert journal.history() == []
     # Even a resend of an intent left pending earlier is blocked.
     journal_unlock(journal, "ik-earlier", search_id=search.searchId)
@@ -154,9 +161,9 @@ async def test_a_definitive_refusal_is_recorded_with_code_and_request_id(
     client = make_client()
     search = await client.searches.create(SEARCH)
     # More results than the search has left: only the server knows, and it refuses.
-    request = SpendRequest.unlock(search.searchId, (search.result_count or 0) + 1)
+    request = spend_requests.unlock(search.searchId, (search.result_count or 0) + 1)
     with pytest.raises(Conflict) as caught:
-        await gate(journal).execute(request, client, confirmed=True)
+        await spend_requests.execute(gate(journal), request, client, confirmed=True)
     assert caught.value.code == "insufficient_results"
     rejected = journal.get(request.idempotency_key)
     assert rejected is not None
@@ -175,12 +182,12 @@ async def test_lost_answer_stays_pending_and_resend_debits_once(
     client = make_client(max_retries=1, sleep=no_sleep)
     search = await client.searches.create(SEARCH)
     spender = gate(journal)
-    request = SpendRequest.unlock(search.searchId, 30)
+    request = spend_requests.unlock(search.searchId, 30)
 
     await spender.account_of(client)  # GET /me before the faults: they are for the spend
-    faults(sandbox_app, 1.0, seed=1)
+    faults(sandbox_app, 1.0, seed=0)
     with pytest.raises(SpendOutcomeUnknown) as caught:
-        await spender.execute(request, client, confirmed=True)
+        await spend_requests.execute(spender, request, client, confirmed=True)
     faults(sandbox_app, 0.0)
     attempts = await spend_attempts(sandbox_http)
     # The server did the work and the answer was spoiled: the case only the key makes safe.
@@ -214,9 +221,11 @@ async def test_server_errors_after_retries_leave_the_intent_pending(
     search = await client.searches.create(SEARCH)
     spender = gate(journal)
     await spender.account_of(client)
-    faults(sandbox_app, 1.0, seed=9)  # three 503s in a row: refused before any work
+    faults(sandbox_app, 1.0, seed=14)  # 503s every time: refused before any work
     with pytest.raises(SpendOutcomeUnknown) as caught:
-        await spender.execute(SpendRequest.unlock(search.searchId, 5), client, confirmed=True)
+        await spend_requests.execute(
+            spender, spend_requests.unlock(search.searchId, 5), client, confirmed=True
+        )
     faults(sandbox_app, 0.0)
     assert isinstance(caught.value.error, ServerError)
     assert caught.value.error.status == 503
@@ -233,9 +242,9 @@ async def test_extraction_create_and_launch_go_through_the_gate(
 ) -> None:
     low = make_client("sk_demo_low")  # one launch of quota
     spender = gate(journal)
-    created = SpendRequest.extraction_create(EXTRACTION)
+    created = spend_requests.extraction_create(EXTRACTION)
     assert created.amount is None
-    result = await spender.execute(created, low, confirmed=True)
+    result = await spend_requests.execute(spender, created, low, confirmed=True)
     assert isinstance(result.record, Extraction)
     # Sending the same intent again replays it: the quota is not consumed twice.
     journal_row = journal.get(created.idempotency_key)
@@ -243,14 +252,16 @@ async def test_extraction_create_and_launch_go_through_the_gate(
     assert journal_row.params == {"request": EXTRACTION.to_body()}
     # None left now: refused before sending, in the words of the server's 409.
     with pytest.raises(SpendRefused) as refused:
-        await spender.execute(SpendRequest.extraction_create(EXTRACTION), low, confirmed=True)
+        await spend_requests.execute(
+            spender, spend_requests.extraction_create(EXTRACTION), low, confirmed=True
+        )
     assert refused.value.decision is not None
     assert refused.value.decision.code is Code.NO_LAUNCHES_LEFT
 
     full = make_client("sk_demo_full")
     draft = await full.extractions.create_draft(EXTRACTION.to_body())
-    launch = SpendRequest.extraction_launch(draft.extractionId)
-    launched = await spender.execute(launch, full, confirmed=True)
+    launch = spend_requests.extraction_launch(draft.extractionId)
+    launched = await spend_requests.execute(spender, launch, full, confirmed=True)
     assert isinstance(launched.record, Extraction)
     assert launched.record.extractionId == draft.extractionId
     assert launched.record.status != "draft"

@@ -10,14 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from leadtui.spend.journal import (
-    JournalError,
-    SpendJournal,
-    SpendOperation,
-    SpendOutcome,
-    canonical_body_hash,
-    default_journal_path,
-)
+from leadtui.spend.errors import JournalError
+from leadtui.spend.intent import SpendOperation, SpendOutcome
+from leadtui.spend.journal import SpendJournal, canonical_body_hash, default_journal_path
 from tests.spend.conftest import DEMO, journal_unlock
 
 

@@ -12,9 +12,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from leadtui.api.client import LeadClient
-from leadtui.spend.journal import SpendJournal, SpendOutcome
-from leadtui.spend.request import SpendRequest
+from leadtui.spend.intent import SpendOutcome
+from leadtui.spend.journal import SpendJournal
 from tests.spend.conftest import SEARCH, gate, journal_unlock
+from tests.support import spend_requests
 
 
 @contextmanager
@@ -67,11 +68,11 @@ async def test_looks_read_what_was_committed_while_another_process_writes(
     assert _nobody_reads(journal.path)  # no look kept a transaction open
     # The spend proceeds, while another process's slow look is still reading.
     search = await client.searches.create(SEARCH)
-    request = SpendRequest.unlock(search.searchId, 2)
+    request = spend_requests.unlock(search.searchId, 2)
     with closing(sqlite3.connect(journal.path, isolation_level=None)) as reader:
         reader.execute("BEGIN")
         reader.execute("SELECT * FROM spend_intents").fetchone()
-        result = await gate(journal).execute(request, client, confirmed=True)
+        result = await spend_requests.execute(gate(journal), request, client, confirmed=True)
         reader.execute("COMMIT")
     settled = journal.get(result.intent.idempotency_key)
     assert settled is not None

@@ -12,8 +12,8 @@ import httpx
 import pytest
 
 from leadtui.api.client import LeadClient
+from leadtui.spend.debit import SpendResult
 from leadtui.spend.decision import Authorization, Surface
-from leadtui.spend.gate import SpendResult
 from leadtui.spend.journal import SpendJournal
 from leadtui.spend.quote import Quote
 from leadtui.spend.request import SpendRequest

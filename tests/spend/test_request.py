@@ -9,16 +9,20 @@ from pathlib import Path
 
 import pytest
 
+from leadtui.api.errors import InvalidIdempotencyKey
 from leadtui.api.keys import idempotency_key_problem
 from leadtui.api.models import Search
 from leadtui.config.settings import SpendPolicy
+from leadtui.spend import decision as decision_module
 from leadtui.spend import errors
 from leadtui.spend.decision import Authorization, Budget, Facts, Surface, Verdict, judge
-from leadtui.spend.errors import InvalidIdempotencyKey, SpendBlocked
-from leadtui.spend.journal import SpendJournal, SpendOperation
+from leadtui.spend.errors import SpendBlocked
+from leadtui.spend.intent import SpendOperation
+from leadtui.spend.journal import SpendJournal
 from leadtui.spend.quote import PriceSource, Quote
 from leadtui.spend.request import SpendRequest
 from tests.spend.conftest import DEMO, gate
+from tests.support import spend_requests
 
 SRC = Path(__file__).resolve().parents[2] / "src" / "leadtui"
 
@@ -34,7 +38,7 @@ def test_a_request_is_built_from_its_quote_and_journals_its_credits(tmp_path: Pa
     quote = Quote.unlock(search(3), 40, balance=500)
     request = SpendRequest.for_unlock(quote, "srch_1")
     assert request.quote is quote
-    assert (request.operation, request.amount, request.price_is_known) == (
+    assert (request.operation, request.amount, request.quote.price_is_known) == (
         SpendOperation.UNLOCK,
         120,
         True,
@@ -45,8 +49,8 @@ def test_a_request_is_built_from_its_quote_and_journals_its_credits(tmp_path: Pa
     intent = gate(journal).journal_intent(request, "http://127.0.0.1", DEMO)
     assert intent.amount == quote.credits == 120
     # The shorthand reaches the same figures through the same fallback.
-    assert SpendRequest.unlock("srch_1", 40, price_per_result=3).amount == 120
-    assert SpendRequest.unlock("srch_1", 40).quote.price_source is PriceSource.DEFAULT
+    assert spend_requests.unlock("srch_1", 40, price_per_result=3).amount == 120
+    assert spend_requests.unlock("srch_1", 40).quote.price_source is PriceSource.DEFAULT
 
 
 def test_a_quote_that_does_not_fit_the_operation_is_refused() -> None:
@@ -115,9 +119,9 @@ def test_a_key_that_cannot_be_sent_is_refused_before_journaling(
 
 def test_every_refusal_has_its_own_type_and_title() -> None:
     causes = [
-        errors.ReadOnlyProfile,
-        errors.ConfirmationRequired,
-        errors.SpendRefused,
+        decision_module.ReadOnlyProfile,
+        decision_module.ConfirmationRequired,
+        decision_module.SpendRefused,
         errors.IntentMissing,
         errors.IntentSettled,
         errors.IntentOfAnotherAccount,

@@ -10,7 +10,8 @@ import pytest
 
 from leadtui.api.client import LeadClient
 from leadtui.spend.errors import JournalError
-from leadtui.spend.journal import SpendJournal, UnreadableIntent
+from leadtui.spend.intent import UnreadableIntent
+from leadtui.spend.journal import SpendJournal
 from tests.spend.conftest import gate, journal_unlock
 
 SPOIL = {

@@ -14,12 +14,14 @@ from leadtui.config.settings import SpendPolicy
 from leadtui.spend.approval_records import Party, Progress
 from leadtui.spend.approval_wait import InAppApproval
 from leadtui.spend.approvals import ApprovalDesk, approvals_folder
+from leadtui.spend.debit import SpendResult
 from leadtui.spend.decision import Surface
-from leadtui.spend.gate import SpendGate, SpendResult
+from leadtui.spend.gate import SpendGate
 from leadtui.spend.journal import SpendJournal
 from leadtui.spend.origin import spend_origin
 from leadtui.spend.quote import Quote
 from leadtui.spend.request import SpendRequest
+from tests.support import spend_requests
 
 AGENT = "test agent"
 
@@ -58,7 +60,9 @@ async def ask_and_spend(
         account=await gate.account_of(client),
         requote=requote,
     )
-    result = await gate.execute(approved.request, client, confirmed=True, surface=Surface.AGENT)
+    result = await spend_requests.execute(
+        gate, approved.request, client, confirmed=True, surface=Surface.AGENT
+    )
     approval.settled(approved, Progress.SENT, {"code": "sent"})
     return result
 

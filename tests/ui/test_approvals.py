@@ -14,10 +14,10 @@ from leadtui.spend.approval_records import Answer, Party, Verdict
 from leadtui.spend.approval_wait import ApprovalTimedOut, DeniedInApp
 from leadtui.spend.approvals import ApprovalDesk, approvals_folder
 from leadtui.spend.journal import canonical_body_hash
-from leadtui.spend.request import SpendRequest
 from leadtui.ui.dialogs.confirm_spend import ConfirmSpend
 from leadtui.ui.screens.approvals import ApprovalsScreen
 from tests.conftest import FakeClock
+from tests.support import spend_requests
 from tests.ui.approval_asker import AGENT, start_asking
 from tests.ui.pilot import wait_for_screen, wait_for_text, wait_until
 
@@ -205,7 +205,7 @@ DAY = 24 * 3600.0
 
 def _old_request(desk: ApprovalDesk, verdict: Verdict, touched: float) -> str:
     """A request answered with `verdict`, its files last touched at `touched`."""
-    request = SpendRequest.unlock("srch_1", 40, price_per_result=1, balance=10_000)
+    request = spend_requests.unlock("srch_1", 40, price_per_result=1, balance=10_000)
     asker = Party.here("cli", "command line", datetime.fromtimestamp(touched, UTC))
     account = SpendAccount("…full", "acct_demo", "Demo Co")
     record = desk.ask(

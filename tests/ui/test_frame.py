@@ -16,7 +16,7 @@ from textual.widgets import Static
 from leadtui.api.contract import Scope
 from leadtui.api.errors import LeadError
 from leadtui.api.models import SearchRequest
-from leadtui.spend.approval_wait import DeniedInApp
+from leadtui.spend.approval_refusals import DeniedInApp
 from leadtui.ui.commands import LeadCommands
 from leadtui.ui.screens.account import AccountScreen
 from leadtui.ui.screens.base import LeadScreen
@@ -30,6 +30,7 @@ from leadtui.ui.widgets.header import AppHeader
 from tests.ui.approval_asker import start_asking
 from tests.ui.pilot import settle, wait_for_screen, wait_for_text
 from tests.ui.screen import flat_text, footer_text, notices, screen_text
+from tests.ui.test_help import help_sections
 
 
 def _text(app: Any, selector: str) -> str:
@@ -245,8 +246,11 @@ async def test_help_puts_the_screens_own_keys_before_generic_ones(build_app: Any
         await pilot.press("question_mark")
         await pilot.pause()
         keys = screen_text(app)
-        assert keys.index("This screen") < keys.index("Refresh") < keys.index("Go to")
-        assert keys.index("Go to") < keys.index("Everywhere") < keys.index("Quit")
+        sections = help_sections(keys)  # at 100 columns: Go to and Everywhere on the right
+        assert list(sections)[:3] == ["This screen", "In the table", "Go to"]
+        assert list(sections)[3] == "Everywhere"
+        assert sections["This screen"][-1].endswith("Refresh")
+        assert "ctrl+q Quit" in sections["Everywhere"]
         # Scrolling keys every widget has are not listed: they would bury the screen's own.
         assert "Scroll Up" not in keys
         assert "Focus Next" not in keys
@@ -414,17 +418,22 @@ async def test_footers_show_whole_keys_only(build_app: Any, size: tuple[int, int
             assert all(part in whole for part in shown), f"{key}: {footer}"
 
 
-async def test_below_80x24_the_screen_says_it_is_too_small(build_app: Any) -> None:
+async def test_at_60x20_the_main_screens_are_usable_and_below_it_says_so(build_app: Any) -> None:
     app = build_app()
     async with app.run_test(size=(60, 20)) as pilot:
-        text = await wait_for_text(pilot, "Terminal too small: need 80×24, have 60×20")
-        assert "credits" not in text  # no cut badge, no half table
-        await pilot.resize_terminal(80, 24)
-        text = await wait_for_text(pilot, "◆ 10,000 credits")
+        text = await wait_for_text(pilot, "◆ 10,000 credits")  # the credits whole in the header
         assert "Terminal too small" not in text
-        await pilot.press("4")
-        await pilot.resize_terminal(79, 30)
-        await wait_for_text(pilot, "Terminal too small: need 80×24, have 79×30")
+        assert "Credits 10,000" in text
+        for key, shown in (("2", "Searches · "), ("3", "Activities 0/100"), ("4", "Exports")):
+            await pilot.press(key)
+            text = await wait_for_text(pilot, shown)
+            assert "Terminal too small" not in text
+            assert "◆ 10,000 credits" in text
+        await pilot.resize_terminal(59, 20)
+        text = await wait_for_text(pilot, "Terminal too small: need 60×20, have 59×20")
+        assert "credits" not in text  # no cut badge, no half table
+        await pilot.resize_terminal(80, 19)
+        await wait_for_text(pilot, "Terminal too small: need 60×20, have 80×19")
 
 
 async def test_header_says_read_only_when_spending_is_off(build_app: Any) -> None:

@@ -113,3 +113,41 @@ async def test_describe_holds_both_parties_as_pending_json_prints_them(
         assert f'"name": "{AGENT}"' in text
         assert f'"pid": {PID}' in text
         assert '"name": "leadtui app"' in text
+
+
+async def test_only_the_spends_of_this_server_and_account_are_listed(
+    build_app: Any, client: LeadClient
+) -> None:
+    """Spends journaled against another server or by another account of the same profile are
+    not this account's money: left out, and the border says how many and where the list is."""
+    from leadtui.spend.account import SpendAccount
+    from leadtui.spend.journal import SpendOperation
+
+    journal = SpendJournal(default_journal_path())
+    for key, origin, account in (
+        ("ik-other-server", "http://sandbox.example:8765", SpendAccount("…full", "acct_demo")),
+        ("ik-other-account", "http://127.0.0.1", SpendAccount("…low", "acct_low", "Lowball")),
+    ):
+        journal.record_intent(
+            idempotency_key=key,
+            operation=SpendOperation.UNLOCK,
+            params={"search_id": "srch_elsewhere", "additional_results": 54},
+            body={"additional_results": 54},
+            amount=54,
+            profile="default",
+            origin=origin,
+            account=account,
+        )
+        journal.discard(key)
+    await _spend_elsewhere(client, 3, Authorization(Surface.APP, confirmed=True))
+    app = build_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for_text(pilot, "9,997 credits")
+        await pilot.press("H")
+        await wait_for_screen(pilot, HistoryScreen)
+        text = await wait_for_text(pilot, "· 2 elsewhere not shown ·")
+        assert "Spends · 1" in text
+        assert "Demo Co (acct_demo) at http://localhost" in text
+        assert _row(app, "3")[2] == "succeeded"
+        assert " 54 " not in text
+        assert "srch_elsewhere" not in text

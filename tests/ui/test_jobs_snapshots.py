@@ -13,6 +13,8 @@ from leadtui.sandbox.config import SandboxConfig
 from tests.ui import jobs_seed
 
 SIZES = [pytest.param((100, 30), id="100x30"), pytest.param((80, 24), id="80x24")]
+# The smallest terminal the main screens are laid out for (an SSH pane).
+WITH_SMALL = [*SIZES, pytest.param((60, 20), id="60x20")]
 
 
 @pytest.fixture
@@ -66,7 +68,7 @@ def _open_jobs() -> Any:
     return run_before
 
 
-@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("size", WITH_SMALL)
 def test_jobs_every_state(
     snap_compare: Any, build_app: Any, sandbox_app: Any, sandbox_clock: Any, size: Any
 ) -> None:

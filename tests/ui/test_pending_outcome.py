@@ -15,7 +15,7 @@ from leadtui.spend.journal import SpendJournal
 from leadtui.ui.dialogs.pending_spends import PendingSpends
 from leadtui.ui.screens.search_detail import SearchDetailScreen
 from tests.ui.pilot import wait_for_screen, wait_for_text, wait_until
-from tests.ui.screen import flat_text, footer_text, screen_text, widget_text
+from tests.ui.screen import flat_text, footer_text, notices, screen_text, widget_text
 from tests.ui.search_walk import ONE_EACH, confirm_suggested_unlock, open_first_search
 from tests.ui.test_pending_spends_accounts import DEMO, left_pending
 
@@ -69,6 +69,9 @@ async def test_a_resent_spend_clears_outcome_unknown_and_shows_fresh_counts(
         await wait_for_text(pilot, "Unlocked 100")
         await wait_until(pilot, lambda: "outcome unknown" not in flat_text(app))
         assert app.screen.error_panel.report is None
+        # The resend made the debit, and says so.
+        spent = " ".join(text for title, text in notices(app) if title == "Spent")
+        assert "Sent now: 100 credits." in spent
 
 
 @pytest.mark.parametrize("reached", [True, False], ids=["server-took-it", "never-arrived"])

@@ -7,7 +7,9 @@ import sqlite3
 from typing import Any
 
 from leadtui.spend.account import SpendAccount
-from leadtui.spend.journal import SpendJournal, SpendOperation, new_claim_owner
+from leadtui.spend.claims import new_claim_owner
+from leadtui.spend.intent import SpendOperation
+from leadtui.spend.journal import SpendJournal
 from leadtui.ui.dialogs.pending_spends import PendingSpends
 from tests.ui.conftest import SANDBOX_URL
 from tests.ui.pilot import settle

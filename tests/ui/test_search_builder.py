@@ -193,3 +193,35 @@ async def test_a_paste_of_several_lines_into_a_name_is_refused_and_says_why(
         assert name.value == "Plumber"  # nothing cut to its first line
         name.post_message(events.Paste("Electrician\n"))  # one line and its newline: taken
         await wait_until(pilot, lambda: name.value == "PlumberElectrician")
+
+
+def _toasts(app: Any) -> str:
+    return " ".join(widget_text(app, "Toast").replace("▌", " ").split())
+
+
+async def test_a_paste_on_the_outline_goes_to_the_selected_name_never_dropped(
+    build_app: Any,
+) -> None:
+    """Esc back to the outline, then a paste: it lands in the selected item's name (several
+    lines refused, saying why; one line taken), and on a section it says where to paste."""
+    app = build_app()
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        screen = await _open(app, pilot)
+        await _add(pilot, screen, "activities", "Plumber")  # ends back on the outline
+        outline = screen.query_one("#builder-outline")
+        assert outline.has_focus
+        await pilot.press("escape")
+        outline.post_message(events.Paste("Electrician\nCarpenter\nRoofer"))
+        await wait_until(pilot, lambda: "Paste refused" in screen_text(app))
+        toast = " ".join(widget_text(app, "Toast").replace("▌", " ").split())
+        assert "name is one line, and the clipboard holds 3 lines" in toast
+        name = screen.query_one("#field-name")
+        assert name.has_focus  # where the paste was meant to go
+        name.post_message(events.Paste("s"))
+        await wait_until(pilot, lambda: "1. Plumbers" in screen_text(app))
+        screen.selected = "countries"
+        screen._draw()
+        outline.focus()
+        outline.post_message(events.Paste("France\nSpain"))
+        await wait_until(pilot, lambda: "Not pasted: countries is a list" in _toasts(app))
+        assert screen.draft.countries == []

@@ -1,4 +1,5 @@
-"""Creating a search whose answer is lost: the outcome is called unknown and looked up first."""
+"""A write whose answer is lost: a search create is called unknown and looked up first; any
+such write says it may have gone through and where to look, never to try again."""
 
 from __future__ import annotations
 
@@ -6,11 +7,16 @@ from typing import Any
 
 import httpx
 import pytest
+from textual.widgets import Input
 
+from leadtui.ui.dialogs.extraction_form import ExtractionForm
 from leadtui.ui.model.search_draft import ItemDraft
 from leadtui.ui.screens.search_builder import NewSearchScreen
 from leadtui.ui.screens.search_detail import SearchDetailScreen
-from tests.ui.screen import notices, screen_text, wait_until
+from leadtui.ui.widgets.job_tables import ExtractionTable
+from tests.ui import jobs_seed
+from tests.ui.pilot import wait_for_screen
+from tests.ui.screen import notices, screen_text, toasts_text, wait_until
 
 
 class LostCreates(httpx.AsyncBaseTransport):
@@ -111,3 +117,59 @@ async def test_ctrl_s_after_a_lost_answer_creates_one_search_in_all(
         await pilot.press("ctrl+s")
         await wait_until(pilot, lambda: isinstance(app.screen, SearchDetailScreen))
     assert len(await _searches_on_server(client)) == 1
+
+
+async def test_a_lost_answer_says_it_may_have_gone_through_and_where_to_look(
+    build_app: Any, client: Any, sandbox_app: Any, sandbox_http: Any
+) -> None:
+    """Never "rerun": the create is not resent, the screen says it may have gone through and
+    names the Searches screen; the server got one POST."""
+    transport = LostCreates(httpx.ASGITransport(app=sandbox_app), after=True)
+    app = build_app(transport=transport)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await app.workers.wait_for_complete()
+        transport.looks = 1  # the look-up after the lost create fails too
+        await _fill_and_create(app, pilot)
+        await wait_until(pilot, lambda: "Outcome still unknown" in screen_text(app))
+        text = " ".join(screen_text(app).split())
+        assert "Searches (2) lists what the server has" in text
+        assert "rerun" not in text
+        assert "try again" not in text
+    log = (await sandbox_http.get("/_sandbox/requests")).json()["data"]
+    posts = [r for r in log if r["method"] == "POST"]
+    assert len(posts) == 1
+    assert len(await _searches_on_server(client)) == 1
+
+
+class LostDraft(httpx.AsyncBaseTransport):
+    """The sandbox, but the answer to the first draft saved is lost after the server saved it."""
+
+    def __init__(self, sandbox: httpx.AsyncBaseTransport) -> None:
+        self.sandbox = sandbox
+        self.lose = 1
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        response = await self.sandbox.handle_async_request(request)
+        if request.method == "POST" and request.url.path.endswith("/drafts") and self.lose:
+            self.lose -= 1
+            raise httpx.ReadError("connection reset by peer", request=request)
+        return response
+
+
+async def test_a_lost_answer_to_a_draft_says_where_to_look_not_to_try_again(
+    build_app: Any, sandbox_app: Any, sandbox_http: Any
+) -> None:
+    app = build_app(transport=LostDraft(httpx.ASGITransport(app=sandbox_app)))
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        await jobs_seed.open_jobs(pilot, ExtractionTable)
+        await pilot.press("e")
+        form = await wait_for_screen(pilot, ExtractionForm)
+        form.query_one("#x-categories", Input).value = "bakery"
+        await pilot.press("ctrl+s")
+        await wait_until(pilot, lambda: "Answer lost" in toasts_text(app))
+        said = " ".join(toasts_text(app).split())
+        assert "may have gone through" in said
+        assert "Jobs (4) shows whether it did; doing it again may do it twice" in said
+        assert "try again" not in said
+    log = (await sandbox_http.get("/_sandbox/requests")).json()["data"]
+    assert len([r for r in log if r["method"] == "POST"]) == 1  # not resent

@@ -12,6 +12,8 @@ from leadtui.ui.model.search_draft import ItemDraft
 from tests.ui.pilot import settle
 
 SIZES = [pytest.param((100, 30), id="100x30"), pytest.param((80, 24), id="80x24")]
+# The smallest terminal the main screens are laid out for (an SSH pane).
+WITH_SMALL = [*SIZES, pytest.param((60, 20), id="60x20")]
 
 
 @pytest.fixture(autouse=True)
@@ -63,14 +65,14 @@ def _builder(fill: str) -> Any:
     return run_before
 
 
-@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("size", WITH_SMALL)
 @pytest.mark.parametrize("fill", ["empty", "valid", "invalid"])
 def test_builder(snap_compare: Any, build_app: Any, size: tuple[int, int], fill: str) -> None:
     run_before = _builder("" if fill == "empty" else fill)
     assert snap_compare(build_app(), terminal_size=size, run_before=run_before)
 
 
-@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("size", WITH_SMALL)
 def test_searches_list(snap_compare: Any, build_app: Any, size: tuple[int, int]) -> None:
     async def run_before(pilot: Any) -> None:
         await settle(pilot)

@@ -9,6 +9,8 @@ import pytest
 from tests.ui.pilot import settle
 
 SIZES = [pytest.param((100, 30), id="100x30"), pytest.param((80, 24), id="80x24")]
+# The smallest terminal the main screens are laid out for (an SSH pane).
+WITH_SMALL = [*SIZES, pytest.param((60, 20), id="60x20")]
 
 
 pytestmark = pytest.mark.usefixtures("fixed_request_ids")
@@ -24,7 +26,7 @@ def _keys(*keys: str) -> Any:
     return run_before
 
 
-@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("size", WITH_SMALL)
 def test_account(snap_compare: Any, build_app: Any, size: tuple[int, int]) -> None:
     assert snap_compare(build_app(), terminal_size=size, run_before=_keys())
 

@@ -13,8 +13,9 @@ import pytest
 
 from leadtui.api.models import SearchRequest
 from leadtui.config.settings import Settings, SpendPolicy
+from leadtui.spend.debit import SpendResult
 from leadtui.spend.decision import Authorization, Surface
-from leadtui.spend.gate import SpendGate, SpendResult
+from leadtui.spend.gate import SpendGate
 from leadtui.spend.journal import SpendJournal, default_journal_path
 from leadtui.spend.quote import Quote
 from leadtui.spend.request import SpendRequest

@@ -13,6 +13,7 @@ from leadtui.spend.request import SpendRequest
 from leadtui.ui.dialogs.confirm_spend import ConfirmSpend
 from leadtui.ui.dialogs.unlock_count import UnlockCount
 from leadtui.ui.screens.search_detail import SearchDetailScreen
+from tests.ui.pilot import settle
 from tests.ui.screen import screen_text, wait_until
 from tests.ui.search_walk import ONE_EACH, open_first_search, unlock_dialog
 
@@ -119,3 +120,54 @@ async def test_read_only_greys_the_unlock_key_before_any_dialog(
         await pilot.press("u")
         await wait_until(pilot, lambda: "Spending is switched off" in screen_text(app))
         assert isinstance(app.screen, SearchDetailScreen)  # no dialog opened
+
+
+async def test_the_count_takes_digits_only_and_says_so(build_app: Any, make_client: Any) -> None:
+    """`1.5` and `1e3` are never read as 15 or 13: the refused key is named, Enter is off
+    until the user deletes, and what is confirmed is what was typed."""
+    await make_client().searches.create(ONE_EACH)
+    app = build_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await open_first_search(app, pilot)
+        for typed, refused in (("1.5", "'.'"), ("1e3", "'e'")):
+            await unlock_dialog(app, pilot)
+            await pilot.press("ctrl+u", *typed)
+            await wait_until(pilot, lambda: "digits only" in screen_text(app))
+            text = " ".join(screen_text(app).split())
+            assert f"✗ additional_results: digits only: {refused} was not taken" in text
+            assert "✓ costs" not in text
+            await pilot.press("enter")  # off while the refusal stands
+            await pilot.pause()
+            assert isinstance(app.screen, UnlockCount)
+            await pilot.press("backspace")  # the user fixes it: "1"
+            await wait_until(pilot, lambda: "✓ costs 1 credit" in screen_text(app))
+            await pilot.press("escape")
+            await wait_until(pilot, lambda: isinstance(app.screen, SearchDetailScreen))
+        await unlock_dialog(app, pilot)
+        await pilot.press("ctrl+u", "1", "5", "enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, ConfirmSpend))
+        assert "Spend 15 credits (y)" in screen_text(app)
+
+
+async def test_after_an_overcharge_the_header_shows_the_price_the_quote_uses(
+    build_app: Any, sandbox_http: Any
+) -> None:
+    """The server states 1 credit a result and debits 2: once the app's own unlock is
+    overcharged, the header says 2 (observed), the price `u` quotes, never "stated" 1."""
+    await sandbox_http.put("/_sandbox/pricing", json={"stated": 1, "charged": 2})
+    app = build_app()
+    async with app.run_test(size=(120, 30)) as pilot:
+        await settle(pilot)
+        await app.client.searches.create(ONE_EACH)
+        await open_first_search(app, pilot)
+        assert "Price 1 credit/result (stated by the server)" in screen_text(app)
+        await unlock_dialog(app, pilot)
+        await pilot.press("ctrl+u", "5", "enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, ConfirmSpend))
+        await pilot.press("y")
+        await wait_until(pilot, lambda: "Unlocked 5" in screen_text(app))
+        await wait_until(pilot, lambda: "Price 2 credits/result (observed)" in screen_text(app))
+        assert "stated by the server" not in screen_text(app)
+        await unlock_dialog(app, pilot)
+        await wait_until(pilot, lambda: "✓ costs" in screen_text(app))
+        assert "2 credits each (observed:" in " ".join(screen_text(app).split())

@@ -10,10 +10,12 @@ import pytest
 from leadtui.api.models import SearchRequest
 from leadtui.config.settings import SpendPolicy
 from leadtui.spend.account import SpendAccount
-from leadtui.spend.gate import SpendGate, SpendRequest
+from leadtui.spend.gate import SpendGate
 from leadtui.spend.journal import SpendJournal
+from leadtui.spend.request import SpendRequest
 from leadtui.ui.dialogs.pending_spends import PendingSpends
 from leadtui.ui.spend_flow import confirm_and_spend, unlock_request
+from tests.support import spend_requests
 from tests.ui.conftest import SANDBOX_URL
 from tests.ui.pilot import settle
 from tests.ui.screen import screen_text
@@ -41,7 +43,7 @@ async def test_crash_between_journal_and_answer_resends_same_key_debits_once(
     build_app: Any, client: Any, sandbox_http: Any
 ) -> None:
     search = await client.searches.create(ONE_EACH)
-    request = SpendRequest.unlock(search.searchId, 7)
+    request = spend_requests.unlock(search.searchId, 7)
     # The previous run: intent journaled, request sent (the server debited), then a crash
     # before the outcome was written.
     _journaled_by_an_earlier_run(request)
@@ -69,7 +71,7 @@ async def test_crash_between_journal_and_answer_resends_same_key_debits_once(
 
 async def test_discarded_intent_is_not_offered_again(build_app: Any, client: Any) -> None:
     search = await client.searches.create(ONE_EACH)
-    request = SpendRequest.unlock(search.searchId, 2)
+    request = spend_requests.unlock(search.searchId, 2)
     _journaled_by_an_earlier_run(request)
     app = build_app()
     async with app.run_test(size=(100, 30)) as pilot:

@@ -87,13 +87,15 @@ async def attempt(
                 body = await read_capped(response, limit)
             except UndecodableBody as exc:
                 undecodable, body = str(exc), b""
-    except (TimeoutError, httpx.TimeoutException):
+    except (TimeoutError, httpx.TimeoutException) as exc:
         log.debug("%s %s -> timeout", method, path)
         if response is None:
-            return RequestTimeout(
+            late = RequestTimeout(
                 f"The server did not answer {method} {path} in time.",
                 idempotency_key=idempotency_key,
-            ), None
+            )
+            late.unsent = isinstance(exc, httpx.ConnectTimeout)
+            return late, None
         await response.aclose()
         return RequestTimeout(
             f"The answer to {method} {path} stopped arriving.",
@@ -109,10 +111,12 @@ async def attempt(
                 idempotency_key=idempotency_key,
             ), None
         if response is None:
-            return ConnectionFailed(
+            failed = ConnectionFailed(
                 f"Could not reach the server for {method} {path} ({type(exc).__name__}).",
                 idempotency_key=idempotency_key,
-            ), None
+            )
+            failed.unsent = isinstance(exc, httpx.ConnectError)
+            return failed, None
         await response.aclose()
         return ConnectionFailed(
             f"The connection broke while reading {method} {path} ({type(exc).__name__}).",

@@ -29,6 +29,12 @@ class LeadError(Exception):
         # What the transport's earlier attempts of the same request ended with, oldest first
         # (empty when this was the only attempt).
         self.earlier_attempts: tuple[LeadError, ...] = ()
+        # The request never left this machine (the connection was refused): nothing was done.
+        self.unsent = False
+        # "POST /searches": the final failure of a write that is not idempotent (no
+        # Idempotency-Key, so never retried) after which the server may have done it. Sending
+        # it again may do it twice: a surface says how to check instead (`lost_answer`).
+        self.lost_answer_to: str | None = None
 
 
 class ConfigurationError(LeadError):
@@ -47,6 +53,27 @@ class TransportError(LeadError):
     """The request did not get an HTTP answer."""
 
     title = "Network"
+
+
+def mark_lost_answer(error: LeadError, method: str, path: str) -> None:
+    """`error` ended a write that is not idempotent and the server may have done it: say so
+    in its message (an error object's message is the server's own and stays as it is)."""
+    error.lost_answer_to = f"{method} {path}"
+    if isinstance(error, TransportError):
+        error.message = (
+            f"The answer to {method} {path} was lost: the request may have gone through, "
+            "and it is not sent again by itself."
+        )
+        error.args = (error.message,)
+
+
+def lost_answer(error: LeadError) -> str | None:
+    """Which collection to look in after a lost answer to a write that is not idempotent:
+    "searches" for `POST /searches` (None when the answer was not lost)."""
+    if error.lost_answer_to is None:
+        return None
+    path = error.lost_answer_to.partition(" ")[2]
+    return path.strip("/").split("/")[0] or None
 
 
 class ConnectionFailed(TransportError):

@@ -33,6 +33,7 @@ from leadtui.api.errors import (
     ApiError,
     ConfigurationError,
     LeadError,
+    mark_lost_answer,
     parse_retry_after,
 )
 from leadtui.api.exchange import Exchange, ExchangeObserver, failure_outcome
@@ -49,6 +50,14 @@ RETRY_STATUSES: Final = GATEWAY_STATUSES | {429}
 MAX_JSON_BYTES: Final = 8 * 1024 * 1024
 # Methods that may be replayed without a key: reading twice changes nothing.
 _SAFE_METHODS: Final = frozenset({"GET", "HEAD", "OPTIONS"})
+
+
+def _may_have_acted(failure: LeadError) -> bool:
+    """No answer that says nothing was done: a broken connection, a timeout, a 5xx (a refused
+    connection and a 4xx other than 408 say the request was not acted on)."""
+    if isinstance(failure, ApiError):
+        return failure.status >= 500 or failure.status == 408
+    return not failure.unsent
 
 
 class Transport:
@@ -245,6 +254,8 @@ class Transport:
             if delay is None:
                 # The spend core needs to know whether any earlier attempt may have been acted on.
                 failure.earlier_attempts = tuple(earlier)
+                if not retryable and _may_have_acted(failure):
+                    mark_lost_answer(failure, method, path)
                 raise failure
             earlier.append(failure)
             retry_number += 1

@@ -19,6 +19,7 @@ class Exit(IntEnum):
     OUTCOME_UNKNOWN = 8
     UNAVAILABLE = 9
     CONFIRMATION_REQUIRED = 10
+    WRITE_FAILED = 11
     INTERRUPTED = 130
 
     @classmethod
@@ -29,7 +30,10 @@ class Exit(IntEnum):
 _MEANING: dict[Exit, str] = {
     Exit.OK: "ok (wait: the job is ready or completed)",
     Exit.UNEXPECTED: "unexpected failure (a bug, an unreadable answer, the journal unavailable)",
-    Exit.USAGE: "usage or invalid input: local validation sends nothing; or the server's 400",
+    Exit.USAGE: (
+        "usage or invalid input: local validation sends nothing; the server's 400; a refused "
+        "-o target or a missing folder; a state folder that cannot be made"
+    ),
     Exit.JOB_FAILED: "wait: the job failed or was stopped",
     Exit.WAIT_TIMED_OUT: "wait: --timeout passed before the job settled",
     Exit.AUTH: "401/403: key missing, rejected or lacking a scope; subscription or access off",
@@ -39,9 +43,11 @@ _MEANING: dict[Exit, str] = {
         "wait: a draft or paused job, which will not move by itself"
     ),
     Exit.OUTCOME_UNKNOWN: "a spend's outcome is unknown: journaled as pending (`leadtui pending`)",
-    Exit.UNAVAILABLE: "network failure, 429 or 5xx after retries",
+    Exit.UNAVAILABLE: "network failure, a request past its deadline, 429 or 5xx after retries",
     Exit.CONFIRMATION_REQUIRED: "a spend was not authorized (or read_only): nothing was sent",
-    Exit.INTERRUPTED: "interrupted (Ctrl-C)",
+    Exit.WRITE_FAILED: "what was asked could not be written (disk full, no permission, stdout "
+    "closed)",
+    Exit.INTERRUPTED: "interrupted (Ctrl-C); with --json the error document says what was read",
 }
 
 

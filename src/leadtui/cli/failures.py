@@ -3,6 +3,7 @@ status, hint}}` and an exit code. `error.code` is the server's, or one of ours (
 
 from __future__ import annotations
 
+import errno
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -14,31 +15,48 @@ from leadtui.api.errors import (
     LeadError,
     RequestTimeout,
     TransportError,
+    lost_answer,
 )
 from leadtui.api.guidance import (
     INVALID_REQUEST,
     NETWORK,
+    NOT_SIGNED_IN,
+    TIMEOUT,
     UNEXPECTED,
     WRITE_FAILED,
     SurfaceWords,
 )
 from leadtui.api.guidance import next_step as next_step_in
 from leadtui.cli.exit_codes import Exit
+from leadtui.spend.errors import Code
 
 # Our own codes, for what the server never said (and those every surface uses, from
 # api/guidance.py).
-CONFIRMATION_REQUIRED: Final = "confirmation_required"
-OVER_CEILING: Final = "over_ceiling"
-OUTCOME_UNKNOWN: Final = "outcome_unknown"
-READ_ONLY: Final = "read_only"
-JOURNAL_UNAVAILABLE: Final = "journal_unavailable"
+CONFIRMATION_REQUIRED: Final = Code.CONFIRMATION_REQUIRED.value
+OVER_CEILING: Final = Code.OVER_CEILING.value
+OUTCOME_UNKNOWN: Final = Code.OUTCOME_UNKNOWN.value
+READ_ONLY: Final = Code.READ_ONLY.value
+JOURNAL_UNAVAILABLE: Final = Code.JOURNAL_UNAVAILABLE.value
 LIST_INCOMPLETE: Final = "list_incomplete"
 WILL_NOT_SETTLE: Final = "will_not_settle"
 NOT_FOUND: Final = ErrorCode.NOT_FOUND.value
-INTENT_SETTLED: Final = "intent_settled"
-INTENT_CLAIMED: Final = "intent_claimed"
-INTENT_UNREADABLE: Final = "intent_unreadable"
-ANOTHER_ACCOUNT: Final = "another_account"
+INTENT_SETTLED: Final = Code.INTENT_SETTLED.value
+INTENT_CLAIMED: Final = Code.INTENT_CLAIMED.value
+INTENT_UNREADABLE: Final = Code.INTENT_UNREADABLE.value
+ANOTHER_ACCOUNT: Final = Code.ANOTHER_ACCOUNT.value
+JOB_FAILED: Final = "job_failed"
+INTERRUPTED: Final = "interrupted"
+# The spend core's codes that a hint here names (`spend/errors.py`, which loads nothing else
+# of the spend core).
+NO_LAUNCHES_LEFT: Final = Code.NO_LAUNCHES_LEFT.value
+OVER_BUDGET: Final = Code.OVER_BUDGET.value
+PRICE_UNKNOWN: Final = Code.PRICE_UNKNOWN.value
+PENDING_SAME_SPEND: Final = Code.PENDING_SAME_SPEND.value
+
+# What the system says when the user named a target nothing can be written to (a missing
+# folder, a folder, a link, a FIFO): their input, exit 2. Any other reason (a full disk, no
+# permission) is a failure to write what was asked: `write_failed`, exit 11.
+_REFUSED_TARGET: Final = frozenset({errno.ENOENT, errno.ENOTDIR, errno.EISDIR, errno.EEXIST})
 
 _BY_STATUS: Final = {400: Exit.USAGE, 401: Exit.AUTH, 403: Exit.AUTH, 404: Exit.NOT_FOUND}
 
@@ -52,9 +70,65 @@ CLI_WORDS: Final = SurfaceWords(
 )
 
 
+# The next step of each code the shared guidance (`api/guidance.py`) leaves without one, in
+# the command line's words. A failure made with a hint of its own (naming the quote, the key,
+# the option) keeps it; any other gets its code's step when reported.
+_LISTS = "`leadtui searches list`, `leadtui exports list` and `leadtui extractions list`"
+
+_STEPS: Final[dict[str, str]] = {
+    INVALID_REQUEST: "Correct what the message names, then run it again; "
+    "`leadtui COMMAND --help` shows the options and a request's members.",
+    ErrorCode.NOT_FOUND: f"Check the id and the profile: {_LISTS} show this account's.",
+    ErrorCode.INTERNAL_ERROR: "The server failed, even after retries: run the command again "
+    "later, and quote the request id if it persists.",
+    ErrorCode.BAD_RESPONSE: "Check that --base-url (or LEADTUI_BASE_URL) is the Lead Data API, "
+    "then run the command again.",
+    ErrorCode.EXTRACTION_UNAVAILABLE: "`leadtui account` shows the launches left; more come "
+    "with the subscription, on the service's account page.",
+    ErrorCode.DRAFT_NOT_EDITABLE: "Save a new draft: `leadtui extractions draft --file FILE`.",
+    ErrorCode.INVALID_TRANSITION: "`leadtui extractions get ID` shows its state: pause a "
+    "running job, resume a paused one.",
+    NO_LAUNCHES_LEFT: "The extraction quota is used up: `leadtui account` shows it; more "
+    "launches come with the subscription, on the service's account page.",
+    OVER_CEILING: "Rerun with a --max-credits (or --max-launches) that covers the quote, "
+    "or ask for fewer.",
+    OVER_BUDGET: "Rerun with --max-credits C to authorize it, or at a terminal to be asked.",
+    CONFIRMATION_REQUIRED: "Rerun with --max-credits C (--max-launches N for a launch), "
+    "or at a terminal to be asked.",
+    PRICE_UNKNOWN: "Run it at a terminal to confirm the estimate.",
+    Code.QUOTE_CHANGED: "Run it again to be quoted the new price (at a terminal to be asked).",
+    PENDING_SAME_SPEND: "`leadtui pending list` shows it: resend it with its key, or discard it.",
+    READ_ONLY: "Spending is off for this profile: set read_only = false to spend.",
+    NOT_SIGNED_IN: CLI_WORDS.sign_in,
+    NETWORK: "Check the URL and the network, then run the command again.",
+    TIMEOUT: "The server did not answer within the deadline: run the command again later.",
+    WRITE_FAILED: "Free some space or choose a place you may write to, then run it again.",
+    UNEXPECTED: "Run the command again; if it happens again, report it with this message.",
+    OUTCOME_UNKNOWN: "`leadtui pending list` shows it: resend it with its key (never a "
+    "second debit).",
+    JOURNAL_UNAVAILABLE: "Make the state folder writable (see the message), then run it "
+    "again: a spend is only sent once it is written down.",
+    LIST_INCOMPLETE: "Run it again later; --cursor resumes at next_cursor.",
+    WILL_NOT_SETTLE: "Launch the draft, or resume the paused job, then wait.",
+    INTENT_CLAIMED: "Another window or process is sending it: wait, then `leadtui pending list`.",
+    INTENT_UNREADABLE: "Check the account's exports or extractions for it on the server.",
+    ANOTHER_ACCOUNT: "Use the profile and key it was made with (`leadtui pending list` "
+    "names them).",
+    JOB_FAILED: "Queue a failed export again (no credits): `leadtui exports retry ID`.",
+    INTERRUPTED: "Run the command again; `leadtui pending list` shows a spend left pending.",
+}
+
+# The codes after which there is nothing to do: the thing is done or gone for good.
+NO_NEXT_STEP: Final = frozenset(
+    {
+        INTENT_SETTLED,  # the spend's outcome is known already: nothing to resend
+    }
+)
+
+
 def next_step(code: str) -> str | None:
-    """What to do next after the server's `code`, in the command line's words."""
-    return next_step_in(code, CLI_WORDS)
+    """What to do next after `code`, in the command line's words; None when nothing can."""
+    return next_step_in(code, CLI_WORDS) or _STEPS.get(code)
 
 
 @dataclass
@@ -83,15 +157,27 @@ class CliFailure(Exception):
         return {"error": error | self.details}
 
 
+def nothing_sent(message: str) -> str:
+    """`message`, saying once that nothing was sent."""
+    said = message.rstrip().rstrip(".")
+    return message if said.lower().endswith("nothing was sent") else f"{said}. Nothing was sent."
+
+
 def usage_failure(message: str, hint: str | None = None) -> CliFailure:
     """Bad input caught here, before anything was sent."""
     return CliFailure(INVALID_REQUEST, message, Exit.USAGE, hint=hint)
 
 
 def write_failure(where: object, error: OSError, then: str = "") -> CliFailure:
-    """A file of the user's could not be written (exit 1); `then` says what was left."""
-    reason = error.strerror or str(error)
-    return CliFailure(WRITE_FAILED, f"Cannot write {where}: {reason}.{then}", Exit.UNEXPECTED)
+    """A file of the user's could not be written; `then` says what was left. A target the
+    user named wrongly is their input (exit 2); anything else is `write_failed` (exit 11)."""
+    return _not_written(f"Cannot write {where}: {error.strerror or error}.{then}", error.errno)
+
+
+def _not_written(message: str, number: int | None) -> CliFailure:
+    if number in _REFUSED_TARGET:
+        return usage_failure(message, hint="Name a regular file, or a folder that exists.")
+    return CliFailure(WRITE_FAILED, message, Exit.WRITE_FAILED)
 
 
 def exit_for_status(status: int) -> Exit:
@@ -106,6 +192,9 @@ def exit_for_status(status: int) -> Exit:
 
 def from_lead_error(error: LeadError) -> CliFailure:
     """The client's typed error as the command line reports it; branches on type and code."""
+    collection = lost_answer(error)
+    if collection is not None:
+        return _lost_answer(error, collection)
     if isinstance(error, ApiError):
         exit_code = exit_for_status(error.status)
         if error.code == ErrorCode.BAD_RESPONSE and error.status < 400:
@@ -119,9 +208,10 @@ def from_lead_error(error: LeadError) -> CliFailure:
             request_id=error.request_id,
         )
     if isinstance(error, TransportError):
-        what = "timed out" if isinstance(error, RequestTimeout) else "was unreachable"
+        timed_out = isinstance(error, RequestTimeout)
+        what = "did not answer within its deadline" if timed_out else "was unreachable"
         return CliFailure(
-            NETWORK,
+            TIMEOUT if timed_out else NETWORK,
             error.message,
             Exit.UNAVAILABLE,
             hint=f"The server {what} after retries; check the URL and the network, then rerun.",
@@ -129,5 +219,24 @@ def from_lead_error(error: LeadError) -> CliFailure:
     if isinstance(error, ConfigurationError):
         return usage_failure(error.message)
     if isinstance(error, DownloadNotSaved):
-        return CliFailure(WRITE_FAILED, error.message, Exit.UNEXPECTED)
+        return _not_written(error.message, error.errno)
     return CliFailure(UNEXPECTED, error.message, Exit.UNEXPECTED)
+
+
+def _lost_answer(error: LeadError, collection: str) -> CliFailure:
+    """A write that is not idempotent may have gone through: running the command again may
+    do it twice, so the hint says how to look first, never to rerun."""
+    hint = (
+        f"It may have gone through: `leadtui {collection} list` shows whether it did. "
+        "Running the command again may do it twice."
+    )
+    if isinstance(error, ApiError):
+        return CliFailure(
+            error.code,
+            error.message,
+            exit_for_status(error.status),
+            hint=hint,
+            status=error.status,
+            request_id=error.request_id,
+        )
+    return CliFailure(OUTCOME_UNKNOWN, error.message, Exit.UNAVAILABLE, hint=hint)

@@ -47,7 +47,10 @@ EXAMPLES: Final[dict[str, str]] = {
         '"localisations": [{"name": "Paris"}]}\' | leadtui searches create --file - --json'
     ),
     "searches:results": "leadtui searches results srch_000005 --all --format csv -o leads.csv",
-    "unlock:run": "leadtui unlock srch_000005 --results 200 --max-credits 200 --json",
+    "unlock:run": (
+        "leadtui unlock srch_000005 --results 200 --max-credits 200 "
+        "--idempotency-key nightly-$(date +%F) --wait --download ~/leads/"
+    ),
     "digest:show": "leadtui digest --since 24h --json | jq .spent",
     "exports:list_exports": "leadtui exports list --limit 10",
     "exports:get": "leadtui exports get exp_000012 --json | jq .status",

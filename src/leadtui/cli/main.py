@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Final, NoReturn
 
 from leadtui import __version__
 from leadtui.api.deadlines import MIN_STREAM_BYTES_PER_WINDOW, REQUEST_DEADLINE
-from leadtui.cli.exit_codes import help_table
+from leadtui.cli.exit_codes import Exit, help_table
 from leadtui.cli.help_texts import epilog
 from leadtui.cli.parser import KEEP, add_twin_commands, common_options, listed_only
 from leadtui.config.variables import VARIABLES
@@ -77,7 +77,9 @@ def _add_sandbox(sub: argparse._SubParsersAction[_Parser], summary: str) -> None
     )
     sandbox.add_argument("--port", type=int, default=8000, help="port (default: %(default)s)")
     sandbox.add_argument(
-        "--db", help="SQLite file; state survives restarts (default: fresh, in memory)"
+        "--db",
+        metavar="FILE",
+        help="SQLite file; state survives restarts (default: fresh, in memory)",
     )
     sandbox.add_argument(
         "--job-seconds",
@@ -188,14 +190,18 @@ def _add_mcp(sub: argparse._SubParsersAction[_Parser], summary: str) -> None:
         type=_allowance,
         default=0,
         metavar="N",
-        help="credits the agent may spend without asking, in all (default: 0)",
+        help="credits the agent may spend without asking, in all: for as long as this server "
+        "runs, every spend it sends counts from the moment it is journaled (at its quote until "
+        "it settles, then at what was really debited; a cancelled and resent call once) "
+        "(default: 0)",
     )
     mcp.add_argument(
         "--max-launches",
         type=_allowance,
         default=0,
         metavar="M",
-        help="extraction launches the agent may use without asking, in all (default: 0)",
+        help="extraction launches the agent may use without asking, in all, counted as "
+        "--max-credits is (default: 0)",
     )
     mcp.add_argument(
         "--approve-in-app",
@@ -309,18 +315,20 @@ def main(argv: Sequence[str] | None = None, deps: CliDeps | None = None) -> int:
         from leadtui.cli.twin import report_usage_error
 
         return report_usage_error(str(exc), args, deps)
+    except SystemExit as done:  # --help, --version: printed; is it out?
+        if _flushed(deps, 0) != 0:
+            return Exit.WRITE_FAILED
+        raise done from None
     if ns.spec or ns.command == "completion":
         return _describe_command_line(ns, deps)
     if ns.command == "sandbox":
-        from leadtui.cli.sandbox import run as run_sandbox
-
-        return run_sandbox(ns)
+        return _with_extra("sandbox", "leadtui sandbox", lambda: _run_sandbox(ns))
     if ns.command == "mcp":
-        return _run_mcp(ns)
+        return _with_extra("mcp", "leadtui mcp", lambda: _run_mcp(ns))
     if ns.command in ("login", "logout", "auth"):
         from leadtui.cli import auth as auth_cli
 
-        return auth_cli.run(ns)
+        return _printing(deps, lambda: auth_cli.run(ns))
     if getattr(ns, "runs", None):
         from leadtui.cli.twin import run as run_twin
 
@@ -334,36 +342,89 @@ def main(argv: Sequence[str] | None = None, deps: CliDeps | None = None) -> int:
     # balance on screen 1.23x.
     gc.disable()
     if ns.demo:
-        return _run_demo(ns)
+        return _with_extra("sandbox", "leadtui --demo", lambda: _run_demo(ns))
     from leadtui.ui.launch import run as run_tui
 
     return run_tui(ns)
 
 
+# The optional extras (pyproject.toml) and the top-level modules each one brings.
+_EXTRAS: Final = {"sandbox": ("fastapi", "uvicorn", "faker", "starlette"), "mcp": ("mcp",)}
+
+
+def _with_extra(extra: str, command: str, run: Callable[[], int]) -> int:
+    """`run()`, or one line naming the extra to install when its modules are missing (exit 2)."""
+    try:
+        return run()
+    except ModuleNotFoundError as exc:
+        if (exc.name or "").partition(".")[0] not in _EXTRAS[extra]:
+            raise
+        print(f"{command} needs the {extra} extra: pip install 'leadtui[{extra}]'", file=sys.stderr)
+        return int(Exit.USAGE)
+
+
+def _run_sandbox(ns: argparse.Namespace) -> int:
+    from leadtui.cli.sandbox import run as run_sandbox
+
+    return run_sandbox(ns)
+
+
 def _run_mcp(ns: argparse.Namespace) -> int:
     from leadtui.mcp.command import run as run_mcp
 
+    return run_mcp(ns)
+
+
+def _flushed(deps: CliDeps | None, code: int) -> int:
+    """`code`, once what was printed on stdout is out; one line and exit 11 if it cannot be."""
+    from leadtui.cli.output import stdout_closed, stdout_lost
+
+    stdout = deps.stdout if deps is not None else sys.stdout
+    stderr = deps.stderr if deps is not None else sys.stderr
+    if stdout is None:
+        return stdout_closed(stderr)
     try:
-        return run_mcp(ns)
-    except ModuleNotFoundError as exc:
-        if exc.name != "mcp" and not (exc.name or "").startswith("mcp."):
-            raise
-        print("leadtui mcp needs the mcp extra: pip install 'leadtui[mcp]'", file=sys.stderr)
-        return 2
+        stdout.flush()
+    except OSError as error:
+        return stdout_lost(stdout, stderr, error)
+    return code
+
+
+def _printing(deps: CliDeps | None, run: Callable[[], int]) -> int:
+    """`run()` for a command that prints on the process's stdout: a closed or full stdout
+    is one line and exit 11, never a traceback."""
+    from leadtui.cli.output import stdout_closed, stdout_lost
+
+    stdout = deps.stdout if deps is not None else sys.stdout
+    stderr = deps.stderr if deps is not None else sys.stderr
+    if stdout is None:
+        return stdout_closed(stderr)
+    try:
+        return _flushed(deps, run())
+    except OSError as error:
+        return stdout_lost(stdout, stderr, error)
 
 
 def _describe_command_line(ns: argparse.Namespace, deps: CliDeps | None) -> int:
     """`--spec` or `completion SHELL`: both read the whole parser, built for them."""
+    from leadtui.cli.output import stdout_closed, stdout_lost
+
     stdout = deps.stdout if deps is not None else sys.stdout
+    stderr = deps.stderr if deps is not None else sys.stderr
+    if stdout is None:
+        return stdout_closed(stderr)
     parser = build_parser()
-    if ns.spec:
-        from leadtui.cli.spec import print_spec
+    try:
+        if ns.spec:
+            from leadtui.cli.spec import print_spec
 
-        return print_spec(parser, stdout)
-    from leadtui.cli.completion import script
+            return _flushed(deps, print_spec(parser, stdout))
+        from leadtui.cli.completion import script
 
-    stdout.write(script(ns.shell, parser))
-    return 0
+        stdout.write(script(ns.shell, parser))
+        return _flushed(deps, 0)
+    except OSError as error:
+        return stdout_lost(stdout, stderr, error)
 
 
 def _run_demo(ns: argparse.Namespace) -> int:

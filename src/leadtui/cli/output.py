@@ -1,14 +1,21 @@
 """What a command prints: one JSON document (or JSON lines, or CSV) on stdout for programs, a
-table for people; human text and progress on stderr, and only when stderr is a terminal."""
+table for people; human text and progress on stderr, and only when stderr is a terminal. One
+record is printed here; a list of them is `lists.py`'s, a file `files.py`'s. And what happens
+when standard output itself fails."""
 
 from __future__ import annotations
 
+import errno
 import json
 import os
+import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Literal, TextIO
 
+from pydantic import BaseModel
+
+from leadtui.cli.exit_codes import Exit
 from leadtui.cli.failures import CliFailure
 
 Format = Literal["table", "json", "jsonl", "csv"]
@@ -42,6 +49,11 @@ def percent(value: object) -> str:
 
 def field(name: str) -> Callable[[Mapping[str, Any]], object]:
     return lambda item: item.get(name)
+
+
+def as_json(record: BaseModel) -> dict[str, Any]:
+    """The record as the server sent it: every field it had, none we default."""
+    return record.model_dump(mode="json", exclude_unset=True)
 
 
 @dataclass
@@ -91,6 +103,8 @@ class Output:
         return f"\x1b[1m{text}\x1b[0m" if self.color else text
 
     def failure(self, failure: CliFailure) -> None:
+        """The error document on stdout for a program; on stderr, the message and its hint
+        for a person at a terminal, or exactly one line for a log (cron mails it)."""
         if self.machine:
             self.document(failure.document())
         where = ", ".join(
@@ -102,13 +116,27 @@ class Output:
             )
             if part
         )
-        if not self.machine or self.tty:
+        if self.tty:
             red = "\x1b[31m" if self.color else ""
             reset = "\x1b[0m" if self.color else ""
             print(f"{red}Error{reset} ({where}): {failure.message}", file=self.stderr)
             if failure.hint:
                 print(failure.hint, file=self.stderr)
-            self.stderr.flush()
+        else:
+            said = " ".join(f"{failure.message} {failure.hint or ''}".split())
+            print(f"leadtui: error ({where}): {said}", file=self.stderr)
+        self.stderr.flush()
+
+    def record(
+        self, record: BaseModel, rows: Callable[[dict[str, Any]], Iterable[tuple[str, object]]]
+    ) -> None:
+        """One record the server returned: the whole of it as JSON, or the `rows` people
+        read."""
+        doc = as_json(record)
+        if self.machine:
+            self.document(doc)
+        else:
+            self.fields(rows(doc))
 
     def fields(self, rows: Iterable[tuple[str, object]]) -> None:
         """A record as `name: value` lines (the table view of one record)."""
@@ -131,3 +159,28 @@ def table_lines(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> list[s
 def isatty(stream: TextIO) -> bool:
     asks = getattr(stream, "isatty", None)
     return bool(asks()) if callable(asks) else False
+
+
+def stdout_closed(stderr: TextIO) -> int:
+    """Started with standard output closed (`>&-`): nowhere to answer, so nothing is run."""
+    stderr.write("leadtui: error (write_failed): standard output is closed: nothing was run.\n")
+    stderr.flush()
+    return Exit.WRITE_FAILED
+
+
+def stdout_lost(stdout: TextIO, stderr: TextIO, error: OSError) -> int:
+    """Standard output failed. A reader that went away (`| head`) ends it quietly, exit 0;
+    anything else (a full disk) is one line on stderr, exit 11. The process's own stdout is
+    then pointed at /dev/null, or Python complains while flushing it at exit."""
+    if stdout is sys.__stdout__:
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, stdout.fileno())
+        except (OSError, ValueError):
+            pass
+    if error.errno == errno.EPIPE:
+        return Exit.OK
+    reason = error.strerror or type(error).__name__
+    stderr.write(f"leadtui: error (write_failed): cannot write standard output: {reason}.\n")
+    stderr.flush()
+    return Exit.WRITE_FAILED

@@ -207,6 +207,24 @@ def _unlock(sub: Any, summary: str, common: argparse.ArgumentParser) -> None:
     unlock.add_argument("search_id", metavar="SEARCH_ID")
     unlock.add_argument("--results", type=int, required=True, metavar="N", help="results to unlock")
     _spend_options(unlock, credits=True)
+    unlock.add_argument(
+        "--wait",
+        action="store_true",
+        help="then wait until the export is ready (exit 3 if it fails, 4 after --timeout)",
+    )
+    unlock.add_argument(
+        "--timeout",
+        type=wait_seconds,
+        default=600.0,
+        metavar="S",
+        help="with --wait: give up after S seconds (default 600)",
+    )
+    unlock.add_argument(
+        "--download",
+        metavar="DIR",
+        help="then save the ready export's ZIP in DIR (made when missing) as EXPORT_ID.zip, "
+        "once: run again with the same --idempotency-key, it is found there (implies --wait)",
+    )
 
 
 def _exports(sub: Any, summary: str, common: argparse.ArgumentParser) -> None:
@@ -309,15 +327,19 @@ def _extractions(sub: Any, summary: str, common: argparse.ArgumentParser) -> Non
 
 
 def _pending(sub: Any, summary: str, common: argparse.ArgumentParser) -> None:
-    verbs = _resource(
-        sub,
+    # `leadtui pending` alone is `leadtui pending list`.
+    parser = sub.add_parser(
         "pending",
-        summary,
-        (
+        help=summary,
+        parents=[common],
+        description=(
             "The spend journal's intents with no known outcome (the same journal the app offers "
-            "at start). Resending uses the same idempotency key: never a second debit."
+            "at start). Resending uses the same idempotency key: never a second debit. "
+            "Without a verb: list."
         ),
     )
+    parser.set_defaults(runs="pending:list_pending", all=True)
+    verbs = parser.add_subparsers(dest="verb", metavar="VERB")
     listing = _command(
         verbs, "list", "this profile's pending spends", "pending:list_pending", common
     )

@@ -10,6 +10,7 @@ from typing import Any, TextIO, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from leadtui.api.reasons import field_reasons
+from leadtui.api.strict_json import NotStrictJson, loads_strict
 from leadtui.cli.failures import CliFailure, usage_failure
 
 M = TypeVar("M", bound=BaseModel)
@@ -26,32 +27,14 @@ def read_json(name: str, stdin: TextIO) -> Any:
     except UnicodeDecodeError:
         raise usage_failure(f"{name} is not UTF-8 text. Nothing was sent.") from None
     try:
-        return json.loads(text, parse_constant=_no_constant, object_pairs_hook=_each_member_once)
+        return loads_strict(text)
+    except NotStrictJson as exc:
+        raise usage_failure(f"{name} is not strict JSON: {exc}. Nothing was sent.") from None
     except json.JSONDecodeError as exc:
         raise usage_failure(
             f"{name} is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg}). "
             "Nothing was sent."
         ) from None
-    except _NotStrictJson as exc:
-        raise usage_failure(f"{name} is not strict JSON: {exc}. Nothing was sent.") from None
-
-
-class _NotStrictJson(ValueError):
-    """What Python's JSON reader takes but would change the request: NaN and Infinity (not
-    JSON; sent as null) and a member given twice (only the last one would be sent)."""
-
-
-def _no_constant(word: str) -> Any:
-    raise _NotStrictJson(f"{word} is not a JSON number")
-
-
-def _each_member_once(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    members: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in members:
-            raise _NotStrictJson(f"the member {json.dumps(key)} is given twice")
-        members[key] = value
-    return members
 
 
 def checked(model: type[M], name: str, stdin: TextIO) -> M:

@@ -116,6 +116,14 @@ class Context:
             )
         return self._client
 
+    def private_state_dir(self) -> Path:
+        """The spend journal's folder, made (or tightened to) 0700. Raises StateDirError (a
+        ConfigError: the user's input, exit 2) when it cannot be made."""
+        from leadtui.config.files import ensure_private_dir
+        from leadtui.spend.journal import default_journal_path
+
+        return ensure_private_dir((self.deps.journal_path or default_journal_path()).parent)
+
     async def aclose(self) -> None:
         if self._client is not None:
             await self._client.aclose()

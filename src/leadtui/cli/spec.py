@@ -23,7 +23,8 @@ OUTPUTS: Final[dict[str, str]] = {
     "searches get": "Search",
     "searches create": "Search",
     "searches results": "page of Lead (or the file written, with -o)",
-    "unlock": "Export (or the quote, with --dry-run)",
+    "unlock": "Export (or the quote, with --dry-run; with --download, also path, bytes and "
+    "downloaded)",
     "exports list": "page of Export",
     "exports get": "Export",
     "exports results": "page of Lead (or the file written, with -o)",

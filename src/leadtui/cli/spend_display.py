@@ -9,7 +9,8 @@ from typing import Any, Final
 from leadtui.cli.exit_codes import Exit
 from leadtui.cli.failures import CONFIRMATION_REQUIRED, CliFailure
 from leadtui.cli.runtime import Context
-from leadtui.spend.decision import Code, Decision, Verdict
+from leadtui.spend.decision import Decision, Verdict
+from leadtui.spend.errors import Code
 from leadtui.spend.quote import Unit, plural
 
 # A decision's refusal as an exit code: what the server would have refused is a conflict (7),
@@ -65,6 +66,8 @@ def _hint(decision: Decision) -> str | None:
             f"Rerun with --max-credits {quote.total} (or more) to authorize this amount, "
             "or run it at a terminal to be asked."
         )
+    if code is Code.QUOTE_CHANGED:
+        return "Run it again to be quoted the new price; nothing was sent at either."
     if code is Code.INSUFFICIENT_CREDITS:
         return "Buy credits on the account page, or unlock fewer results."
     if code is Code.PENDING_SAME_SPEND:
@@ -82,6 +85,8 @@ def decision_failure(decision: Decision) -> CliFailure:
     details: dict[str, Any] = {"quote": decision.quote.to_json(), "decision": decision.to_json()}
     if decision.pending_key is not None:
         details["pending_key"] = decision.pending_key
+    if decision.accepted is not None:  # quote_changed: what was authorized, what it costs now
+        details["accepted"] = decision.accepted.to_json()
     return CliFailure(
         code.value,
         decision.message,

@@ -18,14 +18,14 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import Any, Final
 
 from leadtui.api.errors import LeadError
 from leadtui.api.guidance import INVALID_REQUEST
-from leadtui.api.models import Export, Extraction, ExtractionRequest
+from leadtui.api.models import ExtractionRequest
 from leadtui.api.urls import segment
 from leadtui.cli import approving, spend_display
 from leadtui.cli.exit_codes import Exit
@@ -42,35 +42,41 @@ from leadtui.cli.failures import (
     from_lead_error,
     usage_failure,
 )
+from leadtui.cli.output import as_json
 from leadtui.cli.runtime import Context
 from leadtui.cli.spend_display import decision_failure
 from leadtui.config.errors import StateDirError
 from leadtui.config.variables import NO_INPUT_ENV
+from leadtui.spend.debit import SpendResult
 from leadtui.spend.decision import (
+    Accepted,
     Authorization,
     AuthorizedBy,
     Decision,
+    ReadOnlyProfile,
+    SpendRefused,
     Surface,
     Verdict,
 )
 from leadtui.spend.errors import (
+    Code,
     IntentClaimed,
     IntentMissing,
     IntentOfAnotherAccount,
     IntentSettled,
     JournalError,
-    ReadOnlyProfile,
     SpendBlocked,
     SpendOutcomeUnknown,
-    SpendRefused,
 )
-from leadtui.spend.gate import SpendGate, SpendResult
+from leadtui.spend.gate import SpendGate
 from leadtui.spend.intent import SpendIntent, SpendOperation, UnreadableIntent
 from leadtui.spend.journal import SpendJournal
 from leadtui.spend.quote import Quote, Unit, still_locked
 from leadtui.spend.request import SpendRequest
 
 INTERRUPTED: Final = "interrupted"
+
+Rows = Callable[[dict[str, Any]], Iterable[tuple[str, object]]]
 
 # Each refusal of the spend core that is not a decision (nothing sent): code and exit code.
 _REFUSALS: dict[type[SpendBlocked], tuple[str, Exit]] = {
@@ -167,13 +173,14 @@ async def decide(ctx: Context, spend: Spend) -> Decision:
         return await _gate(ctx).decide(spend.request, ctx.client(), authorization(ctx, spend))
 
 
-async def execute(ctx: Context, spend: Spend) -> Export | Extraction:
-    """Decide; ask when the decision asks; then spend (decided again, journaled, sent)."""
+async def execute(ctx: Context, spend: Spend) -> SpendResult:
+    """Decide; ask when the decision asks; then spend: decided again right before the POST
+    (unless nobody was asked: the decision's read is then that one), journaled, sent."""
     gate = _gate(ctx)
     auth = authorization(ctx, spend)
     with _reported():
         decision = await gate.decide(spend.request, ctx.client(), auth)
-    approved = None
+    approved, decided = None, None
     if decision.verdict is Verdict.REFUSE:
         refusal = decision_failure(decision)
         if not approving.may_ask_the_app(ctx, refusal.code):
@@ -184,23 +191,73 @@ async def execute(ctx: Context, spend: Spend) -> Export | Extraction:
         spend, approved = await approving.approved_in_app(ctx, gate, spend)
         auth = replace(auth, confirmed=True)
     elif decision.verdict is Verdict.ASK:
-        spend_display.ask(ctx, decision, spend.still_locked)
-        auth = replace(auth, confirmed=True)
-    elif decision.authorized_by is AuthorizedBy.BUDGET:
-        ctx.out.info(decision.message)
+        spend, auth = _asked(ctx, spend, decision, auth)
+    else:
+        decided = decision
+        if decision.authorized_by is AuthorizedBy.BUDGET:
+            ctx.out.info(decision.message)
     with approving.told_to_the_app(ctx, approved):
-        result = await _send(ctx, gate, spend, auth)
+        return await _send(ctx, gate, spend, auth, decided)
+
+
+def _asked(
+    ctx: Context, spend: Spend, decision: Decision, auth: Authorization
+) -> tuple[Spend, Authorization]:
+    """The prompt's yes (else it raises), for exactly the spend and quote it showed."""
+    spend_display.ask(ctx, decision, spend.still_locked)
+    spend = priced(spend, decision)
+    accepted = Accepted(spend.request.request_hash, decision.quote)
+    return spend, replace(auth, confirmed=True, accepted=accepted)
+
+
+def spent_json(ctx: Context, result: SpendResult) -> dict[str, Any]:
+    """What a spend debited, as `--json` carries it beside the record: `idempotency_key`,
+    `debited`, `sent_now` (a resend whose send made the debit) and `overcharge` ({quoted,
+    debited, request_id}, or null). An overcharge is also a warning on stderr."""
     overcharge = result.overcharge_text()
     if overcharge is not None:
         ctx.deps.stderr.write(f"Warning: {overcharge}\n")
         ctx.deps.stderr.flush()
-    return result.record
+    return {
+        "idempotency_key": result.intent.idempotency_key,
+        "debited": result.debited,
+        "sent_now": result.sent_now,
+        "overcharge": result.overcharge_json(),
+    }
 
 
-async def _send(ctx: Context, gate: SpendGate, spend: Spend, auth: Authorization) -> SpendResult:
+def show_spent(ctx: Context, result: SpendResult, rows: Rows) -> None:
+    """What a spend made, with what it debited (`spent_json`)."""
+    spent = spent_json(ctx, result)
+    doc = as_json(result.record)
+    if ctx.out.machine:
+        ctx.out.document(doc | spent)
+        return
+    ctx.out.fields(rows(doc))
+    said = result.debit_text()
+    if said is not None:
+        ctx.out.info(said)
+
+
+async def _send(
+    ctx: Context,
+    gate: SpendGate,
+    spend: Spend,
+    auth: Authorization,
+    decided: Decision | None,
+) -> SpendResult:
     try:
         with _terminate_cancels(), _reported():
-            return await gate.spend(spend.request, ctx.client(), auth)
+            while True:
+                try:
+                    return await gate.spend(spend.request, ctx.client(), auth, decided=decided)
+                except SpendRefused as refused:
+                    again = refused.decision
+                    if again is None or again.code is not Code.QUOTE_CHANGED or not again.asks:
+                        raise
+                    # The price rose after the yes: nothing was sent; the new quote is asked.
+                    spend, auth = _asked(ctx, spend, again, auth)
+                    decided = None  # a person was asked: the price and balance are read again
     except asyncio.CancelledError:
         raise await _interrupted(gate, spend.request) from None
     except LeadError as exc:  # a definitive refusal: journaled as rejected, nothing spent
@@ -357,14 +414,14 @@ async def _find(ctx: Context, gate: SpendGate, key_or_prefix: str) -> SpendInten
     raise usage_failure(f"{len(matches)} pending spends start with {key_or_prefix}: give more.")
 
 
-async def resend(ctx: Context, key_or_prefix: str) -> Export | Extraction:
+async def resend(ctx: Context, key_or_prefix: str) -> SpendResult:
     """Send a pending intent again with its SAME key: the server debits it at most once."""
     gate = _gate(ctx)
     with _reported():
         gate.check_allowed()
         intent = await _find(ctx, gate, key_or_prefix)
         result = await gate.resend(intent, ctx.client())
-    return result.record
+    return replace(result, replayed=True)
 
 
 async def discard(ctx: Context, key_or_prefix: str) -> SpendIntent:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import importlib
-import os
 import re
 import sys
 from collections.abc import Awaitable, Callable, Sequence
@@ -18,8 +17,18 @@ sys.modules.setdefault("httpx._main", None)  # type: ignore[arg-type]
 from leadtui.api.errors import LeadError  # noqa: E402
 from leadtui.api.guidance import NOT_SIGNED_IN, UNEXPECTED  # noqa: E402
 from leadtui.cli.exit_codes import Exit  # noqa: E402
-from leadtui.cli.failures import CliFailure, from_lead_error, usage_failure  # noqa: E402
-from leadtui.cli.output import Format, Output  # noqa: E402
+from leadtui.cli.failures import (  # noqa: E402
+    CONFIRMATION_REQUIRED,
+    INTERRUPTED,
+    OVER_BUDGET,
+    PRICE_UNKNOWN,
+    CliFailure,
+    from_lead_error,
+    next_step,
+    nothing_sent,
+    usage_failure,
+)
+from leadtui.cli.output import Format, Output, stdout_closed, stdout_lost  # noqa: E402
 from leadtui.cli.runtime import CliDeps, Context  # noqa: E402
 
 Handler = Callable[[Context], Awaitable[int]]
@@ -42,9 +51,19 @@ def _handler(runs: str) -> Handler:
     return cast("Handler", getattr(loaded, function))
 
 
+# The commands that use the state folder (the spend journal, the digest's marks): it is made,
+# or tightened, to 0700 first.
+_STATE_COMMANDS = frozenset(
+    {"unlock:run", "extractions:create", "extractions:launch"}
+    | {"pending:list_pending", "pending:resend", "pending:discard", "digest:show"}
+)
+
+
 async def _run(ctx: Context, handler: Handler) -> int:
     try:
         ctx.resolved  # noqa: B018  a mistyped --profile stops every command before it runs
+        if ctx.ns.runs in _STATE_COMMANDS:
+            ctx.private_state_dir()
         return await handler(ctx)
     finally:
         await ctx.aclose()
@@ -52,56 +71,94 @@ async def _run(ctx: Context, handler: Handler) -> int:
 
 def run(ns: argparse.Namespace, deps: CliDeps | None = None) -> int:
     """Run the command `ns.runs` names; every failure becomes its error document and exit."""
-    from leadtui.config.errors import ConfigError
-    from leadtui.config.profile import UnknownProfile
-    from leadtui.config.secrets import KeyStoreError
-
     deps = deps or CliDeps()
+    if deps.stdout is None:  # started with stdout closed (`>&-`): nowhere to answer
+        return stdout_closed(deps.stderr)
     out = Output.build(
         deps.stdout, deps.stderr, output_format(ns), json_asked=bool(ns.json or ns.jsonl)
     )
     ctx = Context(ns, deps, out)
     try:
-        return asyncio.run(_run(ctx, _handler(ns.runs)))
-    except CliFailure as failure:
-        return _report(out, failure)
-    except LeadError as error:
-        return _report(out, from_lead_error(error))
-    except UnknownProfile as error:
-        return _report(out, CliFailure(error.code, f"{error}. Nothing was sent.", Exit.USAGE))
-    except ConfigError as error:  # settings, LEADTUI_* variables, a key that cannot be sent
-        return _report(out, usage_failure(f"{error}. Nothing was sent."))
-    except KeyStoreError as error:
-        return _report(out, CliFailure(NOT_SIGNED_IN, str(error), Exit.AUTH))
-    except BrokenPipeError:
-        return _quiet_after_closed_pipe(out.stdout)
-    except KeyboardInterrupt:
-        out.info("Interrupted. A spend already sent stays pending: see `leadtui pending list`.")
-        return Exit.INTERRUPTED
-    except Exception as error:  # the promise: no traceback ever reaches a user
-        return _report(
-            out, CliFailure(UNEXPECTED, f"{type(error).__name__}: {error}", Exit.UNEXPECTED)
-        )
+        return _report(out, _with_next_step(ctx, _failure_of(ctx)))
+    except OSError as error:
+        return stdout_lost(out.stdout, out.stderr, error)
 
 
-def _report(out: Output, failure: CliFailure) -> int:
+def _failure_of(ctx: Context) -> CliFailure | int:
+    """The command's exit code, or the failure it ended with."""
+    from leadtui.config.errors import ConfigError
+    from leadtui.config.profile import UnknownProfile
+    from leadtui.config.secrets import KeyStoreError
+
     try:
-        out.failure(failure)
+        return asyncio.run(_run(ctx, _handler(ctx.ns.runs)))
+    except CliFailure as failure:
+        return failure
+    except LeadError as error:
+        return from_lead_error(error)
+    except UnknownProfile as error:
+        return CliFailure(error.code, nothing_sent(str(error)), Exit.USAGE)
+    except ConfigError as error:  # settings, LEADTUI_* variables, a key that cannot be sent
+        return usage_failure(nothing_sent(str(error)))
+    except KeyStoreError as error:
+        return CliFailure(NOT_SIGNED_IN, str(error), Exit.AUTH)
+    except KeyboardInterrupt:
+        return CliFailure(INTERRUPTED, "Interrupted.", Exit.INTERRUPTED)
     except BrokenPipeError:
-        return _quiet_after_closed_pipe(out.stdout)
-    return int(failure.exit)
+        raise  # the reader went away: see `stdout_lost`
+    except OSError as error:
+        if _stdout_broken(ctx.out.stdout):
+            raise  # standard output itself failed: see `stdout_lost`
+        return CliFailure(UNEXPECTED, f"{type(error).__name__}: {error}", Exit.UNEXPECTED)
+    except Exception as error:  # the promise: no traceback ever reaches a user
+        return CliFailure(UNEXPECTED, f"{type(error).__name__}: {error}", Exit.UNEXPECTED)
 
 
-def _quiet_after_closed_pipe(stdout: TextIO) -> int:
-    """The reader went away (`| head`): stop quietly. The process's own stdout is pointed at
-    /dev/null, or Python complains while flushing it at exit."""
-    if stdout is sys.__stdout__:
-        try:
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, stdout.fileno())
-        except (OSError, ValueError):
-            pass
-    return Exit.OK
+# The refusals a person could have said yes to, had they been asked.
+_ASKABLE = frozenset({CONFIRMATION_REQUIRED, OVER_BUDGET, PRICE_UNKNOWN})
+
+
+def _with_next_step(ctx: Context, outcome: CliFailure | int) -> CliFailure | int:
+    """A failure with no hint of its own gets its code's next step. A person at a terminal
+    who was not asked (--json, --no-input) is told what kept them from it, not sent to one."""
+    if not isinstance(outcome, CliFailure):
+        return outcome
+    if outcome.code in _ASKABLE and ctx.deps.interactive():
+        from leadtui.cli.spending import no_input
+
+        flags = (("--json", ctx.out.machine), ("--no-input", no_input(ctx)))
+        kept = [flag for flag, on in flags if on]
+        if kept:
+            outcome.hint = _unasked_hint(outcome, " and ".join(kept))
+    if outcome.hint is None:
+        outcome.hint = next_step(outcome.code)
+    return outcome
+
+
+def _unasked_hint(failure: CliFailure, kept: str) -> str:
+    quote = failure.details.get("quote") or {}
+    if failure.code == PRICE_UNKNOWN:
+        return f"Rerun without {kept} to be asked to confirm the estimate."
+    if quote.get("unit") == "launch":
+        return f"Rerun with --max-launches 1 (or --yes), or without {kept} to be asked."
+    total = quote.get("total", "C")
+    return f"Rerun with --max-credits {total} (or more), or without {kept} to be asked."
+
+
+def _report(out: Output, outcome: CliFailure | int) -> int:
+    if not isinstance(outcome, CliFailure):
+        return outcome
+    out.failure(outcome)
+    return int(outcome.exit)
+
+
+def _stdout_broken(stdout: TextIO) -> bool:
+    """Standard output cannot take what is written (closed pipe, full disk): a flush fails."""
+    try:
+        stdout.flush()
+    except (OSError, ValueError):
+        return True
+    return False
 
 
 # What may be echoed from the command line: an option's name, or a plain word (a command or a
@@ -128,9 +185,15 @@ def report_usage_error(message: str, argv: Sequence[str], deps: CliDeps | None) 
     message = without_values(message, argv)
     deps = deps or CliDeps()
     machine = "--json" in argv or "--jsonl" in argv
+    if machine and deps.stdout is None:  # stdout closed (`>&-`): the document has no place
+        return stdout_closed(deps.stderr)
     out = Output.build(deps.stdout, deps.stderr, "json" if machine else "table")
     failure = usage_failure(message, hint="`leadtui --help` lists the commands and options.")
-    if not machine:
-        deps.stderr.write(f"{message}\n{failure.hint}\n")
+    if not machine:  # at a terminal, the hint on a line of its own; in a log, one line
+        between = "\n" if out.tty else " "
+        deps.stderr.write(f"{message}{between}{failure.hint}\n")
         return int(Exit.USAGE)
-    return _report(out, failure)
+    try:
+        return _report(out, failure)
+    except OSError as error:
+        return stdout_lost(out.stdout, out.stderr, error)

@@ -95,6 +95,14 @@ def can_ask(ctx: Context[Any, Any]) -> bool:
     return elicitation is not None and (elicitation.form is not None or elicitation.url is None)
 
 
+def answered_before_the_call(ctx: Context[Any, Any]) -> bool:
+    """True on a protocol whose questions ride in results: the answer came with this call,
+    so what the call reads now is read after the user's yes."""
+    version = ctx.protocol_version
+    # Protocol versions are ISO dates: they compare as text.
+    return version is not None and version >= _QUESTIONS_IN_RESULTS
+
+
 def balance_text(quote: Quote) -> str:
     """`10,000 credits → 9,995 credits`, or `unknown`."""
     unit = quote.unit.value
@@ -175,9 +183,7 @@ async def ask(
         return Answer(Asked.NOT_ASKED)
     if not can_ask(ctx):
         return Answer(Asked.CANNOT_ASK) if in_app is None else await in_app()
-    version = ctx.protocol_version
-    # Protocol versions are ISO dates: they compare as text.
-    if version is not None and version >= _QUESTIONS_IN_RESULTS:
+    if answered_before_the_call(ctx):
         return Elicit(question(decision), SpendConsent)
     try:
         with anyio.fail_after(seconds):

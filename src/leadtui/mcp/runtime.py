@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+import uuid
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,12 +27,10 @@ from leadtui.config.settings import Settings
 from leadtui.config.variables import API_KEY_ENV, BASE_URL_ENV
 from leadtui.mcp.results import ToolFailure
 from leadtui.spend.decision import Allowance
-from leadtui.spend.quote import Unit
 
 if TYPE_CHECKING:
     from leadtui.config.secrets import KeyStore
     from leadtui.spend.gate import SpendGate
-    from leadtui.spend.quote import Quote
 
 Sleep = Callable[[float], Awaitable[None]]
 
@@ -78,8 +77,9 @@ class Runtime:
 
     options: Options
     deps: McpDeps = field(default_factory=McpDeps)
-    allowance: Allowance = field(init=False)
-    """What is left of the budget given at start; each spend it authorized shrinks it."""
+    limits: str = field(init=False, default_factory=lambda: f"agent/{uuid.uuid4().hex}")
+    """The journal's name for this server's allowance: every spend it sends is counted under
+    it there, so no cancel, resend or restart of a call can give credits back."""
     spending: asyncio.Lock = field(init=False, default_factory=asyncio.Lock)
     """Held from the last decision to the outcome of a spend: one spend at a time."""
     sending: str | None = field(init=False, default=None)
@@ -89,19 +89,15 @@ class Runtime:
     _client: LeadClient | None = None
     _gate: SpendGate | None = None
 
-    def __post_init__(self) -> None:
-        self.allowance = Allowance(self.options.max_credits, self.options.max_launches)
+    @property
+    def allowance(self) -> Allowance:
+        """The budget given at start (`--max-credits`, `--max-launches`), in all."""
+        return Allowance(self.options.max_credits, self.options.max_launches)
 
-    def use_allowance(self, quote: Quote | None) -> None:
-        """Shrink what is left of the allowance by a quote it authorized."""
-        if quote is None:
-            return
-        credits, launches = self.allowance.credits, self.allowance.launches
-        if quote.unit is Unit.CREDIT:
-            credits = max(0, credits - quote.total)
-        else:
-            launches = max(0, launches - quote.total)
-        self.allowance = Allowance(credits, launches)
+    def allowance_left(self) -> Allowance:
+        """What is left of it: the allowance less what the journal counts under it."""
+        spent = self.gate().journal.spent_under(self.limits)
+        return self.allowance.less(Allowance(*spent))
 
     def gate(self) -> SpendGate:
         """The spend core for this profile, on the journal every surface shares (built once)."""

@@ -7,6 +7,8 @@ from typing import Any, Final
 
 from pydantic import BaseModel, Field, model_validator
 
+from leadtui.api.errors import InvalidIdempotencyKey
+from leadtui.api.guidance import INVALID_REQUEST
 from leadtui.mcp import asking
 from leadtui.mcp.asking import Asked
 from leadtui.mcp.results import ToolFailure, from_lead_error
@@ -17,19 +19,22 @@ from leadtui.spend.approval_refusals import (
     DeniedInApp,
 )
 from leadtui.spend.approvals import DEFAULT_WAIT_SECONDS, MAX_WAIT_SECONDS
-from leadtui.spend.decision import ASK_CODES, Allowance, Code, Decision
-from leadtui.spend.errors import (
-    InvalidIdempotencyKey,
-    SpendBlocked,
-    SpendOutcomeUnknown,
-    SpendRefused,
-)
+from leadtui.spend.decision import ASK_CODES, Allowance, Decision, SpendRefused
+from leadtui.spend.errors import Code, SpendBlocked, SpendOutcomeUnknown
 from leadtui.spend.quote import Quote, Unit
 
 AUTHORIZATION_REQUIRED: Final = "authorization_required"
 AUTHORIZATION_DECLINED: Final = "authorization_declined"
-OUTCOME_UNKNOWN: Final = "outcome_unknown"
-JOURNAL_UNAVAILABLE: Final = "journal_unavailable"
+OUTCOME_UNKNOWN: Final = Code.OUTCOME_UNKNOWN.value
+JOURNAL_UNAVAILABLE: Final = Code.JOURNAL_UNAVAILABLE.value
+
+
+class Overcharge(BaseModel):
+    """The server debited more than the spend was quoted at."""
+
+    quoted: int = Field(description="Credits the spend was quoted at.")
+    debited: int = Field(description="Credits it really debited.")
+    request_id: str | None = Field(description="The request id of the spend's answer.")
 
 
 class SpendOut(BaseModel):
@@ -46,9 +51,18 @@ class SpendOut(BaseModel):
     extraction_id: str | None = Field(
         default=None, description="The extraction it started, if any."
     )
-    debited: int | None = Field(default=None, description="Credits the balance fell by.")
-    overcharge: str | dict[str, Any] | None = Field(
-        default=None, description="Debited more than quoted: by how much (quoted, debited)."
+    debited: int | None = Field(
+        default=None,
+        description="Credits the spend debited: the larger of what the server stated and the "
+        "balance's fall (null: not an unlock, or not known).",
+    )
+    sent_now: bool = Field(
+        default=False,
+        description="True when this call's send made the debit (a replay of a pending spend "
+        "that went out only now); false when an earlier send made it.",
+    )
+    overcharge: Overcharge | None = Field(
+        default=None, description="Set when the server debited more than the quote."
     )
     allowance_left: dict[str, int] = Field(
         description="What is left of the budget given at start (credits, launches)."
@@ -89,16 +103,19 @@ def quote_words(quote: Quote) -> str:
 def refused(decision: Decision) -> ToolFailure:
     """A decision that is not send, as the agent reads it: nothing was sent."""
     code = decision.code
-    if code in ASK_CODES and code is not Code.PRICE_UNKNOWN:
+    if code in ASK_CODES and code not in (Code.PRICE_UNKNOWN, Code.QUOTE_CHANGED):
         shown = AUTHORIZATION_REQUIRED
     else:
         shown = code.value if code is not None else AUTHORIZATION_REQUIRED
     asks = code in ASK_CODES
+    details: dict[str, Any] = {"quote": decision.quote.to_json(), "decision": decision.to_json()}
+    if decision.accepted is not None:  # quote_changed: what was authorized, and what it costs
+        details["accepted"] = decision.accepted.to_json()
     return ToolFailure(
         shown,
         f"Not sent: {decision.message} Cost: {quote_words(decision.quote)}.",
         hint=_authorize_hint(decision.quote) if asks else None,
-        details={"quote": decision.quote.to_json(), "decision": decision.to_json()},
+        details=details,
     )
 
 
@@ -167,5 +184,5 @@ def outcome_unknown(exc: SpendOutcomeUnknown) -> ToolFailure:
 def blocked(exc: SpendBlocked) -> ToolFailure:
     if isinstance(exc, SpendRefused) and exc.decision is not None:
         return refused(exc.decision)
-    code = "invalid_request" if isinstance(exc, InvalidIdempotencyKey) else "spend_refused"
+    code = INVALID_REQUEST if isinstance(exc, InvalidIdempotencyKey) else exc.code
     return ToolFailure(code, f"{exc.title}: {exc.message}")

@@ -3,10 +3,11 @@ rendered, none added.
 
 The quote, the balance read fresh, the allowance given at start (`--max-credits`,
 `--max-launches`), what the journal knows and the caller's idempotency key all go to
-`SpendGate.decide`; `send` is sent within the allowance (which then shrinks by the quote),
-`ask` asks the user (see `asking.py`: in the client, or in the running app when the user opted
-in) and only a yes sends; anything else sends nothing and answers an error with its code and
-the quote. The tools themselves are in `spend_tools.py`.
+`SpendGate.decide`; `send` is sent within the allowance (kept in the journal: every spend
+this server sends counts under it from the moment it is journaled, at what it really debited
+once settled), `ask` asks the user (see `asking.py`: in the client, or in the running app
+when the user opted in) and only a yes sends; anything else sends nothing and answers an
+error with its code and the quote. The tools themselves are in `spend_tools.py`.
 """
 
 from __future__ import annotations
@@ -36,9 +37,16 @@ from leadtui.mcp.spend_answers import (
     quote_words,
     refused,
 )
-from leadtui.spend.decision import Authorization, AuthorizedBy, Decision, Surface, Verdict
-from leadtui.spend.errors import JournalError, SpendBlocked, SpendOutcomeUnknown
-from leadtui.spend.gate import SpendResult
+from leadtui.spend.debit import SpendResult
+from leadtui.spend.decision import (
+    Accepted,
+    Authorization,
+    Decision,
+    SpendRefused,
+    Surface,
+    Verdict,
+)
+from leadtui.spend.errors import Code, JournalError, SpendBlocked, SpendOutcomeUnknown
 from leadtui.spend.request import SpendRequest
 
 Make = Callable[[Any], Awaitable[SpendRequest]]
@@ -61,12 +69,16 @@ class Spender:
     def __init__(self, runtime: Runtime) -> None:
         self.runtime = runtime
 
-    def authorization(self, ctx: Context[Any, Any], *, confirmed: bool = False) -> Authorization:
+    def authorization(
+        self, ctx: Context[Any, Any], *, accepted: Accepted | None = None
+    ) -> Authorization:
         return Authorization(
             Surface.AGENT,
-            confirmed=confirmed,
+            confirmed=accepted is not None,
             allowance=self.runtime.allowance,
             can_ask=asking.can_ask(ctx) or self.runtime.approves_in_app,
+            accepted=accepted,
+            limits=self.runtime.limits,
         )
 
     async def priced(self, ctx: Context[Any, Any], make: Make) -> Priced:
@@ -111,34 +123,49 @@ class Spender:
         if decision.verdict is Verdict.REFUSE:
             raise refused(decision)
         if decision.verdict is not Verdict.ASK:
-            return await self._spend(ctx, priced, confirmed=False)
+            return await self._spend(ctx, priced, None)
         answer = asking.answer_of(outcome)
         if answer.asked is Asked.CANNOT_ASK:
             raise refused(decision)
         if not answer.given:
             raise declined(decision, answer.asked)
         if answer.approved is None:
-            return await self._spend(ctx, priced, confirmed=True)
+            # Where the answer came with this call, its read came after the yes: the one.
+            fresh = asking.answered_before_the_call(ctx)
+            return await self._spend(ctx, priced, decision, fresh=fresh)
         # Approved in the app: exactly the spend it approved (perhaps quoted again) is sent.
         approved = dataclasses.replace(priced, request=answer.approved.request)
+        yes = dataclasses.replace(decision, quote=answer.approved.request.quote)
         async with approving.told_to_the_app(self.runtime, answer.approved):
-            return await self._spend(ctx, approved, confirmed=True)
+            return await self._spend(ctx, approved, yes)
 
     async def _spend(
-        self, ctx: Context[Any, Any], priced: Priced, confirmed: bool
+        self, ctx: Context[Any, Any], priced: Priced, yes: Decision | None, *, fresh: bool = False
     ) -> CallToolResult:
+        """Send `priced`: on its decision's read when nobody was asked (or it was read after
+        the yes: `fresh`), else read once more and held to the quote the user said yes to
+        (`yes`); a higher one is asked again."""
         runtime, client = self.runtime, self.runtime.client()
+        request = priced.request
         # One spend at a time: two calls must not both fit in what is left of the allowance.
         async with runtime.spending:
-            authorization = self.authorization(ctx, confirmed=confirmed)
-            runtime.sending = priced.request.idempotency_key
+            runtime.sending = request.idempotency_key
             try:
-                result = await runtime.gate().spend(priced.request, client, authorization)
+                while True:
+                    accepted = None if yes is None else Accepted(request.request_hash, yes.quote)
+                    authorization = self.authorization(ctx, accepted=accepted)
+                    decided = priced.decision if yes is None or fresh else None
+                    try:
+                        result = await runtime.gate().spend(
+                            request, client, authorization, decided=decided
+                        )
+                        break
+                    except SpendRefused as exc:
+                        yes, fresh = await self._asked_again(ctx, exc), False
+                        request = dataclasses.replace(request, quote=yes.quote)
             except SpendBlocked as exc:
                 raise blocked(exc) from None
             except SpendOutcomeUnknown as exc:
-                if exc.intent.authorized_by == AuthorizedBy.ALLOWANCE.value:
-                    runtime.use_allowance(priced.decision.quote)
                 raise outcome_unknown(exc) from None
             except (JournalError, StateDirError) as exc:
                 raise ToolFailure(
@@ -151,10 +178,22 @@ class Spender:
                 raise failure from None
             finally:
                 runtime.sending = None
-            sent_by = result.decision.authorized_by if result.decision else None
-            if sent_by is AuthorizedBy.ALLOWANCE and not result.replayed:
-                runtime.use_allowance(result.decision.quote if result.decision else None)
         return self._sent(priced, result)
+
+    async def _asked_again(self, ctx: Context[Any, Any], refusal: SpendRefused) -> Decision:
+        """The price rose after the user's yes, and nothing was sent: the user is asked about
+        the new quote in this client, inline; the new decision on a yes. Else it raises the
+        refusal (`quote_changed` with both quotes) or the user's no."""
+        again = refusal.decision
+        if again is None or again.code is not Code.QUOTE_CHANGED or not again.asks:
+            raise refusal
+        answer = await asking.ask(ctx, again, dry_run=False, seconds=self.runtime.deps.ask_seconds)
+        if not isinstance(answer, asking.Answer) or answer.asked is Asked.CANNOT_ASK:
+            # Nobody to ask in this call (a later call carries the question): both quotes.
+            raise refused(dataclasses.replace(again, verdict=Verdict.REFUSE))
+        if not answer.given:
+            raise declined(again, answer.asked)
+        return again
 
     def _dry_run(self, priced: Priced) -> CallToolResult:
         decision = priced.decision
@@ -165,7 +204,7 @@ class Spender:
             quote=decision.quote.to_json(),
             decision=decision.to_json(),
             record=None,
-            allowance_left=allowance_json(self.runtime.allowance),
+            allowance_left=allowance_json(self.runtime.allowance_left()),
         ).model_dump(mode="json")
         verdict = decision.verdict.value + (f" ({decision.code.value})" if decision.code else "")
         return answer(
@@ -185,13 +224,15 @@ class Spender:
             decision=decision.to_json(),
             record=as_json(result.record),
             debited=result.debited,
-            overcharge=result.overcharge_text(),
-            allowance_left=allowance_json(self.runtime.allowance),
+            sent_now=result.sent_now,
+            overcharge=result.overcharge_json(),
+            allowance_left=allowance_json(self.runtime.allowance_left()),
         ).model_dump(mode="json")
         if result.replayed:
+            debit = result.debit_text() or "nothing spent again."
             summary = (
-                f"Already done under the idempotency key {result.intent.idempotency_key}: the "
-                "first outcome, nothing spent again."
+                f"Already journaled under the idempotency key {result.intent.idempotency_key}: "
+                f"its outcome. {debit}"
             )
         else:
             summary = f"Sent: {quote_words(decision.quote)}."

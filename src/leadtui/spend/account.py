@@ -4,17 +4,11 @@ key is a new spend)."""
 
 from __future__ import annotations
 
-import logging
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from leadtui.api.errors import LeadError
-
 if TYPE_CHECKING:
-    from leadtui.api.client import LeadClient
     from leadtui.api.models import Identity
-
-log = logging.getLogger(__name__)
 
 # What mask_key puts in place of hidden characters.
 _MASK_CHARS = frozenset("•…")
@@ -57,14 +51,3 @@ class SpendAccount:
 
 def _shows_part_of_the_key(hint: str) -> bool:
     return any(char not in _MASK_CHARS for char in hint)
-
-
-async def account_of(client: LeadClient) -> SpendAccount:
-    """The account `client`'s key belongs to. When `GET /me` fails or names no account (no
-    `usage:read` scope, a network fault), the masked key stands for it."""
-    try:
-        identity = await client.me()
-    except LeadError as error:
-        log.info("GET /me failed (%s): spends are tagged with the masked key", error.title)
-        identity = None
-    return SpendAccount.of(identity, client.key_masked)

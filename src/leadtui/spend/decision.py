@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
+from leadtui.spend.errors import Code, SpendBlocked
 from leadtui.spend.quote import Quote, Unit, plural
 
 if TYPE_CHECKING:
@@ -31,23 +32,10 @@ class Verdict(StrEnum):
     REFUSE = "refuse"
 
 
-class Code(StrEnum):
-    """Why a spend is refused, or why it needs a person's yes."""
-
-    READ_ONLY = "read_only"
-    INSUFFICIENT_CREDITS = "insufficient_credits"
-    NO_LAUNCHES_LEFT = "no_launches_left"
-    OVER_CEILING = "over_ceiling"
-    OVER_BUDGET = "over_budget"
-    PRICE_UNKNOWN = "price_unknown"
-    PENDING_SAME_SPEND = "pending_same_spend"
-    IDEMPOTENCY_CONFLICT = "idempotency_conflict"
-    CONFIRMATION_REQUIRED = "confirmation_required"
-    """Nothing the user set in advance (budget, ceiling, allowance) covers it."""
-
-
 # Codes that mean "a person could say yes"; unattended, they refuse with the same code.
-ASK_CODES = frozenset({Code.OVER_BUDGET, Code.PRICE_UNKNOWN, Code.CONFIRMATION_REQUIRED})
+ASK_CODES = frozenset(
+    {Code.OVER_BUDGET, Code.PRICE_UNKNOWN, Code.CONFIRMATION_REQUIRED, Code.QUOTE_CHANGED}
+)
 
 
 class Surface(StrEnum):
@@ -70,11 +58,28 @@ class AuthorizedBy(StrEnum):
 
 @dataclass(frozen=True)
 class Allowance:
-    """What the user authorized in advance for this run (an agent server's `--max-credits`
-    and `--max-launches`): a spend within it is sent, one over it is asked."""
+    """What the user authorized in advance for one run (an agent server's `--max-credits` and
+    `--max-launches`), in all: every spend under it counts from the moment it is journaled."""
 
     credits: int = 0
     launches: int = 0
+
+    def less(self, spent: Allowance) -> Allowance:
+        """What is left once `spent` is taken (never below zero)."""
+        credits, launches = self.credits - spent.credits, self.launches - spent.launches
+        return Allowance(max(0, credits), max(0, launches))
+
+
+@dataclass(frozen=True)
+class Accepted:
+    """The one spend an authorization was given for: its request (one hash of method, path
+    and body: operation and target included) and the quote accepted (unit price, total)."""
+
+    request_hash: str
+    quote: Quote
+
+    def to_json(self) -> dict[str, Any]:
+        return {"request_hash": self.request_hash, **self.quote.to_json()}
 
 
 @dataclass(frozen=True)
@@ -95,6 +100,12 @@ class Authorization:
     allowance: Allowance | None = None
     can_ask: bool = True
     """False: nobody can be asked, so what would be "ask" is "refuse" with its code."""
+    accepted: Accepted | None = None
+    """The exact spend and quote a yes was given for (None: the request's own quote, when
+    `confirmed`)."""
+    limits: str | None = None
+    """The journal's name for the ceilings and allowance above: every spend journaled under
+    it counts against them (at its quote while pending, then at its measured debit)."""
 
 
 @dataclass(frozen=True)
@@ -145,10 +156,16 @@ class Decision:
     """The pending identical spend's key (`pending_same_spend`)."""
     replay: SpendIntent | None = None
     """The journaled spend the caller's key names (same body): its outcome is the answer."""
+    accepted: Accepted | None = None
+    """What was authorized, when `quote_changed`: the quote it now costs is `quote`."""
 
     @property
     def sends(self) -> bool:
         return self.verdict is Verdict.SEND
+
+    @property
+    def asks(self) -> bool:
+        return self.verdict is Verdict.ASK
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -161,6 +178,7 @@ class Decision:
             "pending_key": self.pending_key,
             "quote": self.quote.to_json(),
             "budget": self.budget.to_json(),
+            "accepted": None if self.accepted is None else self.accepted.to_json(),
         }
 
 
@@ -177,38 +195,23 @@ class Facts:
     same_key: SpendIntent | None = None
     """The journaled spend under the caller's key, if any."""
     same_key_same_body: bool = False
-    stated_price: object = None
-    """The price as the server wrote it (for the words of `price_unknown`)."""
+    accepted: Accepted | None = None
+    """What this spend was authorized at, to hold it to (see `Authorization.accepted`)."""
+    spent: Allowance = Allowance()
+    """Taken already under the authorization's limits (its ceilings and allowance)."""
+    request_hash: str = ""
 
 
 def judge(facts: Facts, authorization: Authorization) -> Decision:
     """The decision for one spend, from what is known; sends nothing, reads nothing."""
     quote, auth = facts.quote, authorization
 
-    def decided(
-        verdict: Verdict,
-        code: Code | None,
-        message: str,
-        *,
-        by: AuthorizedBy | None = None,
-        pending_key: str | None = None,
-        replay: SpendIntent | None = None,
-    ) -> Decision:
+    def decided(verdict: Verdict, code: Code | None, message: str, **kw: Any) -> Decision:
         if verdict is Verdict.ASK and not auth.can_ask:
             verdict = Verdict.REFUSE
             message = f"{message} Nobody can be asked here. {NOTHING_SENT}"
-        return Decision(
-            verdict,
-            code,
-            quote,
-            message,
-            facts.budget,
-            auth.surface,
-            facts.idempotency_key,
-            by,
-            pending_key,
-            replay,
-        )
+        budget, key = facts.budget, facts.idempotency_key
+        return Decision(verdict, code, quote, message, budget, auth.surface, key, **kw)
 
     def refuse(code: Code, message: str, **kw: Any) -> Decision:
         return decided(Verdict.REFUSE, code, f"{message} {NOTHING_SENT}", **kw)
@@ -231,7 +234,7 @@ def judge(facts: Facts, authorization: Authorization) -> Decision:
             None,
             f"The idempotency key {facts.idempotency_key} names a spend already journaled "
             "with this same request: its first outcome is the answer, never a second debit.",
-            by=AuthorizedBy.REPLAY,
+            authorized_by=AuthorizedBy.REPLAY,
             replay=facts.same_key,
         )
     if facts.pending is not None:
@@ -246,15 +249,41 @@ def judge(facts: Facts, authorization: Authorization) -> Decision:
     short = _short_of_balance(quote)
     if short is not None:
         return refuse(short[0], short[1])
-    over = _over_ceiling(quote, auth)
+    over = _over_ceiling(quote, auth, facts.spent)
     if over is not None:
         return refuse(Code.OVER_CEILING, over)
+    accepted = facts.accepted
+    if accepted is not None and accepted.request_hash != facts.request_hash:
+        return refuse(
+            Code.CONFIRMATION_REQUIRED,
+            "The authorization was given for another request (another target or body); "
+            "a yes covers exactly the spend it was shown.",
+        )
+    if accepted is not None and (
+        quote.price > accepted.quote.price or quote.total > accepted.quote.total
+    ):
+        return decided(
+            Verdict.ASK,
+            Code.QUOTE_CHANGED,
+            f"The price changed after it was authorized: {_quote_words(accepted.quote)} was "
+            f"authorized, it now costs {_quote_words(quote)}.",
+            accepted=accepted,
+        )
     if auth.confirmed:
-        return decided(Verdict.SEND, None, "Confirmed by the user.", by=AuthorizedBy.CONFIRMATION)
+        return decided(
+            Verdict.SEND, None, "Confirmed by the user.", authorized_by=AuthorizedBy.CONFIRMATION
+        )
     if quote.unit is Unit.CREDIT and not quote.price_is_known:
-        return decided(Verdict.ASK, Code.PRICE_UNKNOWN, _price_unknown(quote, facts.stated_price))
-    verdict, code, message, by = _pre_authorized(quote, auth, facts.budget)
-    return decided(verdict, code, message, by=by)
+        return decided(Verdict.ASK, Code.PRICE_UNKNOWN, _price_unknown(quote, quote.stated))
+    allowance = None if auth.allowance is None else auth.allowance.less(facts.spent)
+    verdict, code, message, by = _pre_authorized(quote, auth, facts.budget, allowance)
+    return decided(verdict, code, message, authorized_by=by)
+
+
+def _quote_words(quote: Quote) -> str:
+    if quote.unit is Unit.LAUNCH:
+        return quote.total_text()
+    return f"{quote.total_text()} ({plural(quote.price, 'credit')} per result)"
 
 
 def _short_of_balance(quote: Quote) -> tuple[Code, str] | None:
@@ -274,19 +303,19 @@ def _short_of_balance(quote: Quote) -> tuple[Code, str] | None:
     )
 
 
-def _over_ceiling(quote: Quote, auth: Authorization) -> str | None:
-    if quote.unit is Unit.CREDIT and auth.ceiling is not None and quote.total > auth.ceiling:
-        return (
-            f"This spend costs {quote.total_text()}, over the ceiling of "
-            f"{plural(auth.ceiling, 'credit')} (--max-credits {auth.ceiling})."
-        )
-    ceiling = auth.launch_ceiling
-    if quote.unit is Unit.LAUNCH and ceiling is not None and quote.total > ceiling:
-        return (
-            f"This spend consumes {quote.total_text()}, over the ceiling of "
-            f"{plural(ceiling, 'launch')} (--max-launches {ceiling})."
-        )
-    return None
+def _over_ceiling(quote: Quote, auth: Authorization, spent: Allowance) -> str | None:
+    """A ceiling counts every spend journaled under it, this one included."""
+    if quote.unit is Unit.CREDIT:
+        ceiling, taken, flag = auth.ceiling, spent.credits, "--max-credits"
+    else:
+        ceiling, taken, flag = auth.launch_ceiling, spent.launches, "--max-launches"
+    if ceiling is None or taken + quote.total <= ceiling:
+        return None
+    before = f" ({plural(taken, quote.unit.value)} of it taken already)" if taken else ""
+    return (
+        f"This spend costs {quote.total_text()}, over the ceiling of "
+        f"{plural(ceiling, quote.unit.value)}{before} ({flag} {ceiling})."
+    )
 
 
 def _price_unknown(quote: Quote, stated: object) -> str:
@@ -302,9 +331,12 @@ def _price_unknown(quote: Quote, stated: object) -> str:
 Outcome = tuple[Verdict, Code | None, str, AuthorizedBy | None]
 
 
-def _pre_authorized(quote: Quote, auth: Authorization, budget: Budget) -> Outcome:
-    """Send when what the user set in advance covers the spend; else ask, saying why."""
-    total, allowance = quote.total, auth.allowance
+def _pre_authorized(
+    quote: Quote, auth: Authorization, budget: Budget, allowance: Allowance | None
+) -> Outcome:
+    """Send when what the user set in advance covers the spend (`allowance`: what is left of
+    it); else ask, saying why."""
+    total = quote.total
     if quote.unit is Unit.LAUNCH:
         if auth.launch_ceiling is not None and auth.ceiling_authorizes:
             return Verdict.SEND, None, "Within --max-launches.", AuthorizedBy.MAX_LAUNCHES
@@ -348,3 +380,37 @@ def _pre_authorized(quote: Quote, auth: Authorization, budget: Budget) -> Outcom
         "(no spend_budget, no ceiling).",
         None,
     )
+
+
+class SpendRefused(SpendBlocked):
+    """The spend decision was not "send": `decision` (when the refusal came from one) says why,
+    with its code and quote, in the words every surface shows. Nothing was sent."""
+
+    title = "Not sent"
+
+    def __init__(self, message: str, decision: Decision | None = None) -> None:
+        super().__init__(message)
+        self.decision = decision
+
+
+class ReadOnlyProfile(SpendRefused):
+    """Spending is switched off for this profile (read_only in the settings)."""
+
+    title = "Spending is switched off"
+    code = Code.READ_ONLY
+
+
+class ConfirmationRequired(SpendRefused):
+    """Nothing set in advance covers the spend (over the budget, price unknown, a launch) and
+    nobody confirmed it."""
+
+    title = "Confirmation required"
+
+
+def refusal(decision: Decision) -> SpendRefused:
+    """The exception for a decision that is not "send" (its kind follows its code)."""
+    if decision.code is Code.READ_ONLY:
+        return ReadOnlyProfile(decision.message, decision)
+    if decision.code in ASK_CODES:
+        return ConfirmationRequired(decision.message, decision)
+    return SpendRefused(decision.message, decision)

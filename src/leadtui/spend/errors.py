@@ -1,109 +1,91 @@
-"""Why the spend core refused to send, or could not tell what happened: one type per cause.
+"""Every code the spend core answers with, and why it refused or could not tell what happened:
+one type per cause.
 
 Every refusal is a `SpendBlocked` and means "nothing was sent". Each cause has a `title` (short:
-a dialog heading or a command-line error line) and a message saying what to do. Surfaces branch
-on the type, never on the text.
+a dialog heading or a command-line error line), a `code`, and a message saying what to do.
+Surfaces branch on the type or the code, never on the text. The refusals that carry a spend
+decision are beside it, in `decision.py`.
 """
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import TYPE_CHECKING, ClassVar
 
-from leadtui.api.errors import InvalidIdempotencyKey, LeadError
+from leadtui.api.contract import ErrorCode
+from leadtui.api.errors import LeadError
 
 if TYPE_CHECKING:
-    from leadtui.spend.decision import Decision
-    from leadtui.spend.journal import SpendIntent
+    from leadtui.spend.intent import SpendIntent
 
-__all__ = [
-    "ConfirmationRequired",
-    "IntentClaimed",
-    "IntentMissing",
-    "IntentOfAnotherAccount",
-    "IntentSettled",
-    "InvalidIdempotencyKey",
-    "JournalError",
-    "ReadOnlyProfile",
-    "SpendBlocked",
-    "SpendOutcomeUnknown",
-    "SpendRefused",
-    "refusal",
-]
+
+class Code(StrEnum):
+    """Every code of ours a spend can end with, spelled here once for every surface."""
+
+    READ_ONLY = "read_only"
+    INSUFFICIENT_CREDITS = "insufficient_credits"
+    NO_LAUNCHES_LEFT = "no_launches_left"
+    OVER_CEILING = "over_ceiling"
+    OVER_BUDGET = "over_budget"
+    PRICE_UNKNOWN = "price_unknown"
+    QUOTE_CHANGED = "quote_changed"
+    """The price or the total rose above what was authorized, after it was authorized."""
+    PENDING_SAME_SPEND = "pending_same_spend"
+    IDEMPOTENCY_CONFLICT = "idempotency_conflict"
+    CONFIRMATION_REQUIRED = "confirmation_required"
+    """Nothing the user set in advance (budget, ceiling, allowance) covers it."""
+    OUTCOME_UNKNOWN = "outcome_unknown"
+    JOURNAL_UNAVAILABLE = "journal_unavailable"
+    INTENT_SETTLED = "intent_settled"
+    INTENT_CLAIMED = "intent_claimed"
+    INTENT_UNREADABLE = "intent_unreadable"
+    ANOTHER_ACCOUNT = "another_account"
 
 
 class JournalError(Exception):
     """The journal could not be read or written; a spend that needs it is not sent."""
 
     title: ClassVar[str] = "Spend journal unavailable"
+    code: ClassVar[str] = Code.JOURNAL_UNAVAILABLE
 
 
 class SpendBlocked(Exception):
     """The spend core refused: nothing was sent."""
 
     title: ClassVar[str] = "Spend refused"
+    code: ClassVar[str] = Code.CONFIRMATION_REQUIRED
 
     def __init__(self, message: str) -> None:
         super().__init__(message)
         self.message = message
 
 
-class SpendRefused(SpendBlocked):
-    """The spend decision was not "send": `decision` (when the refusal came from one) says why,
-    with its code and quote, in the words every surface shows. Nothing was sent."""
-
-    title = "Not sent"
-
-    def __init__(self, message: str, decision: Decision | None = None) -> None:
-        super().__init__(message)
-        self.decision = decision
-
-
-class ReadOnlyProfile(SpendRefused):
-    """Spending is switched off for this profile (read_only in the settings)."""
-
-    title = "Spending is switched off"
-
-
-class ConfirmationRequired(SpendRefused):
-    """Nothing set in advance covers the spend (over the budget, price unknown, a launch) and
-    nobody confirmed it."""
-
-    title = "Confirmation required"
-
-
-def refusal(decision: Decision) -> SpendRefused:
-    """The exception for a decision that is not "send" (its kind follows its code)."""
-    from leadtui.spend.decision import ASK_CODES, Code
-
-    if decision.code is Code.READ_ONLY:
-        return ReadOnlyProfile(decision.message, decision)
-    if decision.code in ASK_CODES:
-        return ConfirmationRequired(decision.message, decision)
-    return SpendRefused(decision.message, decision)
-
-
 class IntentMissing(SpendBlocked):
     """The intent is not in the journal (any more)."""
 
     title = "Spend not in the journal"
+    code = ErrorCode.NOT_FOUND.value
 
 
 class IntentSettled(SpendBlocked):
     """The intent already has an outcome (succeeded, rejected or discarded)."""
 
     title = "Spend already settled"
+    code = Code.INTENT_SETTLED
 
 
 class IntentOfAnotherAccount(SpendBlocked):
     """The intent was made under another profile, server or account than the one signed in."""
 
     title = "Another account's spend"
+    code = Code.ANOTHER_ACCOUNT
 
 
 class IntentClaimed(SpendBlocked):
     """Another window or process is sending this intent right now."""
 
     title = "Spend being sent elsewhere"
+    code = Code.INTENT_CLAIMED
 
 
 class SpendOutcomeUnknown(LeadError):

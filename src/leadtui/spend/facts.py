@@ -1,10 +1,10 @@
-"""What the decision needs to know, read fresh just before deciding: the balance and launches
-left (GET /me), and from the journal the budget spent in 24 hours, the price this account was
-observed to pay, a pending identical spend and the spend the caller's key already names."""
+"""What the decision needs to know, read fresh just before deciding: from the server the price
+it states now and the balance and launches left (GET /me); from the journal the budget spent in
+24 hours, what is taken under the authorization's limits, the price this account was observed
+to pay, a pending identical spend and the spend the caller's key already names."""
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from dataclasses import dataclass
 
@@ -13,19 +13,21 @@ from leadtui.api.errors import LeadError
 from leadtui.api.models import Identity
 from leadtui.config.settings import SpendPolicy
 from leadtui.spend.account import SpendAccount
-from leadtui.spend.decision import Budget, Facts
+from leadtui.spend.decision import Accepted, Allowance, Budget, Facts
+from leadtui.spend.intent import SpendIntent, SpendOperation
 from leadtui.spend.journal import SpendJournal, canonical_body_hash
-from leadtui.spend.quote import Unit
+from leadtui.spend.quote import Quote, Unit
 from leadtui.spend.request import SpendRequest
 
 log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
-class Gathered:
-    facts: Facts
+class Read:
+    """What the server said just now: the quote at today's price and balance, the account."""
+
+    quote: Quote
     account: SpendAccount
-    identity: Identity | None
 
 
 async def fresh_identity(client: LeadClient) -> Identity | None:
@@ -38,60 +40,65 @@ async def fresh_identity(client: LeadClient) -> Identity | None:
         return None
 
 
-async def gather(
+async def read_now(
+    request: SpendRequest, client: LeadClient, known: SpendAccount | None = None
+) -> Read:
+    """The price an unlock's search states now (GET /searches/{id}), then the balance (GET
+    /me). `known`: the account this client's key was found to belong to earlier, used when
+    GET /me fails now."""
+    quote = request.quote
+    if request.operation is SpendOperation.UNLOCK:
+        try:
+            search = await client.searches.get(str(request.params["search_id"]))
+            quote = quote.with_stated(search.price_per_result)
+        except LeadError as error:
+            log.info("the search's price could not be read (%s): its quote stands", error.title)
+    identity = await fresh_identity(client)
+    fresh = SpendAccount.of(identity, client.key_masked)
+    account = known if identity is None and known is not None else fresh
+    credit = quote.unit is Unit.CREDIT
+    balance = None if identity is None else identity.credits if credit else identity.launches_left
+    return Read(quote.with_balance(balance), account)
+
+
+def read_journal(
     request: SpendRequest,
-    client: LeadClient,
+    read: Read,
     journal: SpendJournal,
     *,
+    origin: str,
     profile: str,
     policy: SpendPolicy,
-    known: SpendAccount | None = None,
-) -> Gathered:
-    """The facts for `request`. `known`: the account this client's key was found to belong
-    to earlier, used when GET /me fails now."""
-    identity = await fresh_identity(client)
-    if identity is None and known is not None:
-        account = known
-    else:
-        account = SpendAccount.of(identity, client.key_masked)
-    quote = request.quote
-    if quote.unit is Unit.CREDIT:
-        balance = None if identity is None else identity.credits
-    else:
-        balance = None if identity is None else identity.launches_left
+    accepted: Accepted | None = None,
+    limits: str | None = None,
+) -> Facts:
+    """The facts for `request`, from what the server said (`read`) and the journal (blocking:
+    call it in a thread)."""
+    quote, account = read.quote, read.account
     body_sha = canonical_body_hash(request.body_text)
 
-    def read_journal() -> Facts:
-        observed = (
-            journal.observed_price(client.base_url, account) if quote.unit is Unit.CREDIT else None
-        )
-        same_key = journal.get(request.idempotency_key)
-        same_body = same_key is not None and (
-            same_key.operation is request.operation
-            and same_key.body_sha256 == body_sha
-            and dict(same_key.params) == dict(request.params)
-        )
-        pending = journal.pending_like(
-            request.operation,
-            request.params,
-            body_sha,
-            profile=profile,
-            origin=client.base_url,
-            account=account,
-        )
-        if pending is not None and pending.idempotency_key == request.idempotency_key:
-            pending = None  # the caller's own key: a replay, not a second spend
-        budget = Budget(policy.spend_budget, journal.budget_spent(profile), policy.budget_from_env)
-        return Facts(
-            quote=quote.with_balance(balance).with_observed(observed),
-            policy=policy,
-            budget=budget,
-            idempotency_key=request.idempotency_key,
-            pending=pending,
-            same_key=same_key,
-            same_key_same_body=same_body,
-            stated_price=quote.stated,
+    def same_spend(intent: SpendIntent) -> bool:
+        return (
+            intent.operation is request.operation
+            and intent.body_sha256 == body_sha
+            and dict(intent.params) == dict(request.params)
         )
 
-    facts = await asyncio.to_thread(read_journal)
-    return Gathered(facts, account, identity)
+    observed = journal.observed_price(origin, account) if quote.unit is Unit.CREDIT else None
+    same_key = journal.get(request.idempotency_key)
+    pending = journal.pending(profile, origin, account)
+    # Another key for this same spend, pending: sending another could debit twice.
+    like = [p for p in pending if same_spend(p) and p.idempotency_key != request.idempotency_key]
+    budget = Budget(policy.spend_budget, journal.budget_spent(profile), policy.budget_from_env)
+    return Facts(
+        quote=quote.with_observed(observed),
+        policy=policy,
+        budget=budget,
+        idempotency_key=request.idempotency_key,
+        pending=like[0] if like else None,
+        same_key=same_key,
+        same_key_same_body=same_key is not None and same_spend(same_key),
+        accepted=accepted,
+        spent=Allowance(*journal.spent_under(limits)) if limits is not None else Allowance(),
+        request_hash=request.request_hash,
+    )

@@ -16,42 +16,44 @@ from __future__ import annotations
 import asyncio
 import logging
 import weakref
-from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import UTC, datetime
 
 from leadtui.api.client import LeadClient
-from leadtui.api.errors import ApiError, LeadError, RequestTimeout, error_class
-from leadtui.api.guidance import NETWORK, TIMEOUT
+from leadtui.api.errors import ApiError, LeadError, error_class
 from leadtui.api.keys import short_key
-from leadtui.api.models import Export, Extraction
+from leadtui.api.models import Export, Identity
 from leadtui.config.settings import Settings, SpendPolicy
-from leadtui.spend.account import SpendAccount, account_of
-from leadtui.spend.debit import measured_debit, stated_debit
-from leadtui.spend.decision import Authorization, AuthorizedBy, Decision, Surface, judge
+from leadtui.spend.account import SpendAccount
+from leadtui.spend.claims import CLAIM_SECONDS, new_claim_owner
+from leadtui.spend.debit import SpendResult, measured_debit, stated_debit
+from leadtui.spend.decision import (
+    Accepted,
+    Authorization,
+    AuthorizedBy,
+    Decision,
+    ReadOnlyProfile,
+    Surface,
+    judge,
+    refusal,
+)
 from leadtui.spend.errors import (
+    IntentClaimed,
     IntentMissing,
     IntentOfAnotherAccount,
     IntentSettled,
     SpendOutcomeUnknown,
-    refusal,
 )
-from leadtui.spend.facts import Gathered, fresh_identity, gather
-from leadtui.spend.journal import (
-    SpendIntent,
-    SpendJournal,
-    SpendOperation,
-    SpendOutcome,
-    new_claim_owner,
-)
+from leadtui.spend.facts import Read, fresh_identity, read_journal, read_now
+from leadtui.spend.intent import SpendIntent, SpendOperation, SpendOutcome
+from leadtui.spend.journal import KeyInJournal, SpendJournal
 from leadtui.spend.origin import spend_origin
-from leadtui.spend.policy import check_spend_allowed
-from leadtui.spend.quote import plural
 from leadtui.spend.request import SpendRequest
-
-__all__ = ["SpendGate", "SpendRequest", "SpendResult", "settles_spend"]
+from leadtui.spend.sending import dispatch, error_code, journaled_record, may_have_acted, quietly
 
 log = logging.getLogger(__name__)
+
+_CLAIM_POLL_SECONDS = 0.2  # how often a spend looks whether another sender of its key let go
 
 # 4xx answers that do not settle anything: the same request may still succeed later.
 _NOT_DEFINITIVE = frozenset({408, 425, 429})
@@ -65,53 +67,6 @@ def settles_spend(error: BaseException) -> bool:
         and 400 <= error.status < 500
         and (error.status not in _NOT_DEFINITIVE)
     )
-
-
-def _may_have_acted(error: LeadError) -> bool:
-    """A failure after which the server may hold the spend: no answer, a timeout, a 5xx, or a
-    success whose body could not be read. (429 and 425 are refusals before any work.)"""
-    if not isinstance(error, ApiError):
-        return True
-    return not 400 <= error.status < 500 or error.status == 408
-
-
-def _error_code(error: LeadError) -> str:
-    if isinstance(error, ApiError):
-        return error.code
-    return TIMEOUT if isinstance(error, RequestTimeout) else NETWORK
-
-
-@dataclass(frozen=True)
-class SpendResult:
-    intent: SpendIntent
-    record: Export | Extraction
-    decision: Decision | None = None
-    """The decision that let it out (None: a resend of a pending spend)."""
-    debited: int | None = None
-    """Credits it debited, as the server stated or as measured from the balance (None: not
-    known; see spend/debit.py)."""
-    replayed: bool = False
-    """The caller's key named a spend already journaled: this is its first outcome."""
-
-    @property
-    def overcharge(self) -> int:
-        """Credits debited above the quote (0: none, or not measured)."""
-        quoted = self.intent.amount
-        if self.debited is None or quoted is None:
-            return 0
-        return max(0, self.debited - quoted)
-
-    def overcharge_text(self) -> str | None:
-        """What every surface reports when the server took more than it quoted."""
-        if not self.overcharge:
-            return None
-        request_id = self.record.request_id or "unknown"
-        return (
-            f"Overcharged: the server debited {plural(self.debited or 0, 'credit')} for a spend "
-            f"quoted at {plural(self.intent.amount or 0, 'credit')} ({self.overcharge:,} more; "
-            f"request {request_id}, idempotency key {self.intent.idempotency_key}). It is "
-            "recorded, and this account's observed price is what it was really debited."
-        )
 
 
 class SpendGate:
@@ -131,114 +86,175 @@ class SpendGate:
 
     def check_allowed(self) -> None:
         """Raise ReadOnlyProfile in read-only mode; a surface may call it to grey out keys."""
-        check_spend_allowed(self.policy)
+        if self.policy.read_only:
+            raise ReadOnlyProfile(
+                "Spending is switched off (read_only = true in the settings or this profile). "
+                "Nothing was sent."
+            )
 
     async def account_of(self, client: LeadClient) -> SpendAccount:
         """The account `client`'s key spends from (GET /me, remembered per client once it
         names the account; the masked key when it does not)."""
-        known = self._accounts.get(client)
-        if known is None:
-            known = await account_of(client)
-            if known.id is not None:
-                self._accounts[client] = known
-        return known
+        return self._accounts.get(client) or self._known(client, await fresh_identity(client))
 
     async def decide(
         self, request: SpendRequest, client: LeadClient, authorization: Authorization
     ) -> Decision:
-        """Send, ask or refuse, against a balance read now and what the journal knows.
-        Sends nothing that spends (it reads GET /me)."""
-        gathered = await self._gather(request, client)
-        return judge(gathered.facts, authorization)
+        """Send, ask or refuse, against the price and balance read now (GET /searches/{id}
+        for an unlock, GET /me) and what the journal knows. Sends nothing that spends."""
+        read = await self._read(request, client)
+        return await self._judged(request, client, authorization, read, None)
 
     async def spend(
-        self, request: SpendRequest, client: LeadClient, authorization: Authorization
+        self,
+        request: SpendRequest,
+        client: LeadClient,
+        authorization: Authorization,
+        *,
+        decided: Decision | None = None,
     ) -> SpendResult:
-        """Decide again (fresh balance), then journal durably, send with the key, record the
-        outcome and measure the debit.
+        """Decide again right before the POST, then journal durably, send with the key,
+        record the outcome and measure the debit.
+
+        The price and balance are read again here, unless `decided` is the decision `decide`
+        just gave for this request with nobody asked in between: its read is then the one
+        right before the POST. What was authorized (`authorization.accepted`; else the
+        request's own quote when a person confirmed it, or `decided`'s) holds: a higher price
+        or total sends nothing (`quote_changed`, with both quotes); a smaller one is sent.
 
         Raises SpendRefused (or ReadOnlyProfile, ConfirmationRequired: its kinds) carrying the
         Decision unless it says send; JournalError (nothing sent); the server's ApiError when
         it definitively refused (journaled as rejected); SpendOutcomeUnknown when it may have
         acted (the intent stays pending: offer `resend`, never a new request). The caller's
-        key naming a journaled spend with the same body returns that spend's first outcome.
+        key naming a journaled spend with the same body answers that spend's outcome.
         """
         # Spends of the account that settle from here on may move the balance read now.
         since = datetime.now(UTC)
-        gathered = await self._gather(request, client)
-        decision = judge(gathered.facts, authorization)
+        if decided is None:
+            read = await self._read(request, client)
+            accepted = authorization.accepted
+            if accepted is None and authorization.confirmed:
+                accepted = Accepted(request.request_hash, request.quote)
+        else:
+            read = Read(decided.quote, self._known(client))
+            accepted = authorization.accepted or Accepted(request.request_hash, decided.quote)
+        decision = await self._judged(request, client, authorization, read, accepted)
         if not decision.sends:
             raise refusal(decision)
         if decision.replay is not None:
-            return await self._replay(decision, decision.replay, client)
+            return await self._replay(decision, decision.replay, client, authorization)
         priced = replace(request, quote=decision.quote)
         owner = new_claim_owner()
-        intent = await asyncio.to_thread(
-            self.journal_intent,
-            priced,
-            client.base_url,
-            gathered.account,
-            claim_owner=owner,
-            surface=authorization.surface,
-            authorized_by=decision.authorized_by,
-        )
+        try:
+            intent = await asyncio.to_thread(
+                self.journal_intent,
+                priced,
+                client.base_url,
+                read.account,
+                claim_owner=owner,
+                surface=authorization.surface,
+                authorized_by=decision.authorized_by,
+                limits=authorization.limits,
+            )
+        except KeyInJournal:
+            # Another process journaled this key since it was read: its spend is this one.
+            again = await self._judged(request, client, authorization, read, accepted)
+            if not again.sends:
+                raise refusal(again) from None
+            if again.replay is None:
+                raise
+            return await self._replay(again, again.replay, client, authorization)
         sent = await self._send(intent, client, owner, after_unknown=False)
-        return await self._measured(replace(sent, decision=decision), client, since)
+        before = decision.quote.balance
+        return await self._measured(replace(sent, decision=decision), client, since, before)
 
-    async def _gather(self, request: SpendRequest, client: LeadClient) -> Gathered:
-        gathered = await gather(
+    async def _read(self, request: SpendRequest, client: LeadClient) -> Read:
+        read = await read_now(request, client, self._accounts.get(client))
+        if read.account.id is not None:
+            self._accounts[client] = read.account
+        return read
+
+    def _known(self, client: LeadClient, identity: Identity | None = None) -> SpendAccount:
+        """The account as last read for `client` (the masked key when none was)."""
+        account = SpendAccount.of(identity, client.key_masked)
+        if account.id is not None:
+            self._accounts[client] = account
+        return self._accounts.get(client, account)
+
+    async def _judged(
+        self,
+        request: SpendRequest,
+        client: LeadClient,
+        authorization: Authorization,
+        read: Read,
+        accepted: Accepted | None,
+    ) -> Decision:
+        facts = await asyncio.to_thread(
+            read_journal,
             request,
-            client,
+            read,
             self.journal,
+            origin=client.base_url,
             profile=self.profile,
             policy=self.policy,
-            known=self._accounts.get(client),
+            accepted=accepted,
+            limits=authorization.limits,
         )
-        if gathered.account.id is not None:
-            self._accounts[client] = gathered.account
-        return gathered
+        return judge(facts, authorization)
 
     async def _measured(
-        self, result: SpendResult, client: LeadClient, since: datetime
+        self, result: SpendResult, client: LeadClient, since: datetime, before: int | None
     ) -> SpendResult:
-        """The debit, as the server stated it or measured from the balance (other spends of
-        the account since `since` taken off), recorded with the journal (it becomes the
-        observed price); compared with the quote by `overcharge`."""
-        intent, decision = result.intent, result.decision
+        """The debit: the larger of what the server stated and the balance's fall from
+        `before` (other spends of the account since `since` taken off), recorded with the
+        journal (it becomes the observed price and counts against every limit)."""
+        intent = result.intent
         if intent.operation is not SpendOperation.UNLOCK:
             return result
-        debited = stated_debit(result.record)
-        if debited is None:
-            before = None if decision is None else decision.quote.balance
-            identity = None if before is None else await fresh_identity(client)
-            if before is None or identity is None:
-                return result
+        measured = None
+        identity = None if before is None else await fresh_identity(client)
+        if before is not None and identity is not None:
             others = await asyncio.to_thread(self.journal.spent_meanwhile, intent, since)
-            debited = measured_debit(before, identity.credits, others, intent.amount or 0)
-            if debited is None:
-                return result
+            measured = measured_debit(before, identity.credits, others, intent.amount or 0)
+        known = [d for d in (stated_debit(result.record), measured) if d is not None]
+        debited = max(known, default=None)
+        if debited is None:
+            return result
         key = intent.idempotency_key
-        await asyncio.to_thread(_quietly, key, lambda: self.journal.record_debit(key, debited))
-        if debited > (result.intent.amount or 0):
+        await asyncio.to_thread(quietly, key, lambda: self.journal.record_debit(key, debited))
+        if debited > (intent.amount or 0):
             log.info(  # every surface reports it to the user in its own words
                 "overcharge: intent %s quoted %s credits, debited %s (request %s)",
                 short_key(key),
-                result.intent.amount,
+                intent.amount,
                 debited,
                 result.record.request_id,
             )
-        return replace(result, debited=debited)
+        return replace(result, debited=debited, sent_now=bool(measured))
 
     async def _replay(
-        self, decision: Decision, first: SpendIntent, client: LeadClient
+        self, decision: Decision, first: SpendIntent, client: LeadClient, auth: Authorization
     ) -> SpendResult:
-        """The caller's key was used before with this same request: its first outcome."""
-        if first.pending:
-            resent = await self.resend(first, client)
-            return replace(resent, decision=decision, replayed=True)
+        """The caller's key was used before with this same request: its outcome (a pending
+        one is sent again with the key, once another sender holding it lets go)."""
+        waited = 0.0
+        while first.pending:
+            try:
+                resent = await self.resend(first, client, limits=auth.limits)
+                return replace(resent, decision=decision, replayed=True)
+            except IntentClaimed:
+                if waited > CLAIM_SECONDS:
+                    raise
+                await asyncio.sleep(_CLAIM_POLL_SECONDS)
+                waited += _CLAIM_POLL_SECONDS
+            except IntentSettled:
+                pass  # its sender settled it meanwhile: its outcome is the answer
+            now = await asyncio.to_thread(self.journal.get, first.idempotency_key)
+            first = first if now is None else now
         detail = first.outcome_detail
         if first.outcome is SpendOutcome.SUCCEEDED:
-            return SpendResult(first, _journaled_record(first), decision, first.debited, True)
+            record = journaled_record(first)
+            return SpendResult(first, record, decision, first.debited, replayed=True)
         if first.outcome is SpendOutcome.REJECTED:
             status = detail.get("status")
             status = status if isinstance(status, int) else 409
@@ -250,21 +266,8 @@ class SpendGate:
                 idempotency_key=first.idempotency_key,
             )
         raise IntentSettled(
-            f"Intent {first.short_key} was discarded; it is not sent again. Nothing was sent."
+            f"Intent {first.idempotency_key} was discarded; it is not sent again. Nothing was sent."
         )
-
-    async def execute(
-        self,
-        request: SpendRequest,
-        client: LeadClient,
-        *,
-        confirmed: bool = False,
-        surface: Surface = Surface.APP,
-    ) -> SpendResult:
-        """`spend` for a caller that asked nobody (or had `confirmed` the quote itself):
-        what would be asked is refused. Raises as `spend`."""
-        authorization = Authorization(surface, confirmed=confirmed, can_ask=False)
-        return await self.spend(request, client, authorization)
 
     def journal_intent(
         self,
@@ -275,6 +278,7 @@ class SpendGate:
         claim_owner: str | None = None,
         surface: Surface | None = None,
         authorized_by: AuthorizedBy | None = None,
+        limits: str | None = None,
     ) -> SpendIntent:
         """Step one of a spend: write the intent durably, before anything is sent. Blocking."""
         return self.journal.record_intent(
@@ -289,30 +293,40 @@ class SpendGate:
             claim_owner=claim_owner,
             surface="" if surface is None else surface.value,
             authorized_by=None if authorized_by is None else authorized_by.value,
+            limits=limits,
         )
 
-    async def resend(self, intent: SpendIntent, client: LeadClient) -> SpendResult:
+    async def resend(
+        self, intent: SpendIntent, client: LeadClient, *, limits: str | None = None
+    ) -> SpendResult:
         """Send a pending intent again with its SAME key: the server debits at most once.
+        `limits`: it counts under them from now on (once, however often it is resent).
 
         Only to the profile, server and account it was made for. Raises ReadOnlyProfile,
         IntentMissing, IntentSettled, IntentOfAnotherAccount, IntentClaimed, JournalError;
-        then as `execute`, except that a 4xx never settles it (it follows an attempt whose
+        then as `spend`, except that a 4xx never settles it (it follows an attempt whose
         outcome is unknown) and raises SpendOutcomeUnknown.
         """
         self.check_allowed()
-        account = await self.account_of(client)
+        identity = await fresh_identity(client)  # the balance before, to measure the debit
+        account = self._known(client, identity)
         # The caller's copy may be stale (a second press, another window): ask the journal.
         current = await asyncio.to_thread(self.journal.get, intent.idempotency_key)
         if current is None:
-            raise IntentMissing(f"Intent {intent.short_key} is not in the journal.")
+            raise IntentMissing(f"Intent {intent.idempotency_key} is not in the journal.")
         if not current.pending:
             raise IntentSettled(
-                f"Intent {current.short_key} is already {current.outcome}; it is not sent again."
+                f"Intent {current.idempotency_key} is already {current.outcome}; it is not "
+                "sent again."
             )
         self._check_belongs(current, client.base_url, account)
-        owner = new_claim_owner()
-        claimed = await asyncio.to_thread(self.journal.claim, current.idempotency_key, owner)
-        return await self._send(claimed, client, owner, after_unknown=True)
+        key, owner, since = current.idempotency_key, new_claim_owner(), datetime.now(UTC)
+        claimed = await asyncio.to_thread(self.journal.claim, key, owner)
+        if limits is not None:
+            await asyncio.to_thread(self.journal.count_under, limits, key)
+        sent = await self._send(claimed, client, owner, after_unknown=True)
+        before = None if identity is None else identity.credits
+        return await self._measured(sent, client, since, before)
 
     async def pending(self, client: LeadClient) -> list[SpendIntent]:
         """This profile's intents on `client`'s server and account whose outcome is unknown
@@ -330,7 +344,7 @@ class SpendGate:
             where = f"the account {intent.account.label}"
         if where is not None:
             raise IntentOfAnotherAccount(
-                f"Intent {intent.short_key} was made for {where}; it is resent only there "
+                f"Intent {intent.idempotency_key} was made for {where}; it is resent only there "
                 f"(signed in: {account.label} at {spend_origin(base_url)}, profile "
                 f"'{self.profile}'). Nothing was sent."
             )
@@ -340,10 +354,10 @@ class SpendGate:
     ) -> SpendResult:
         journal, key = self.journal, intent.idempotency_key
         try:
-            record = await _dispatch(intent, client)
+            record = await dispatch(intent, client)
         except LeadError as exc:
             tried = len(exc.earlier_attempts) + 1
-            unknown = after_unknown or any(_may_have_acted(e) for e in exc.earlier_attempts)
+            unknown = after_unknown or any(may_have_acted(e) for e in exc.earlier_attempts)
             if isinstance(exc, ApiError) and settles_spend(exc) and not unknown:
                 detail = {
                     "status": exc.status,
@@ -352,23 +366,23 @@ class SpendGate:
                     "request_id": exc.request_id,
                 }
                 await asyncio.to_thread(
-                    _quietly,
+                    quietly,
                     key,
                     lambda: journal.record_outcome(
                         key, SpendOutcome.REJECTED, detail, attempts=tried
                     ),
                 )
                 raise
-            code = _error_code(exc)
+            code = error_code(exc)
             await asyncio.to_thread(
-                _quietly,
+                quietly,
                 key,
                 lambda: journal.release(key, owner, attempts=tried, last_error=code),
             )
             raise SpendOutcomeUnknown(intent, exc) from exc
         except BaseException:
             # Cancelled mid-send: the outcome is unknown; free the claim so it can be resent.
-            _quietly(key, lambda: journal.release(key, owner, attempts=1, last_error=None))
+            quietly(key, lambda: journal.release(key, owner, attempts=1, last_error=None))
             raise
         record_id = record.exportId if isinstance(record, Export) else record.extractionId
         done = {
@@ -378,50 +392,8 @@ class SpendGate:
             "record": record.model_dump(mode="json"),
         }
         await asyncio.to_thread(
-            _quietly,
+            quietly,
             key,
             lambda: journal.record_outcome(key, SpendOutcome.SUCCEEDED, done, attempts=1),
         )
         return SpendResult(intent, record)
-
-
-def _quietly(key: str, write: Callable[[], None]) -> None:
-    """Record what the server answered (or that it did not). A journal failure here is logged,
-    not raised over the server's answer: the intent stays pending, and a resend with its key
-    cannot debit twice."""
-    try:
-        write()
-    except Exception:
-        log.warning("could not record the outcome of intent %s", short_key(key))
-
-
-def _journaled_record(intent: SpendIntent) -> Export | Extraction:
-    """The record a settled spend's server answer held, as the journal kept it."""
-    detail = intent.outcome_detail
-    kept = detail.get("record")
-    if intent.operation is SpendOperation.UNLOCK:
-        if isinstance(kept, dict):
-            return Export.model_validate(kept)
-        return Export(exportId=str(detail.get("id")), status=str(detail.get("status")))
-    if isinstance(kept, dict):
-        return Extraction.model_validate(kept)
-    return Extraction(extractionId=str(detail.get("id")), status=str(detail.get("status")))
-
-
-async def _dispatch(intent: SpendIntent, client: LeadClient) -> Export | Extraction:
-    """Send the intent as journaled: its body text, byte for byte, with its key. (A row an
-    earlier version wrote kept no body: it is rebuilt from its params as that version did.)"""
-    key, params = intent.idempotency_key, intent.params
-    body = None if intent.body is None else intent.body.encode()
-    if intent.operation is SpendOperation.UNLOCK:
-        return await client.exports.create(
-            str(params["search_id"]),
-            int(params["additional_results"]),
-            idempotency_key=key,
-            raw_body=body,
-        )
-    if intent.operation is SpendOperation.EXTRACTION_CREATE:
-        return await client.extractions.create(
-            dict(params["request"]), idempotency_key=key, raw_body=body
-        )
-    return await client.extractions.launch(str(params["extraction_id"]), idempotency_key=key)

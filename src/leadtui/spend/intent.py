@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Mapping
+from contextlib import suppress
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
@@ -16,7 +17,6 @@ from typing import Any
 
 from leadtui.api.keys import short_key
 from leadtui.spend.account import SpendAccount
-from leadtui.spend.errors import JournalError
 
 
 class SpendOperation(StrEnum):
@@ -93,19 +93,9 @@ class Unreadable(Exception):
 def read_all(rows: list[sqlite3.Row]) -> list[SpendIntent]:
     intents = []
     for row in rows:
-        try:
+        with suppress(Unreadable):
             intents.append(read_row(row))
-        except Unreadable:
-            continue
     return intents
-
-
-def read_one(row: sqlite3.Row) -> SpendIntent:
-    try:
-        return read_row(row)
-    except Unreadable as exc:
-        key = short_key(str(row["idempotency_key"]))
-        raise JournalError(f"Intent {key} cannot be read by this version: {exc}.") from None
 
 
 def _json_object(text: object, column: str) -> dict[str, Any]:
@@ -168,16 +158,14 @@ def read_row(row: sqlite3.Row) -> SpendIntent:
         profile=str(row["profile"]),
         origin=str(row["base_url"]),
         account=SpendAccount(
-            str(row["key_hint"] or ""),
-            row["account_id"] if isinstance(row["account_id"], str) else None,
-            row["account_name"] if isinstance(row["account_name"], str) else None,
+            str(row["key_hint"] or ""), _text(row, "account_id"), _text(row, "account_name")
         ),
         created_at=_date(row["created_at"], "created_at"),
         outcome=outcome,
         outcome_detail=_json_object(detail, "outcome_detail") if detail else {},
         outcome_at=_date(row["outcome_at"], "outcome_at") if row["outcome_at"] else None,
         attempts=attempts,
-        last_error=row["last_error"] if isinstance(row["last_error"], str) else None,
+        last_error=_text(row, "last_error"),
         surface=_text(row, "surface") or "",
         authorized_by=_text(row, "authorized_by"),
         body=_text(row, "body"),

@@ -26,18 +26,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Final
 
-from leadtui.api.keys import idempotency_key_problem, short_key
+from leadtui.api.errors import InvalidIdempotencyKey
+from leadtui.api.keys import idempotency_key_problem
 from leadtui.config.settings import state_dir
 from leadtui.spend.account import SpendAccount
 from leadtui.spend.claims import CLAIM_SECONDS, new_claim_owner, owner_died
 from leadtui.spend.debit import Meanwhile
-from leadtui.spend.errors import (
-    IntentClaimed,
-    IntentMissing,
-    IntentSettled,
-    InvalidIdempotencyKey,
-    JournalError,
-)
+from leadtui.spend.errors import IntentClaimed, IntentMissing, IntentSettled, JournalError
 from leadtui.spend.intent import (
     SpendIntent,
     SpendOperation,
@@ -45,26 +40,10 @@ from leadtui.spend.intent import (
     Unreadable,
     UnreadableIntent,
     read_all,
-    read_one,
     read_row,
 )
 from leadtui.spend.journal_file import create_private, prepare
 from leadtui.spend.origin import spend_origin
-
-__all__ = [
-    "BUDGET_WINDOW_SECONDS",
-    "CLAIM_SECONDS",
-    "JournalError",
-    "SpendIntent",
-    "SpendJournal",
-    "SpendOperation",
-    "SpendOutcome",
-    "UnreadableIntent",
-    "canonical_body",
-    "canonical_body_hash",
-    "default_journal_path",
-    "new_claim_owner",
-]
 
 JOURNAL_FILE_NAME: Final = "journal.sqlite3"
 BUDGET_WINDOW_SECONDS: Final = 24 * 60 * 60
@@ -86,6 +65,18 @@ def canonical_body_hash(body: Mapping[str, Any] | str | None) -> str:
     """sha256 of the body as canonical JSON (or of the text given); of b"" when there is none."""
     text = "" if body is None else body if isinstance(body, str) else canonical_body(body)
     return hashlib.sha256(text.encode()).hexdigest()
+
+
+class KeyInJournal(JournalError):
+    """The key is in the journal already (perhaps just now, by another process)."""
+
+
+def read_one(row: sqlite3.Row) -> SpendIntent:
+    try:
+        return read_row(row)
+    except Unreadable as exc:
+        key = str(row["idempotency_key"])
+        raise JournalError(f"Intent {key} cannot be read by this version: {exc}.") from None
 
 
 def default_journal_path() -> Path:
@@ -141,67 +132,77 @@ class SpendJournal:
         claim_owner: str | None = None,
         surface: str = "",
         authorized_by: str | None = None,
+        limits: str | None = None,
     ) -> SpendIntent:
         """Write the intent and commit durably; call this BEFORE sending the request.
 
         `params` is what a resend needs (search id, additional_results, extraction id or
         request body). Never the API key. With `claim_owner` the intent is born claimed by the
-        send about to happen. Raises InvalidIdempotencyKey, or JournalError for a key already in
-        the journal.
+        send about to happen; with `limits` it counts under those limits from now on. Raises
+        InvalidIdempotencyKey, or KeyInJournal for a key already in the journal.
         """
         problem = idempotency_key_problem(idempotency_key)
         if problem is not None:
             raise InvalidIdempotencyKey(f"Not sent: {problem}.")
         text = None if body is None else body if isinstance(body, str) else canonical_body(body)
-        intent = SpendIntent(
-            idempotency_key=idempotency_key,
-            operation=SpendOperation(operation),
-            params=dict(params),
-            body_sha256=canonical_body_hash(text),
-            amount=amount,
-            profile=profile,
-            origin=spend_origin(origin),
-            account=account,
-            created_at=datetime.fromtimestamp(self.clock(), UTC),
-            surface=surface,
-            authorized_by=authorized_by,
-            body=text,
-        )
         expires = self.clock() + CLAIM_SECONDS if claim_owner is not None else None
         try:
             with self._connect() as db:
+                row = {
+                    "idempotency_key": idempotency_key,
+                    "operation": SpendOperation(operation).value,
+                    "params": json.dumps(dict(params), sort_keys=True),
+                    "body_sha256": canonical_body_hash(text),
+                    "amount": amount,
+                    "profile": profile,
+                    "base_url": spend_origin(origin),
+                    "created_at": datetime.fromtimestamp(self.clock(), UTC).isoformat(),
+                    "account_id": account.id,
+                    "account_name": account.name,
+                    "key_hint": account.key_hint,
+                    "claim_owner": claim_owner,
+                    "claim_expires": expires,
+                    "surface": surface,
+                    "authorized_by": authorized_by,
+                    "body": text,
+                }
+                columns, marks = ", ".join(row), ", ".join("?" * len(row))
                 db.execute(
-                    "INSERT INTO spend_intents (idempotency_key, operation, params, body_sha256,"
-                    " amount, profile, base_url, created_at, account_id, account_name, key_hint,"
-                    " claim_owner, claim_expires, surface, authorized_by, body)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (
-                        intent.idempotency_key,
-                        intent.operation.value,
-                        json.dumps(intent.params, sort_keys=True),
-                        intent.body_sha256,
-                        intent.amount,
-                        intent.profile,
-                        intent.origin,
-                        intent.created_at.isoformat(),
-                        account.id,
-                        account.name,
-                        account.key_hint,
-                        claim_owner,
-                        expires,
-                        surface,
-                        authorized_by,
-                        text,
-                    ),
+                    f"INSERT INTO spend_intents ({columns}) VALUES ({marks})",  # noqa: S608 - ours
+                    tuple(row.values()),
                 )
+                if limits is not None:
+                    _charge(db, limits, idempotency_key)
+                written = db.execute(
+                    "SELECT * FROM spend_intents WHERE idempotency_key = ?", (idempotency_key,)
+                ).fetchone()
         except JournalError as exc:
             if isinstance(exc.__cause__, sqlite3.IntegrityError):
-                raise JournalError(
-                    f"The idempotency key {short_key(idempotency_key)} is already in the "
-                    "journal; resend that intent instead of recording it again."
+                raise KeyInJournal(
+                    f"The idempotency key {idempotency_key} is already in the journal; resend "
+                    "that intent instead of recording it again."
                 ) from None
             raise
-        return intent
+        return read_one(written)
+
+    def count_under(self, limits: str, idempotency_key: str) -> None:
+        """Count the spend under `limits` from now on (once, however often it is resent)."""
+        with self._connect() as db:
+            _charge(db, limits, idempotency_key)
+
+    def spent_under(self, limits: str) -> tuple[int, int]:
+        """Credits and launches taken under `limits`: a pending spend at its quote, a settled
+        one at its measured debit (else its quote); a refused or discarded one not at all."""
+        with self._look() as db:
+            (row,) = db.execute(
+                "SELECT COALESCE(SUM(CASE WHEN i.operation = 'unlock'"
+                " THEN COALESCE(i.debited, i.amount, 0) ELSE 0 END), 0),"
+                " COALESCE(SUM(CASE WHEN i.operation = 'unlock' THEN 0 ELSE 1 END), 0)"
+                " FROM spend_limits AS l JOIN spend_intents AS i USING (idempotency_key)"
+                " WHERE l.limits = ? AND (i.outcome IS NULL OR i.outcome = 'succeeded')",
+                (limits,),
+            ).fetchall()
+        return int(row[0]), int(row[1])
 
     def claim(self, idempotency_key: str, owner: str) -> SpendIntent:
         """Take the pending intent for one send (or a discard) by `owner`, atomically.
@@ -220,7 +221,7 @@ class SpendJournal:
                 "SELECT * FROM spend_intents WHERE idempotency_key = ?", (idempotency_key,)
             ).fetchone()
             if row is None:
-                raise IntentMissing(f"Intent {short_key(idempotency_key)} is not in the journal.")
+                raise IntentMissing(f"Intent {idempotency_key} is not in the journal.")
             if not taken and row["outcome"] is None and owner_died(row["claim_owner"]):
                 # Compare-and-swap on the dead owner: of two takers, one wins.
                 taken = db.execute(
@@ -231,11 +232,12 @@ class SpendJournal:
         intent = read_one(row)
         if intent.outcome is not None:
             raise IntentSettled(
-                f"Intent {intent.short_key} is already {intent.outcome}; it is not sent again."
+                f"Intent {intent.idempotency_key} is already {intent.outcome}; it is not sent "
+                "again."
             )
         if not taken:
             raise IntentClaimed(
-                f"Intent {intent.short_key} is being sent by another window or process right "
+                f"Intent {intent.idempotency_key} is being sent by another window or process right "
                 "now; wait for its answer, then look at the pending spends again."
             )
         return intent
@@ -349,27 +351,6 @@ class SpendJournal:
                 return -(-debited // results) if debited > 0 else None
         return None
 
-    def pending_like(
-        self,
-        operation: SpendOperation,
-        params: Mapping[str, Any],
-        body_sha256: str,
-        *,
-        profile: str,
-        origin: str,
-        account: SpendAccount,
-    ) -> SpendIntent | None:
-        """A pending intent of this profile, server and account for the same operation,
-        target and body: sending another like it could debit twice."""
-        for other in self.pending(profile, origin, account):
-            if (
-                other.operation is operation
-                and other.body_sha256 == body_sha256
-                and dict(other.params) == dict(params)
-            ):
-                return other
-        return None
-
     def discard(self, idempotency_key: str) -> None:
         """The user chose not to resend: the intent stays in history, no longer pending.
         Refused (IntentClaimed) while another window or process is sending it."""
@@ -444,3 +425,10 @@ class SpendJournal:
             except Unreadable as exc:
                 found.append(UnreadableIntent(str(row["idempotency_key"]), str(exc)))
         return found
+
+
+def _charge(db: sqlite3.Connection, limits: str, idempotency_key: str) -> None:
+    db.execute(
+        "INSERT OR IGNORE INTO spend_limits (limits, idempotency_key) VALUES (?, ?)",
+        (limits, idempotency_key),
+    )

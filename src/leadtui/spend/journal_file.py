@@ -10,7 +10,7 @@ from typing import Final
 
 from leadtui.spend.origin import spend_origin
 
-SCHEMA_VERSION: Final = 3
+SCHEMA_VERSION: Final = 4
 PRIVATE_MODE: Final = 0o600
 _SIDECARS: Final = ("-wal", "-shm")
 
@@ -38,6 +38,14 @@ CREATE TABLE IF NOT EXISTS spend_intents (
     authorized_by   TEXT,
     body            TEXT,
     debited         INTEGER
+)
+"""
+# Which spends count under which limits (an agent server's allowance): once each, resent or not.
+_LIMITS: Final = """
+CREATE TABLE IF NOT EXISTS spend_limits (
+    limits          TEXT NOT NULL,
+    idempotency_key TEXT NOT NULL,
+    PRIMARY KEY (limits, idempotency_key)
 )
 """
 # `base_url` holds the spend origin (spend_origin): the column keeps its first name so files
@@ -88,6 +96,7 @@ def prepare(db: sqlite3.Connection) -> None:
     db.execute("BEGIN IMMEDIATE")
     try:
         db.execute(_TABLE)
+        db.execute(_LIMITS)
         if db.execute("PRAGMA user_version").fetchone()[0] < SCHEMA_VERSION:
             _upgrade(db)
         db.execute(_INDEX)

@@ -110,6 +110,12 @@ class Quote:
             balance=launches_left,
         )
 
+    def with_stated(self, price_per_result: object) -> Quote:
+        """The same unlock at the price the server states now (launches have no price)."""
+        if self.unit is not Unit.CREDIT:
+            return self
+        return Quote.unlock_at(self.target, self.units, price_per_result, self.balance)
+
     def with_balance(self, balance: int | None) -> Quote:
         """The same spend against a balance read later (the decision reads it fresh)."""
         return replace(self, balance=balance)

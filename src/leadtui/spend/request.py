@@ -14,9 +14,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from leadtui.api.errors import InvalidIdempotencyKey
 from leadtui.api.keys import idempotency_key_problem, new_idempotency_key, short_key
 from leadtui.api.models import ExportRequest, ExtractionRequest
-from leadtui.spend.errors import InvalidIdempotencyKey
 from leadtui.spend.intent import SpendOperation
 from leadtui.spend.journal import canonical_body
 from leadtui.spend.quote import Quote, Unit
@@ -25,8 +25,7 @@ from leadtui.spend.quote import Quote, Unit
 @dataclass(frozen=True)
 class SpendRequest:
     """A spend the user is about to authorize. Build it with `for_unlock`, `for_extraction` or
-    `for_launch` from a Quote (or the `unlock`, `extraction_create`, `extraction_launch`
-    shorthands when no balance is at hand). Raises InvalidIdempotencyKey for a key that cannot
+    `for_launch` from a Quote. Raises InvalidIdempotencyKey for a key that cannot
     be sent, ValueError for a quote that does not fit the operation."""
 
     quote: Quote
@@ -48,10 +47,6 @@ class SpendRequest:
     def amount(self) -> int | None:
         """Credits, or None when the spend is not counted in credits (a launch)."""
         return self.quote.credits
-
-    @property
-    def price_is_known(self) -> bool:
-        return self.quote.price_is_known
 
     @property
     def short_key(self) -> str:
@@ -87,19 +82,7 @@ class SpendRequest:
             raise ValueError("an unlock needs an unlock quote, counted in credits")
         body = ExportRequest(additional_results=quote.units).to_body()
         params = {"search_id": search_id, "additional_results": quote.units}
-        return cls._made(quote, params, body, idempotency_key)
-
-    @classmethod
-    def _made(
-        cls,
-        quote: Quote,
-        params: Mapping[str, Any],
-        body: Mapping[str, Any] | None,
-        idempotency_key: str | None,
-    ) -> SpendRequest:
-        if idempotency_key is None:
-            return cls(quote, params, body)
-        return cls(quote, params, body, idempotency_key)
+        return cls(quote, params, body, _key(idempotency_key))
 
     @classmethod
     def for_extraction(
@@ -112,7 +95,7 @@ class SpendRequest:
         if quote.operation is not SpendOperation.EXTRACTION_CREATE:
             raise ValueError("creating an extraction needs an extraction.create quote")
         body = ExtractionRequest.model_validate(request).to_body()
-        return cls._made(quote, {"request": body}, body, idempotency_key)
+        return cls(quote, {"request": body}, body, _key(idempotency_key))
 
     @classmethod
     def for_launch(
@@ -121,35 +104,8 @@ class SpendRequest:
         """`POST /extractions/{extraction_id}/launch` of a draft (consumes a launch)."""
         if quote.operation is not SpendOperation.EXTRACTION_LAUNCH:
             raise ValueError("launching a draft needs an extraction.launch quote")
-        return cls._made(quote, {"extraction_id": extraction_id}, None, idempotency_key)
+        return cls(quote, {"extraction_id": extraction_id}, None, _key(idempotency_key))
 
-    @classmethod
-    def unlock(
-        cls,
-        search_id: str,
-        additional_results: int,
-        *,
-        price_per_result: object = None,
-        balance: int | None = None,
-    ) -> SpendRequest:
-        """Shorthand: unlock at the price the server stated (unusable or None: our default)."""
-        quote = Quote.unlock_at(search_id, additional_results, price_per_result, balance)
-        return cls.for_unlock(quote, search_id)
 
-    @classmethod
-    def extraction_create(
-        cls, request: ExtractionRequest | Mapping[str, Any], *, launches_left: int | None = None
-    ) -> SpendRequest:
-        """Shorthand for `for_extraction` with a launch quote."""
-        body = ExtractionRequest.model_validate(request).to_body()
-        categories = ", ".join(str(c) for c in body.get("categories", []))
-        quote = Quote.launch(SpendOperation.EXTRACTION_CREATE, f"new: {categories}", launches_left)
-        return cls.for_extraction(quote, body)
-
-    @classmethod
-    def extraction_launch(
-        cls, extraction_id: str, *, launches_left: int | None = None
-    ) -> SpendRequest:
-        """Shorthand for `for_launch` with a launch quote."""
-        quote = Quote.launch(SpendOperation.EXTRACTION_LAUNCH, extraction_id, launches_left)
-        return cls.for_launch(quote, extraction_id)
+def _key(chosen: str | None) -> str:
+    return new_idempotency_key() if chosen is None else chosen

@@ -46,7 +46,7 @@ if TYPE_CHECKING:
     from leadtui.api.models import Identity, Search
     from leadtui.config.settings import Settings
     from leadtui.spend.gate import SpendGate
-    from leadtui.spend.journal import SpendIntent
+    from leadtui.spend.intent import SpendIntent
     from leadtui.ui.job_watcher import JobWatcher
 
 THEMES = {"dark": "textual-dark", "light": "textual-light"}

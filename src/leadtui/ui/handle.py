@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from leadtui.api.models import Identity, Search
     from leadtui.config.settings import Settings
     from leadtui.spend.gate import SpendGate
-    from leadtui.spend.journal import SpendIntent
+    from leadtui.spend.intent import SpendIntent
     from leadtui.ui.job_watcher import JobWatcher
     from leadtui.ui.model.errors import ErrorReport
     from leadtui.ui.model.history import History

@@ -32,16 +32,19 @@ from leadtui.api.contract import ErrorCode
 from leadtui.api.errors import ApiError, LeadError
 from leadtui.api.keys import short_key
 from leadtui.api.models import Export, Search
-from leadtui.spend.decision import Authorization, Code, Decision, Surface, Verdict
-from leadtui.spend.errors import (
-    JournalError,
+from leadtui.spend.debit import SpendResult
+from leadtui.spend.decision import (
+    Accepted,
+    Authorization,
+    Decision,
     ReadOnlyProfile,
-    SpendBlocked,
-    SpendOutcomeUnknown,
     SpendRefused,
+    Surface,
+    Verdict,
 )
-from leadtui.spend.gate import SpendResult, settles_spend
-from leadtui.spend.journal import SpendIntent, SpendOperation
+from leadtui.spend.errors import Code, JournalError, SpendBlocked, SpendOutcomeUnknown
+from leadtui.spend.gate import settles_spend
+from leadtui.spend.intent import SpendIntent, SpendOperation
 from leadtui.spend.quote import Quote, Unit, affordable_results, still_locked
 from leadtui.spend.request import SpendRequest
 from leadtui.ui.dialogs.confirm import ConfirmText
@@ -121,37 +124,48 @@ async def confirm_and_spend(screen: Screen[Any], request: SpendRequest) -> Spend
     if decision.verdict is Verdict.REFUSE:  # nothing to confirm: said where errors are said
         _show(screen, decision_report(decision))
         return None
-    dialog = ConfirmSpend(request, decision)
-    await screen.app.push_screen(dialog)
-    if not decision.sends:
-        if not await dialog.answer:
-            if decision.verdict is Verdict.ASK:
-                app.notify("Cancelled: nothing was sent, nothing was spent.", timeout=4)
+    decided: Decision | None = decision
+    while True:
+        dialog = ConfirmSpend(request, decision)
+        await screen.app.push_screen(dialog)
+        if not decision.sends:
+            if not await dialog.answer:
+                if decision.verdict is Verdict.ASK:
+                    app.notify("Cancelled: nothing was sent, nothing was spent.", timeout=4)
+                return None
+            request = dataclasses.replace(request, quote=decision.quote)
+            accepted = Accepted(request.request_hash, decision.quote)
+            authorization = dataclasses.replace(authorization, confirmed=True, accepted=accepted)
+            decided = None  # a person was asked: the price and balance are read again
+        try:
+            with in_flight(app):
+                result = await gate.spend(request, app.client, authorization, decided=decided)
+            break
+        except SpendRefused as refused:  # decided again before sending: e.g. the balance fell
+            again = refused.decision
+            if again is not None and again.code is Code.QUOTE_CHANGED and again.asks:
+                decision = again  # the price rose after the yes: the new quote is asked
+                _follow_balance(app, decision)
+                continue
+            if again is not None:
+                _follow_balance(app, again)
+                _show(screen, decision_report(again))
+            else:
+                _show(screen, _blocked(refused))
             return None
-        authorization = dataclasses.replace(authorization, confirmed=True)
-    try:
-        with in_flight(app):
-            result = await gate.spend(request, app.client, authorization)
-    except SpendRefused as refused:  # decided again before sending: e.g. the balance fell
-        if refused.decision is not None:
-            _follow_balance(app, refused.decision)
-            _show(screen, decision_report(refused.decision))
-        else:
-            _show(screen, _blocked(refused))
-        return None
-    except (SpendBlocked, JournalError) as error:
-        _show(screen, _blocked(error))
-        return None
-    except SpendOutcomeUnknown as unknown:
-        _outcome_unknown(screen, unknown)
-        return None
-    except LeadError as error:
-        retry = await _explain_failure(screen, request, error)
-        if retry is not None:
-            return await confirm_and_spend(screen, retry)
-        return None
-    finally:
-        dialog.finished()
+        except (SpendBlocked, JournalError) as error:
+            _show(screen, _blocked(error))
+            return None
+        except SpendOutcomeUnknown as unknown:
+            _outcome_unknown(screen, unknown)
+            return None
+        except LeadError as error:
+            retry = await _explain_failure(screen, request, error)
+            if retry is not None:
+                return await confirm_and_spend(screen, retry)
+            return None
+        finally:
+            dialog.finished()
     await _after_spend(screen, result)
     return result
 
@@ -164,6 +178,7 @@ _REFUSAL_TITLES = {
     Code.IDEMPOTENCY_CONFLICT: "Idempotency key already used",
     Code.OVER_BUDGET: "Over the budget",
     Code.PRICE_UNKNOWN: "Price unknown",
+    Code.QUOTE_CHANGED: "The price changed",
 }
 
 
@@ -186,7 +201,7 @@ async def resend_intent(screen: Screen[Any], intent: SpendIntent) -> SpendResult
     try:
         gate = await app.spending()
         with in_flight(app):
-            result = await gate.resend(intent, app.client)
+            result = dataclasses.replace(await gate.resend(intent, app.client), replayed=True)
     except (SpendBlocked, JournalError) as error:
         _show(screen, _blocked(error))
         return None
@@ -273,8 +288,10 @@ async def _after_spend(screen: Screen[Any], result: SpendResult) -> None:
         if isinstance(record, Export)
         else f"extraction {record.extractionId}"
     )
+    said = result.debit_text()
     app.notify(
-        f"Done: {what} is {record.status} (idempotency key {result.intent.short_key}…).",
+        f"Done: {what} is {record.status} (idempotency key {result.intent.short_key}…)."
+        + ("" if said is None else f" {said}"),
         title="Spent",
         timeout=6,
     )

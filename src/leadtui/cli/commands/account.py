@@ -5,8 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from leadtui.cli.output import table_lines
-from leadtui.cli.records import as_json, show_record
+from leadtui.cli.output import as_json, table_lines
 from leadtui.cli.runtime import Context
 
 
@@ -28,7 +27,7 @@ async def show(ctx: Context) -> int:
     """`leadtui account`: GET /me."""
     client = ctx.client()
     identity = await client.me()
-    show_record(ctx, identity, lambda doc: _account_rows(doc, client.key_masked))
+    ctx.out.record(identity, lambda doc: _account_rows(doc, client.key_masked))
     return 0
 
 

@@ -11,9 +11,9 @@ from leadtui.api.downloads import OnProgress
 from leadtui.api.models import Export
 from leadtui.cli.commands.verbs import list_verb, record_verb, results_verb, wait_verb
 from leadtui.cli.failures import usage_failure
+from leadtui.cli.files import save_archive
 from leadtui.cli.output import Column, field, percent
 from leadtui.cli.runtime import Context
-from leadtui.cli.saving import save_archive
 from leadtui.cli.waiting import Goal
 
 EXPORT_COLUMNS: list[Column] = [
@@ -25,7 +25,7 @@ EXPORT_COLUMNS: list[Column] = [
     ("Created", field("created_at")),
 ]
 
-_GOAL = Goal(frozenset({ExportStatus.READY}), frozenset({ExportStatus.FAILED}))
+EXPORT_GOAL = Goal(frozenset({ExportStatus.READY}), frozenset({ExportStatus.FAILED}))
 
 
 def export_rows(doc: dict[str, Any]) -> Iterable[tuple[str, object]]:
@@ -40,7 +40,7 @@ def export_rows(doc: dict[str, Any]) -> Iterable[tuple[str, object]]:
     yield "Updated", doc.get("updated_at")
 
 
-def _describe(export: Export) -> str:
+def describe_export(export: Export) -> str:
     return f"{export.exportId}: {export.status} {percent(export.progress)}"
 
 
@@ -51,7 +51,7 @@ results = results_verb("exports")
 retry = record_verb("exports", "retry", export_rows)
 
 # Exit 0 once ready, 3 if it failed, 4 on --timeout.
-wait = wait_verb("exports", _GOAL, _describe, export_rows)
+wait = wait_verb("exports", EXPORT_GOAL, describe_export, export_rows)
 
 
 async def download(ctx: Context) -> int:

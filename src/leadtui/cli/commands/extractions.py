@@ -11,7 +11,6 @@ from leadtui.cli import approving, spending
 from leadtui.cli.commands.verbs import list_verb, record_verb, results_verb, wait_verb
 from leadtui.cli.failures import usage_failure
 from leadtui.cli.output import Column, field, percent
-from leadtui.cli.records import show_record
 from leadtui.cli.request_files import checked
 from leadtui.cli.runtime import Context
 from leadtui.cli.waiting import Goal
@@ -63,13 +62,13 @@ results = results_verb("extractions")
 async def draft(ctx: Context) -> int:
     """Save an editable draft: no launch is consumed."""
     body = checked(ExtractionDraft, ctx.ns.file, ctx.deps.stdin)
-    show_record(ctx, await ctx.client().extractions.create_draft(body), extraction_rows)
+    ctx.out.record(await ctx.client().extractions.create_draft(body), extraction_rows)
     return 0
 
 
 async def update(ctx: Context) -> int:
     body = checked(ExtractionDraft, ctx.ns.file, ctx.deps.stdin)
-    show_record(ctx, await ctx.client().extractions.update_draft(ctx.ns.id, body), extraction_rows)
+    ctx.out.record(await ctx.client().extractions.update_draft(ctx.ns.id, body), extraction_rows)
     return 0
 
 
@@ -78,7 +77,7 @@ async def _consume_launch(ctx: Context, spend: spending.Spend) -> int:
     if ctx.ns.dry_run:
         return await spending.show_dry_run(ctx, spend)
     approving.check_options(ctx)
-    show_record(ctx, await spending.execute(ctx, spend), extraction_rows)
+    spending.show_spent(ctx, await spending.execute(ctx, spend), extraction_rows)
     return 0
 
 

@@ -7,7 +7,6 @@ from leadtui.cli import approving, spending
 from leadtui.cli.commands.exports import export_rows
 from leadtui.cli.commands.extractions import extraction_rows
 from leadtui.cli.output import table_lines
-from leadtui.cli.records import show_record
 from leadtui.cli.runtime import Context
 from leadtui.spend.intent import SpendIntent
 
@@ -74,8 +73,9 @@ async def list_pending(ctx: Context) -> int:
 
 
 async def resend(ctx: Context) -> int:
-    record = await spending.resend(ctx, ctx.ns.id)
-    show_record(ctx, record, export_rows if isinstance(record, Export) else extraction_rows)
+    result = await spending.resend(ctx, ctx.ns.id)
+    rows = export_rows if isinstance(result.record, Export) else extraction_rows
+    spending.show_spent(ctx, result, rows)
     return 0
 
 

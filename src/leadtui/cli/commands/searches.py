@@ -8,7 +8,6 @@ from typing import Any
 from leadtui.api.models import SearchRequest
 from leadtui.cli.commands.verbs import list_verb, record_verb, results_verb
 from leadtui.cli.output import Column, field
-from leadtui.cli.records import show_record
 from leadtui.cli.request_files import checked
 from leadtui.cli.runtime import Context
 
@@ -41,6 +40,6 @@ async def create(ctx: Context) -> int:
     """Checked against every schema limit first: a bad request is refused, nothing sent."""
     request = checked(SearchRequest, ctx.ns.file, ctx.deps.stdin)
     search = await ctx.client().searches.create(request)
-    show_record(ctx, search, search_rows)
+    ctx.out.record(search, search_rows)
     ctx.out.info(f"Unlock results with: leadtui unlock {search.searchId} --results N")
     return 0

@@ -5,9 +5,8 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import Any
 
+from leadtui.cli.lists import show_pages
 from leadtui.cli.output import Column
-from leadtui.cli.pages import show_pages
-from leadtui.cli.records import show_record
 from leadtui.cli.runtime import Context
 from leadtui.cli.waiting import Goal, wait_for
 
@@ -46,7 +45,7 @@ def record_verb(resource: str, method: str, rows: Rows) -> Handler:
 
     async def run(ctx: Context) -> int:
         record = await getattr(_resource(ctx, resource), method)(ctx.ns.id)
-        show_record(ctx, record, rows)
+        ctx.out.record(record, rows)
         return 0
 
     return run
@@ -59,7 +58,7 @@ def wait_verb(resource: str, goal: Goal, describe: Callable[[Any], str], rows: R
     async def run(ctx: Context) -> int:
         api, item = _resource(ctx, resource), ctx.ns.id
         record, code = await wait_for(ctx, lambda: api.get(item), goal, describe, ctx.ns.timeout)
-        show_record(ctx, record, rows)
+        ctx.out.record(record, rows)
         return int(code)
 
     return run

@@ -19,7 +19,7 @@ from textual.app import ComposeResult
 from textual.widgets import Static
 
 from leadtui.spend.decision import Decision, Verdict
-from leadtui.spend.journal import SpendOperation
+from leadtui.spend.intent import SpendOperation
 from leadtui.spend.quote import Quote, Unit, plural
 from leadtui.spend.request import SpendRequest
 from leadtui.ui.dialogs.confirm import CONFIRM_KEY, ConfirmDialog

@@ -14,7 +14,7 @@ from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
 from leadtui.spend.errors import IntentSettled, JournalError, SpendBlocked
-from leadtui.spend.journal import SpendIntent, SpendOperation
+from leadtui.spend.intent import SpendIntent, SpendOperation
 from leadtui.spend.quote import plural
 from leadtui.ui.dialogs.confirm_spend import SENDING
 from leadtui.ui.handle import AppHandle, app_handle

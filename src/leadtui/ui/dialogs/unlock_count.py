@@ -15,6 +15,7 @@ from textual.widgets import Footer, Input, Static
 from leadtui.api.models import ADDITIONAL_RESULTS_MIN, Search
 from leadtui.spend.quote import Quote, affordable_results, plural, still_locked
 from leadtui.ui.stylesheets import stylesheet
+from leadtui.ui.widgets.text_fields import WholeNumberField
 
 SUGGESTED = 100
 
@@ -57,11 +58,10 @@ class UnlockCount(ModalScreen[int | None]):
                 f"{self.maximum:,} now ({self.capped_by}).",
                 id="unlock-count-text",
             )
-            yield Input(
+            yield WholeNumberField(
                 str(min(SUGGESTED, self.maximum)),
-                type="integer",
+                what="the count",
                 id="unlock-count-input",
-                select_on_focus=False,
             )
             yield Static("", id="unlock-count-reason")
         yield Footer()
@@ -71,6 +71,8 @@ class UnlockCount(ModalScreen[int | None]):
         self._check(self.query_one(Input).value)
 
     def _count(self, value: str) -> int | None:
+        if self.query_one(WholeNumberField).refused is not None:
+            return None  # "1.5" reads 15: never taken for what was typed
         try:
             count = int(value)
         except ValueError:
@@ -80,7 +82,10 @@ class UnlockCount(ModalScreen[int | None]):
     def _check(self, value: str) -> None:
         count = self._count(value)
         reason = self.query_one("#unlock-count-reason", Static)
-        if count is not None:
+        refused = self.query_one(WholeNumberField).reason
+        if refused is not None:
+            reason.update(f"✗ additional_results: {refused}")
+        elif count is not None:
             cost = self._quote(count).total_text()
             reason.update(f"✓ costs {cost} — confirmed on the next screen")
         elif value.strip().lstrip("-").isdigit() and int(value) > self.maximum:
@@ -95,6 +100,10 @@ class UnlockCount(ModalScreen[int | None]):
     @on(Input.Changed)
     def _changed(self, event: Input.Changed) -> None:
         self._check(event.value)
+
+    @on(WholeNumberField.Refused)
+    def _refused(self, event: WholeNumberField.Refused) -> None:
+        self._check(event.field.value)
 
     @on(Input.Submitted)
     def _submitted(self, event: Input.Submitted) -> None:

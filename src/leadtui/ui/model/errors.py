@@ -20,6 +20,7 @@ from leadtui.api.errors import (
     ServerError,
     TransportError,
     Unauthorized,
+    lost_answer,
 )
 from leadtui.api.guidance import GUIDANCE, SurfaceWords, guidance_for
 from leadtui.api.keys import api_key_problem
@@ -78,8 +79,20 @@ class ErrorReport:
         return line.strip()
 
 
+# Where the app shows what a write that is not idempotent may have done (its answer lost).
+_WHERE_TO_LOOK = {"searches": "Searches (2)", "exports": "Jobs (4)", "extractions": "Jobs (4)"}
+
+
 def describe(error: BaseException) -> ErrorReport:
     """Turn any exception into words for the screen. Never a traceback."""
+    collection = lost_answer(error) if isinstance(error, TransportError) else None
+    if isinstance(error, TransportError) and collection is not None:
+        # Never "try again": the request may have been done, and again may do it twice.
+        where = _WHERE_TO_LOOK.get(collection, "the screen that lists it")
+        return ErrorReport(
+            "Answer lost",
+            f"{error.message} {where} shows whether it did; doing it again may do it twice.",
+        )
     if isinstance(error, ApiError):
         return _describe_api(error)
     if isinstance(error, ConnectionFailed):

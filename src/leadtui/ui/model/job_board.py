@@ -108,6 +108,8 @@ class JobBoard:
 
     exports: dict[str, Export] = field(default_factory=dict)
     extractions: dict[str, Extraction] = field(default_factory=dict)
+    # When both first pages were last read whole: a hidden dashboard's ticks read only the
+    # followed jobs, and those never make the board "live" (None: never listed yet).
     updated_at: float | None = None
     # Consecutive failed ticks; > 0 means what is shown is stale.
     errors: int = 0
@@ -125,6 +127,11 @@ class JobBoard:
     @property
     def stale(self) -> bool:
         return self.errors > 0
+
+    @property
+    def listed(self) -> bool:
+        """The first page of each list has been read: the tables can be shown as complete."""
+        return self.updated_at is not None
 
     def moving(self) -> list[tuple[JobKind, str]]:
         """Jobs still queued, processing or running, exports first."""
@@ -208,7 +215,9 @@ class JobPoller:
         except LeadError as error:
             board.errors, board.error = board.errors + 1, describe(error)
             return []
-        board.errors, board.error, board.updated_at = 0, None, now
+        board.errors, board.error = 0, None
+        if full:
+            board.updated_at = now
         return changes
 
     async def _full_tick(self) -> list[JobChange]:

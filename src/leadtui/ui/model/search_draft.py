@@ -20,6 +20,7 @@ from leadtui.api.models import (
     SEARCH_SECTION_MAX,
     SearchRequest,
 )
+from leadtui.api.strict_json import NotStrictJson, loads_strict
 
 SECTIONS: Final = ("activities", "countries", "localisations")
 FILTER: Final = "result_filter"
@@ -93,7 +94,9 @@ class SearchDraft:
         text = self.result_filter.strip()
         if text:
             try:
-                value = json.loads(text)
+                value = loads_strict(text)
+            except NotStrictJson as error:
+                problems[FILTER] = f"{FILTER}: not strict JSON ({error}); nothing is sent"
             except json.JSONDecodeError as error:
                 problems[FILTER] = f"{FILTER}: not JSON (line {error.lineno}: {error.msg})"
             else:

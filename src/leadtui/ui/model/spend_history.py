@@ -1,6 +1,6 @@
-"""The spend journal as History lists it: every spend of this profile, who asked for it (the
-app, the command line, an agent, or a process that asked the running app) and who approved it,
-newest first. Textual-free."""
+"""The spend journal as History lists it: every spend of this profile on the app's server and
+account, who asked for it (the app, the command line, an agent, or a process that asked the
+running app) and who approved it, newest first. Textual-free."""
 
 from __future__ import annotations
 
@@ -63,6 +63,7 @@ class SpendRow:
             "surface": intent.surface or None,
             "authorized_by": intent.authorized_by,
             **self.parties.to_json(),
+            "server": intent.origin,
             "account": intent.account.label,
             "created_at": intent.created_at.isoformat(),
             "outcome": intent.outcome.value if intent.outcome else None,

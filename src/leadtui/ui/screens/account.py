@@ -32,6 +32,10 @@ if TYPE_CHECKING:
 LOADING_USAGE = "Loading usage…"
 
 
+# Below this many columns the scopes table leaves out what each scope allows.
+NARROW_WIDTH = 80
+
+
 class AccountScreen(LeadScreen):
     MODE = ACCOUNT.mode
     LABEL = ACCOUNT.label
@@ -192,20 +196,32 @@ class AccountScreen(LeadScreen):
             padding=(0, 1),
             expand=True,
         )
+        # Narrow (an SSH pane of 60 columns): what each scope allows is left out, one line a
+        # scope; what is off without it stays.
+        narrow = self.app.size.width < NARROW_WIDTH
         table.add_column("", no_wrap=True, width=1)
         table.add_column("Scope", no_wrap=True)
-        table.add_column("Allows")
+        if not narrow:
+            table.add_column("Allows")
         table.add_column("Without it, no", no_wrap=True)
         for scope in Scope:
             has = scope.value in held
             # ✓/✗ and bold carry the meaning, so it survives NO_COLOR.
-            table.add_row(
+            cells = [
                 "✓" if has else "✗",
                 Text(scope.value, style="" if has else "bold"),
                 SCOPE_DESCRIPTIONS[scope],
                 Text(SCOPE_DISABLES[scope], style="dim" if has else "bold"),
-            )
+            ]
+            if narrow:
+                del cells[2]
+            table.add_row(*cells)
         return table
+
+    def on_resize(self) -> None:  # LeadScreen's runs too (Textual calls every class's)
+        identity = self.lead_app.identity
+        if identity is not None:
+            self.query_one("#scopes", Static).update(self._scopes_table(identity))
 
     async def watch_usage(self, usage: Usage | None) -> None:
         if usage is None:

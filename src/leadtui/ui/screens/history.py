@@ -21,6 +21,7 @@ from leadtui.spend.approval_parties import ApprovedSpends
 from leadtui.spend.approvals import ApprovalDesk, approvals_folder
 from leadtui.spend.errors import JournalError
 from leadtui.spend.intent import SpendIntent
+from leadtui.spend.origin import spend_origin
 from leadtui.ui.clipboard import copy_and_tell
 from leadtui.ui.model.history import COLUMNS, HistoryEntry
 from leadtui.ui.model.spend_history import SPEND_COLUMNS, SpendRow
@@ -83,23 +84,30 @@ class HistoryScreen(LeadScreen):
 
     @work(group="history-spends")
     async def _load_spends(self) -> None:
-        """Every spend of this profile in the journal, whichever surface made it, with who
-        asked for it and who approved it (the approvals folder beside the journal)."""
+        """The spends of this profile on the server and account the app is on, in the
+        journal, whichever surface made them, with who asked for each and who approved it
+        (the approvals folder beside the journal). Spends elsewhere are not this account's
+        money: the border says how many were left out."""
         app = self.lead_app
         desk = ApprovalDesk(approvals_folder(app.deps.journal_path))
+        client = app.client
         try:
             gate = await app.spending()
+            account = await gate.account_of(client)
             intents: list[SpendIntent] = await asyncio.to_thread(gate.journal.history, 50)
         except JournalError as error:
             app.notify_error(error)
             return
+        origin = spend_origin(client.base_url)
         approved = await asyncio.to_thread(ApprovedSpends.read, desk)
-        mine = [
-            SpendRow(intent, approved.parties(intent))
-            for intent in intents
-            if intent.profile == gate.profile
-        ]
-        self.query_one("#history-spends", ViewTable).set_rows(mine)
+        profiles = [intent for intent in intents if intent.profile == gate.profile]
+        here = [i for i in profiles if i.origin == origin and i.account.same_as(account)]
+        spends = self.query_one("#history-spends", ViewTable)
+        spends.set_rows([SpendRow(intent, approved.parties(intent)) for intent in here])
+        elsewhere = len(profiles) - len(here)
+        # Elsewhere: another server, or another account on this one.
+        others = f" · {elsewhere:,} elsewhere not shown" if elsewhere else ""
+        spends.border_subtitle = f"{account.label} at {origin}{others} · newest first"
 
     def on_unmount(self) -> None:
         if self._stop_listening is not None:

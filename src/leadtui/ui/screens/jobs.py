@@ -153,6 +153,9 @@ class JobsScreen(LeadScreen):
             line += " · polling paused (p resumes)" if watcher.paused else ""
         elif watcher.paused:
             line = f"‖ polling paused (p resumes, r reads once) · {updated}"
+        elif not board.listed:
+            # Never "live" over a partial list: only both whole first pages make it live.
+            line = "⟳ reading exports and extractions…"
         else:
             line = f"● live · {updated}"
         # Only a poll the user asked for says it runs: every 2 s poll would make it flicker.

@@ -10,10 +10,11 @@ from datetime import datetime
 from typing import ClassVar
 
 from rich.text import Text
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
+from textual.widget import Widget
 from textual.widgets import OptionList, Static, TextArea
 from textual.widgets.option_list import Option
 
@@ -284,6 +285,28 @@ class NewSearchScreen(LeadScreen):
         self.server_reasons.pop(section, None)
         self._draw()
         self.query_one(SearchItemEditor).focus_name()
+
+    def on_paste(self, event: events.Paste) -> None:
+        """A paste no field took (the outline has the focus): it goes to the field the
+        selection names, as if pasted there (a name refuses several lines, saying why), and
+        is never dropped without a word."""
+        event.stop()
+        section, n = self._selection()
+        if section == FILTER:
+            field: Widget = self.query_one("#builder-filter", TextArea)
+        elif n is not None:
+            field = self.query_one(SearchItemEditor).query_one("#field-name")
+        else:
+            self.notify(
+                f"Not pasted: {section} is a list. Select one of its items (or add one with "
+                "+), then paste into its name.",
+                title="Paste refused",
+                severity="warning",
+                timeout=6,
+            )
+            return
+        field.focus()
+        field.post_message(events.Paste(event.text))
 
     def action_remove(self) -> None:
         section, n = self._selection()

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import partial
 from typing import ClassVar
 
@@ -14,6 +17,7 @@ from textual.widgets import Static
 from leadtui.api.contract import Scope
 from leadtui.api.errors import LeadError
 from leadtui.api.models import PAGE_LIMIT_MAX, Lead, Page, Search
+from leadtui.spend.errors import JournalError, SpendBlocked
 from leadtui.spend.quote import Quote, affordable_results, plural, still_locked
 from leadtui.spend.request import SpendRequest
 from leadtui.ui.commands import PaletteCommand
@@ -64,6 +68,12 @@ class SearchDetailScreen(LeadScreen):
         self._load_failed = False
         self.unlocking = False
         """An unlock is being chosen, confirmed or sent: `u` is off until it ends."""
+        self.waiting_for: str | None = None
+        """What an unlock waits for before its next dialog opens (a slow server: the balance
+        read for a quote), shown at once; keys typed meanwhile are refused, visibly."""
+        self.price: Quote | None = None
+        """One result's quote as the spend core prices it (the observed price after an
+        overcharge): the header's price. None until the journal is read."""
 
     def compose_body(self) -> ComposeResult:
         yield Static("", id="search-detail-summary")
@@ -108,12 +118,28 @@ class SearchDetailScreen(LeadScreen):
             self._load_failed = True
             self.show_error(error, retry=self.refresh_search)
             return
+        # Read before anything changes: a newer refresh may cancel this one at an await.
+        price = await self._unit_quote(search)
         self._loaded()
-        self.search = search
+        self.search, self.price = search, price
         self._draw_summary()
         self.refresh_bindings()
         if search.unlocked_count != before:
             self._load_leads()
+
+    async def _unit_quote(self, search: Search) -> Quote | None:
+        """One result of `search` as the spend core quotes it with no balance: the server's
+        price, or the one this account was really debited (the journal's observed price),
+        whichever an unlock's quote would use. None when the journal cannot be read."""
+        try:
+            gate = await self.lead_app.spending()
+            account = await gate.account_of(self.client)
+            observed = await asyncio.to_thread(
+                gate.journal.observed_price, self.client.base_url, account
+            )
+        except (SpendBlocked, JournalError):
+            return None  # the stated price stays; an unlock says why it cannot go ahead
+        return Quote.unlock(search, 1, None).with_observed(observed)
 
     def _load_leads(self) -> None:
         fetch = partial(self._fetch_page, self.search.searchId)
@@ -152,7 +178,8 @@ class SearchDetailScreen(LeadScreen):
 
     def _draw_summary(self) -> None:
         s = self.search
-        price = Quote.unlock(s, 1, None)
+        # The price an unlock's quote uses (stated, or observed after an overcharge).
+        price = self.price or Quote.unlock(s, 1, None)
         locked = still_locked(s)
         title = Text(s.searchId, style="bold")
         if search_summary(s):
@@ -166,7 +193,8 @@ class SearchDetailScreen(LeadScreen):
             ("  Locked ", "bold"),
             count_text(locked),
             ("  Price ", "bold"),
-            f"{plural(price.price, 'credit')}/result ({price.price_source})",
+            # The source's name only ("observed", "stated by the server"): `u` explains it.
+            f"{plural(price.price, 'credit')}/result ({price.price_source.split(':')[0]})",
         )
         counts.no_wrap, counts.overflow = True, "ellipsis"
         self.query_one("#search-detail-summary", Static).update(Text("\n").join([title, counts]))
@@ -194,7 +222,11 @@ class SearchDetailScreen(LeadScreen):
                 else ""
             )
             text = f"Unlocked leads: {at}{loading} · Enter details · y copy cell · Y copy row"
-        self.query_one("#search-detail-status", Static).update(text)
+        if self.waiting_for is not None:
+            text = f"⟳ {self.waiting_for}… other keys wait"
+        status = self.query_one("#search-detail-status", Static)
+        status.update(text)
+        status.set_class(self.waiting_for is not None, "-working")
 
     # --- actions ------------------------------------------------------------------------
 
@@ -213,6 +245,19 @@ class SearchDetailScreen(LeadScreen):
         return True
 
     def on_key(self, event: events.Key) -> None:
+        if self.waiting_for is not None and self.is_active:
+            # A slow server: the dialog is on its way. A key typed now is not for this screen
+            # (a digit would switch screens): refused, and said.
+            event.stop()
+            event.prevent_default()
+            typed = event.character if event.is_printable else event.key
+            self.notify(
+                f"{typed!r} was not taken: {self.waiting_for} from "
+                f"{self.client.base_url}. The dialog opens when the server answers.",
+                title="Still working",
+                timeout=3,
+            )
+            return
         active = self.active_bindings.get(event.key)
         if active is None or active.enabled or active.binding.action != "unlock":
             return
@@ -241,9 +286,12 @@ class SearchDetailScreen(LeadScreen):
             self.notify("Every result of this search is already unlocked.", timeout=4)
             return
         # Every cost the count dialog shows is the decision's (fresh balance, observed price).
-        quote = await decided_quote(self, unlock_request(search, 1, self.lead_app.credits))
+        with self._waiting("reading your balance for the quote (GET /me)"):
+            quote = await decided_quote(self, unlock_request(search, 1, self.lead_app.credits))
         if quote is None:
             return
+        self.price = quote.with_units(1)
+        self._draw_summary()
         balance, price = quote.balance, quote.price
         most, _why = affordable_results(search, balance, price)
         if most == 0:
@@ -260,5 +308,25 @@ class SearchDetailScreen(LeadScreen):
         if count is None:
             return
         request = SpendRequest.for_unlock(quote.with_units(count), search.searchId)
-        if await confirm_and_spend(self, request) is not None:
+        # The confirmation reads the balance again first; it clears this once it is up.
+        with self._waiting("reading your balance again for the confirmation (GET /me)"):
+            bought = await confirm_and_spend(self, request)
+        if bought is not None:
             self.clear_error()  # an earlier refusal no longer holds
+
+    @contextmanager
+    def _waiting(self, what: str) -> Iterator[None]:
+        self.waiting_for = what
+        self._draw_status()
+        try:
+            yield
+        finally:
+            self.waiting_for = None
+            if self.is_attached:
+                self._draw_status()
+
+    def on_screen_suspend(self) -> None:
+        # A dialog is up (the count, the confirmation): it answers keys, nothing waits here.
+        if self.waiting_for is not None:
+            self.waiting_for = None
+            self._draw_status()

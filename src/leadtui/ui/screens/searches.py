@@ -40,12 +40,18 @@ def count_text(value: int | None) -> str:
 COLUMNS = ("Search", "Results", "Unlocked", "Created", "What")
 
 
-def _cells(search: Search) -> tuple[Cell, ...]:
+# Below this many columns the creation time is its day alone ("01-31"): what a search is
+# looks for keeps the room.
+NARROW_WIDTH = 80
+
+
+def search_cells(search: Search, *, narrow: bool = False) -> tuple[Cell, ...]:
+    created = (search.created_at or "")[:16].replace("T", " ")
     return (
         search.searchId,
         Text(count_text(search.result_count), justify="right"),
         Text(count_text(search.unlocked_count), justify="right"),
-        (search.created_at or "")[:16].replace("T", " "),
+        created[5:10] if narrow else created,
         search_summary(search),
     )
 
@@ -83,12 +89,13 @@ class SearchesScreen(LeadScreen):
         self.next_cursor: str | None = None
         self.exhausted = False
         self._filter_budget = 0
+        self.narrow = False
 
     def compose_body(self) -> ComposeResult:
         yield ViewTable(
             "Searches",
             COLUMNS,
-            _cells,
+            lambda search: search_cells(search, narrow=self.narrow),
             row_id=lambda search: search.searchId,
             values=_values,
             record=search_record,
@@ -105,6 +112,15 @@ class SearchesScreen(LeadScreen):
         self.table.focus()
         self.watch(self.app, "sign_ins", self._signed_in, init=False)
         self.reload()
+
+    def on_resize(self) -> None:  # LeadScreen's runs too (Textual calls every class's)
+        narrow = self.app.size.width < NARROW_WIDTH
+        if narrow != self.narrow:
+            self.narrow = narrow
+            table = self.table
+            for column in table.columns.values():
+                column.content_width = 0  # widths are measured again from the new cells
+            table.apply(lambda: None)
 
     def _signed_in(self) -> None:
         self.reload()

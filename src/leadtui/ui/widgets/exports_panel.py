@@ -67,7 +67,9 @@ class ExportsPanel(JobPanel[Export]):
         super().__init__(ExportTable(id="exports-table"), "Exports", id="exports-panel")
 
     def show(self, board: JobBoard, now: float) -> None:
-        self.table.merge(board.exports.values(), now)
+        # Until the first whole page is read, no partial list (only this session's jobs).
+        self.listed = board.listed
+        self.table.merge(board.exports.values() if board.listed else (), now)
         self.draw_subtitle()
 
     def note(self, export: Export | None) -> str:
@@ -78,6 +80,8 @@ class ExportsPanel(JobPanel[Export]):
             folder = self.download_line.folder()
             return f"d saves {export.exportId}.zip to {folder} · a asks where"
         count = self.table.row_count
+        if not count and not self.listed:
+            return self.LOADING
         return f"{count:,} shown" if count else "none yet: unlock results on Searches (2)"
 
     def applies(self, action: str, export: Export | None) -> bool:

@@ -11,10 +11,10 @@ from textual.binding import Binding, BindingType
 
 from leadtui.api.contract import MOVING_EXTRACTION_STATES, ErrorCode, ExtractionStatus, Scope
 from leadtui.api.models import Extraction
-from leadtui.spend.decision import Code
-from leadtui.spend.gate import SpendRequest
-from leadtui.spend.journal import SpendOperation
+from leadtui.spend.errors import Code
+from leadtui.spend.intent import SpendOperation
 from leadtui.spend.quote import Quote
+from leadtui.spend.request import SpendRequest
 from leadtui.ui.dialogs.confirm import ConfirmText
 from leadtui.ui.dialogs.extraction_form import ExtractionForm, launch_problems
 from leadtui.ui.model.errors import ErrorReport
@@ -73,7 +73,8 @@ class ExtractionsPanel(JobPanel[Extraction]):
         )
 
     def show(self, board: JobBoard, now: float) -> None:
-        self.table.merge(board.extractions.values(), now)
+        self.listed = board.listed
+        self.table.merge(board.extractions.values() if board.listed else (), now)
         if not self.lead_app.has_scope(Scope.EXTRACTIONS_READ):
             self.border_title = "Extractions — this key lacks extractions:read"
         self.draw_subtitle()
@@ -83,6 +84,8 @@ class ExtractionsPanel(JobPanel[Extraction]):
             reason = failure_reason(extraction)
             return f"✗ {extraction.extractionId} failed" + (f": {reason}" if reason else "")
         count = self.table.row_count
+        if not count and not self.listed:
+            return self.LOADING
         return f"{count:,} shown" if count else "none yet: e drafts one"
 
     def applies(self, action: str, extraction: Extraction | None) -> bool:

@@ -63,6 +63,9 @@ class AppHeader(Horizontal):
         self._credits: int | None = None
         self._waiting = 0
         self._tabs_width = 0
+        self._short_tabs_width = 0
+        self._tabs = Content("")
+        self._short_tabs = Content("")
 
     def compose(self) -> ComposeResult:
         yield Static(id="brand")
@@ -93,15 +96,25 @@ class AppHeader(Horizontal):
 
     def _fit(self) -> None:
         """The badges in their long words when the line has room, else shorter: the credits and
-        the approvals waiting stay whole at 80 columns; the brand takes what is left."""
+        the approvals waiting stay whole at 80 columns; below, the other screens' tabs show
+        their keys alone (60 columns); the brand takes what is left."""
         width = self.size.width
-        fixed = self._tabs_width + (len("read-only") + PADDING if self.lead_app.read_only else 0)
-        for short_approvals, short_credits in ((False, False), (True, False), (True, True)):
-            needed = fixed + cell_len(credits_text(self._credits, short=short_credits)) + PADDING
+        flags = len("read-only") + PADDING if self.lead_app.read_only else 0
+        short_tabs = False
+        for short_approvals, short_tabs, short_credits in (
+            (False, False, False),
+            (True, False, False),
+            (True, True, False),
+            (True, True, True),
+        ):
+            tabs = self._short_tabs_width if short_tabs else self._tabs_width
+            needed = flags + tabs
+            needed += cell_len(credits_text(self._credits, short=short_credits)) + PADDING
             if self._waiting:
                 needed += cell_len(approvals_text(self._waiting, short=short_approvals)) + PADDING
             if not width or needed <= width:
                 break
+        self._show_tabs(short=short_tabs)
         self.query_one("#credits", Static).update(credits_text(self._credits, short=short_credits))
         self.query_one("#approvals", Static).update(
             Content.from_markup(
@@ -132,14 +145,24 @@ class AppHeader(Horizontal):
         badge.set_class(credits is not None and credits < LOW_CREDITS, "-low")
 
     def _draw_tabs(self) -> None:
+        self._tabs = self._tab_line(short=False)
+        self._short_tabs = self._tab_line(short=True)
+        self._tabs_width = self._tabs.cell_length
+        self._short_tabs_width = self._short_tabs.cell_length
+        self._show_tabs(short=False)
+
+    def _tab_line(self, *, short: bool) -> Content:
+        """Every screen with its key; `short`: the other screens by their key alone."""
         current = getattr(self.screen, "MODE", "")
         markup = []
         for mode, key, label in self.lead_app.nav_entries():
-            tab = f" [b]{escape(key)}[/b] {label} "
-            # The current screen is drawn reversed: still readable under NO_COLOR.
-            markup.append(
-                f"[reverse]{tab}[/]" if mode == current else f"[@click=app.open('{mode}')]{tab}[/]"
-            )
-        tabs = Content.from_markup("".join(markup))
-        self._tabs_width = tabs.cell_length
-        self.query_one("#tabs", Static).update(tabs)
+            if mode == current:
+                # The current screen is drawn reversed: still readable under NO_COLOR.
+                markup.append(f"[reverse] [b]{escape(key)}[/b] {label} [/]")
+            else:
+                tab = f" [b]{escape(key)}[/b] " if short else f" [b]{escape(key)}[/b] {label} "
+                markup.append(f"[@click=app.open('{mode}')]{tab}[/]")
+        return Content.from_markup("".join(markup))
+
+    def _show_tabs(self, *, short: bool) -> None:
+        self.query_one("#tabs", Static).update(self._short_tabs if short else self._tabs)

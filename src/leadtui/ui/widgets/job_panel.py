@@ -63,6 +63,8 @@ class JobPanel(Vertical, Generic[JobT]):
         ),
     ]
 
+    LOADING: ClassVar[str] = "⟳ reading the first page…"
+
     # Binding description -> what the palette says under its entry (while the panel has focus).
     PALETTE_HELP: ClassVar[dict[str, str]] = {
         "CSV to…": "The rows shown, as a CSV file, to a folder you type (this file only)",
@@ -75,6 +77,8 @@ class JobPanel(Vertical, Generic[JobT]):
         self.border_title = title
         # action -> what it is doing now ("retrying exp_000004"): shown, its key greyed.
         self.busy: dict[str, str] = {}
+        # The board's first whole page has been read (until then the table stays empty).
+        self.listed = False
 
     def compose(self) -> ComposeResult:
         yield self.table

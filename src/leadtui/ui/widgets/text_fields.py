@@ -4,6 +4,8 @@
   (Textual's default selects it all, so the first key typed replaced what was there).
 - A paste of several lines is never cut to its first line without a word: a one-line field
   refuses it and says why; a list field takes each line as one value.
+- A whole-number field takes digits only, and says so when anything else is typed or pasted
+  ("1.5" is refused whole, never read as 15).
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from textual import events
+from textual.message import Message
 from textual.widgets import Input
 
 from leadtui.ui.model.search_draft import split_values
@@ -65,3 +68,38 @@ class ListField(TextField):
         before = self.value[: self.cursor_position].rstrip()
         joiner = ", " if before and not before.endswith(",") else ""
         self.insert_text_at_cursor(joiner + ", ".join(values))
+
+
+class WholeNumberField(TextField):
+    """Digits only. Anything else typed or pasted is refused whole (never its digits alone:
+    "1e3" is not 13). What was refused stays in `refused` until the user deletes something,
+    so the digits typed after it ("1.5" reads 15) are never taken for what was meant; the
+    form shows the reason and takes no value meanwhile. `Refused` tells the form at once."""
+
+    class Refused(Message):
+        def __init__(self, field: WholeNumberField) -> None:
+            super().__init__()
+            self.field = field
+
+    def __init__(self, value: str | None = None, **options: Any) -> None:
+        super().__init__(value, **options)
+        self.refused: str | None = None
+
+    @property
+    def reason(self) -> str | None:
+        """Why the field holds no usable number now, or None."""
+        if self.refused is None:
+            return None
+        return (
+            f"digits only: {self.refused!r} was not taken, so this is not the number typed; "
+            "delete to fix it"
+        )
+
+    def replace(self, text: str, start: int, end: int) -> None:
+        if text and not (text.isascii() and text.isdigit()):
+            self.refused = (self.refused or "") + text
+            self.post_message(self.Refused(self))
+            return
+        if not text:
+            self.refused = None  # a deletion: the user is fixing what they typed
+        super().replace(text, start, end)

@@ -1,0 +1,71 @@
+"""How a journaled spend goes out and comes back: the POST as journaled, what a failure says
+of the server's side, and what is recorded of the answer."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+
+from leadtui.api.client import LeadClient
+from leadtui.api.errors import ApiError, LeadError, RequestTimeout
+from leadtui.api.guidance import NETWORK, TIMEOUT
+from leadtui.api.keys import short_key
+from leadtui.api.models import Export, Extraction
+from leadtui.spend.intent import SpendIntent, SpendOperation
+
+log = logging.getLogger(__name__)
+
+
+def may_have_acted(error: LeadError) -> bool:
+    """A failure after which the server may hold the spend: no answer, a timeout, a 5xx, or a
+    success whose body could not be read. (429 and 425 are refusals before any work.)"""
+    if not isinstance(error, ApiError):
+        return True
+    return not 400 <= error.status < 500 or error.status == 408
+
+
+def error_code(error: LeadError) -> str:
+    fault = TIMEOUT if isinstance(error, RequestTimeout) else NETWORK
+    return error.code if isinstance(error, ApiError) else fault
+
+
+def quietly(key: str, write: Callable[[], None]) -> None:
+    """Record what the server answered (or that it did not). A journal failure here is logged,
+    not raised over the server's answer: the intent stays pending, and a resend with its key
+    cannot debit twice."""
+    try:
+        write()
+    except Exception:
+        log.warning("could not record the outcome of intent %s", short_key(key))
+
+
+def journaled_record(intent: SpendIntent) -> Export | Extraction:
+    """The record a settled spend's server answer held, as the journal kept it."""
+    detail = intent.outcome_detail
+    kept = detail.get("record")
+    if intent.operation is SpendOperation.UNLOCK:
+        if isinstance(kept, dict):
+            return Export.model_validate(kept)
+        return Export(exportId=str(detail.get("id")), status=str(detail.get("status")))
+    if isinstance(kept, dict):
+        return Extraction.model_validate(kept)
+    return Extraction(extractionId=str(detail.get("id")), status=str(detail.get("status")))
+
+
+async def dispatch(intent: SpendIntent, client: LeadClient) -> Export | Extraction:
+    """Send the intent as journaled: its body text, byte for byte, with its key. (A row an
+    earlier version wrote kept no body: it is rebuilt from its params as that version did.)"""
+    key, params = intent.idempotency_key, intent.params
+    body = None if intent.body is None else intent.body.encode()
+    if intent.operation is SpendOperation.UNLOCK:
+        return await client.exports.create(
+            str(params["search_id"]),
+            int(params["additional_results"]),
+            idempotency_key=key,
+            raw_body=body,
+        )
+    if intent.operation is SpendOperation.EXTRACTION_CREATE:
+        return await client.extractions.create(
+            dict(params["request"]), idempotency_key=key, raw_body=body
+        )
+    return await client.extractions.launch(str(params["extraction_id"]), idempotency_key=key)
