@@ -1,5 +1,5 @@
 """`--approve-in-app` and `approvals = "app"`: with no terminal, a spend waits for the running
-app's answer (the app's side is played here through the approval files it writes)."""
+app's answer (the app's side is played here through the journal rows it writes)."""
 
 from __future__ import annotations
 
@@ -9,15 +9,15 @@ from typing import Any
 
 import pytest
 
-from leadtui.spend.approval_records import Answer, Party, Progress, Verdict
-from leadtui.spend.approvals import ApprovalDesk, approvals_folder
+from leadtui.spend.approvals import Answer, ApprovalDesk, Party, Progress, Verdict
+from leadtui.spend.journal import SpendJournal
 from tests.cli.conftest import Cli
 
 SPEND = ("--approve-in-app", "--json")
 
 
 def desk() -> ApprovalDesk:
-    return ApprovalDesk(approvals_folder())
+    return ApprovalDesk(SpendJournal())
 
 
 def answer_when_asked(cli: Cli, verdict: Verdict, total: int | None = None) -> None:
@@ -26,19 +26,17 @@ def answer_when_asked(cli: Cli, verdict: Verdict, total: int | None = None) -> N
     asker_sleep = cli.sleep
 
     async def sleep(seconds: float) -> None:
-        requests, _ = desk().requests()
-        for request in requests:
-            if request.open:
+        for request in desk().listed().requests:
+            if request.answer is None and request.progress is Progress.WAITING:
                 desk().answer(
                     request.id,
                     Answer(
                         verdict,
                         Party.here("app", "leadtui app"),
                         request.idempotency_key,
-                        request.body_sha256,
+                        request.request_hash,
                         request.quote.total if total is None else total,
                         request.account,
-                        request.quote.to_json(),
                     ),
                 )
         await asker_sleep(seconds)
@@ -58,7 +56,7 @@ def test_approved_in_the_app_the_command_sends_it_once(cli: Cli) -> None:
     assert "Waiting for approval in the running leadtui app" in ran.err
     assert cli.credits() == before - 5
     assert len(cli.spending_requests()) == 1
-    [request] = desk().requests()[0]
+    [request] = desk().listed().requests
     assert request.asker.name == "command line"
     assert request.progress is Progress.SENT
     assert request.answer is not None
@@ -83,8 +81,8 @@ TIMED_OUT = (
     "No answer from the app: nobody answered within 3 s (5 credits asked). Nothing was sent."
 )
 MISMATCH = (
-    f"Approval does not match: the approval by {APP} is for another spend than the 5 credits "
-    "this process asked (the request file was changed). Nothing was sent."
+    f"Approval does not match: the approval by {APP} names another spend than the 5 credits "
+    "this process asked (the request was changed). Nothing was sent."
 )
 HINTS = {
     "denied_in_app": "Run the command again to ask the app again.",
@@ -162,7 +160,7 @@ def test_without_opting_in_a_spend_nobody_can_confirm_is_refused_as_before(cli: 
 
     assert ran.code == 10
     assert ran.error["code"] == "confirmation_required"
-    assert not approvals_folder().exists()
+    assert desk().listed().requests == []
 
 
 @pytest.mark.parametrize("seconds", ["0", "901", "-5"])

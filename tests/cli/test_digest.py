@@ -19,8 +19,7 @@ import pytest
 from leadtui.cli.exit_codes import Exit
 from leadtui.digest.window import iso
 from leadtui.spend.account import SpendAccount
-from leadtui.spend.approval_records import Answer, Party, Verdict
-from leadtui.spend.approvals import ApprovalDesk, approvals_folder
+from leadtui.spend.approvals import Answer, ApprovalDesk, Party, Verdict
 from leadtui.spend.intent import SpendOperation, SpendOutcome
 from leadtui.spend.journal import SpendJournal
 from leadtui.spend.quote import Quote
@@ -171,7 +170,7 @@ def test_at_a_terminal_it_reads_as_a_statement(cli: Cli) -> None:
 
 
 def test_approvals_asked_and_answered_in_the_window_are_counted(cli: Cli) -> None:
-    desk = ApprovalDesk(approvals_folder(cli.journal_path))
+    desk = ApprovalDesk(SpendJournal(cli.journal_path))
     now = cli.sandbox_clock.now
 
     def ask(n: int, minutes_ago: float, verdict: Verdict | None) -> None:
@@ -190,10 +189,9 @@ def test_approvals_asked_and_answered_in_the_window_are_counted(cli: Cli) -> Non
                 verdict,
                 Party.here("app", "leadtui app", at),
                 asked.idempotency_key,
-                asked.body_sha256,
+                asked.request_hash,
                 quote.total,
                 DEMO_ACCOUNT,
-                quote.to_json(),
             )
             assert desk.answer(asked.id, answer)
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import signal
 import sys
 from collections.abc import Iterator
@@ -14,7 +15,14 @@ from typing import Any
 import httpx
 import pytest
 from tests.e2e.sandbox_process import clean_env
-from tests.support.approvals_app import KEY, approve_in_both, open_request, over_socket
+from tests.support.approvals_app import (
+    KEY,
+    LOADED_SECONDS,
+    approve,
+    approve_in_both,
+    open_request,
+    over_socket,
+)
 from tests.ui.pilot import settle, wait_for_screen, wait_for_text, wait_until
 
 from leadtui.api.client import LeadClient
@@ -23,7 +31,7 @@ from leadtui.sandbox.embedded import EmbeddedSandbox
 from leadtui.spend.journal import SpendJournal
 from leadtui.ui.dialogs.confirm_spend import ConfirmSpend
 
-pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.timeout(120)]
+pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.timeout(300)]
 
 SEARCH = {
     "activities": [{"name": "Bakery"}],
@@ -53,7 +61,7 @@ async def leadtui(sandbox: EmbeddedSandbox, *argv: str) -> asyncio.subprocess.Pr
 
 
 async def finished(process: asyncio.subprocess.Process) -> tuple[int, Any, str]:
-    out, err = await asyncio.wait_for(process.communicate(), timeout=60)
+    out, err = await asyncio.wait_for(process.communicate(), timeout=LOADED_SECONDS)
     assert process.returncode is not None
     return process.returncode, json.loads(out) if out.strip() else None, err.decode()
 
@@ -93,16 +101,15 @@ async def test_a_script_spends_only_after_the_yes_in_the_app_and_once(
     asker = await ask(sandbox, await new_search(sandbox))
     async with app.run_test(size=(100, 30)) as pilot:
         await open_request(pilot)
-        text = await wait_for_text(pilot, "command line")
+        text = await wait_for_text(pilot, "command line", seconds=LOADED_SECONDS)
         assert f"{asker.pid}" in text
         assert await unlocks(sandbox) == []
 
-        await pilot.press("y")
-        await wait_for_screen(pilot, ConfirmSpend)
-        await pilot.press("y")
+        await approve(pilot)
         code, doc, err = await finished(asker)
-        await wait_for_text(pilot, "sent by the asker")
-        await wait_for_text(pilot, "9,995 credits")  # the header follows the asker's spend
+        await wait_for_text(pilot, "sent by the asker", seconds=LOADED_SECONDS)
+        # The header follows the asker's spend.
+        await wait_for_text(pilot, "9,995 credits", seconds=LOADED_SECONDS)
         await settle(pilot)
 
     assert code == 0, err
@@ -140,7 +147,11 @@ async def test_two_apps_open_approve_once_only(sandbox: EmbeddedSandbox) -> None
         await approve_in_both(one, two)
         code, _, err = await finished(asker)
         # The second app's toast, as its History keeps every notification's words.
-        await wait_until(two, lambda: any("nothing" in e.text for e in second.history.entries()))
+        await wait_until(
+            two,
+            lambda: any("nothing" in e.text for e in second.history.entries()),
+            seconds=LOADED_SECONDS,
+        )
 
     assert code == 0, err
     assert len(await unlocks(sandbox)) == 1
@@ -157,15 +168,15 @@ async def test_an_asker_killed_after_the_yes_leaves_it_pending_and_a_resend_debi
     async with app.run_test(size=(100, 30)) as pilot:
         await open_request(pilot)
         await pilot.press("y")
-        await wait_for_screen(pilot, ConfirmSpend)
+        await wait_for_screen(pilot, ConfirmSpend, seconds=LOADED_SECONDS)
         # The server answers slowly from now on: the asker is killed while its send waits.
         sandbox.app.state.sandbox.config.latency_ms = 3000
         await pilot.press("y")
-        await wait_until(pilot, lambda: journal.pending() != [], seconds=30)
+        await wait_until(pilot, lambda: journal.pending() != [], seconds=LOADED_SECONDS)
         asker.send_signal(signal.SIGKILL)
         await asker.wait()
         sandbox.app.state.sandbox.config.latency_ms = 0
-        await wait_for_text(pilot, "the asker has stopped", seconds=15)
+        await wait_for_text(pilot, "the asker has stopped", seconds=LOADED_SECONDS)
 
     [pending] = journal.pending()
     listed = await leadtui(sandbox, "pending", "list", "--json")
@@ -177,14 +188,8 @@ async def test_an_asker_killed_after_the_yes_leaves_it_pending_and_a_resend_debi
     assert row["asked_by"]["pid"] == asker.pid
     assert row["approved_by"]["name"] == "leadtui app"
 
-    # The killed send reaches the server in its own time; the resend uses the same key.
-    async def killed_send_answered() -> bool:
-        return any(u["status"] for u in await unlocks(sandbox))
-
-    for _ in range(200):
-        if await killed_send_answered():
-            break
-        await asyncio.sleep(0.05)
+    # Whether the killed send reached the server or not, and whenever it ends there, the
+    # resend carries the same key: the server answers a repeat with the first answer.
     resent = await leadtui(sandbox, "pending", "resend", pending.idempotency_key, "--json")
     code, doc, err = await finished(resent)
 
@@ -192,3 +197,45 @@ async def test_an_asker_killed_after_the_yes_leaves_it_pending_and_a_resend_debi
     assert await credits(sandbox) == before - 5
     assert {u["idempotency_key"] for u in await unlocks(sandbox)} == {pending.idempotency_key}
     assert journal.pending() == []
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
+async def test_a_signal_while_waiting_withdraws_the_request_and_answers_interrupted(
+    sandbox: EmbeddedSandbox, signum: int
+) -> None:
+    app = over_socket(sandbox.base_url)
+    before = await credits(sandbox)
+    asker = await ask(sandbox, await new_search(sandbox))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await open_request(pilot)
+        asker.send_signal(signum)
+        code, doc, err = await finished(asker)
+        await wait_for_text(pilot, "withdrawn by the asker", seconds=LOADED_SECONDS)
+        assert app.approvals_waiting == 0
+
+    assert code == 130, err
+    assert doc["error"]["code"] == "interrupted"
+    assert "withdrawn" in doc["error"]["message"]
+    assert doc["error"]["quote"]["total"] == 5
+    assert await unlocks(sandbox) == []
+    assert await credits(sandbox) == before
+
+
+async def test_fifos_beside_the_journal_and_in_the_old_approvals_folder_block_nothing(
+    sandbox: EmbeddedSandbox,
+) -> None:
+    state = SpendJournal().path.parent
+    (state / "approvals").mkdir()
+    for fifo in ("approvals/0123abcd.json", "approvals/0123abcd.answer.json", "waiting.json"):
+        os.mkfifo(state / fifo)
+    app = over_socket(sandbox.base_url)
+    before = await credits(sandbox)
+    asker = await ask(sandbox, await new_search(sandbox))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await open_request(pilot)
+        await approve(pilot)
+        code, _, err = await finished(asker)
+
+    assert code == 0, err
+    assert await credits(sandbox) == before - 5
+    assert len(await unlocks(sandbox)) == 1

@@ -10,6 +10,7 @@ import contextlib
 import json
 import os
 import signal
+import sqlite3
 from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -21,11 +22,16 @@ from mcp.types import CallToolResult, Implementation
 from tests.e2e.sandbox_process import sandbox_process
 from tests.mcp_tools.conftest import Machine, Sandbox, error_of, ok
 from tests.support.approval_answers import answer_as_the_app
-from tests.support.approvals_app import approve, approve_in_both, open_request, over_socket
+from tests.support.approvals_app import (
+    LOADED_SECONDS,
+    approve,
+    approve_in_both,
+    open_request,
+    over_socket,
+)
 from tests.ui.pilot import settle, wait_for_screen, wait_for_text, wait_until
 
-from leadtui.spend.approval_records import ApprovalRequest, Verdict
-from leadtui.spend.approvals import ApprovalDesk, approvals_folder
+from leadtui.spend.approvals import ApprovalDesk, ApprovalRequest, Verdict
 from leadtui.spend.journal import SpendJournal
 from leadtui.ui.screens.approvals import ApprovalsScreen
 
@@ -65,8 +71,7 @@ def machine(tmp_path: Path, sandbox: Sandbox, monkeypatch: pytest.MonkeyPatch) -
 
 
 def requests_asked() -> list[ApprovalRequest]:
-    requests, _ = ApprovalDesk(approvals_folder()).requests()
-    return requests
+    return ApprovalDesk(SpendJournal()).listed().requests
 
 
 @dataclass
@@ -108,7 +113,7 @@ async def test_an_agent_spends_only_after_the_yes_in_the_app_and_once(machine: M
     app = over_socket(machine.sandbox.base_url)
     async with agent_unlocking(machine) as asking, app.run_test(size=(100, 30)) as pilot:
         await open_request(pilot, seconds=ASKING_SECONDS)
-        shown = await wait_for_text(pilot, "test-agent 1.2.3")
+        shown = await wait_for_text(pilot, "test-agent 1.2.3", seconds=LOADED_SECONDS)
         [request] = requests_asked()
         assert request.asker.surface == "agent"
         assert f"pid {request.asker.pid}" in shown
@@ -116,8 +121,10 @@ async def test_an_agent_spends_only_after_the_yes_in_the_app_and_once(machine: M
 
         await approve(pilot)
         result = await asking.outcome()
-        await wait_for_text(pilot, "sent by the asker")
-        await wait_for_text(pilot, f"{asking.before - RESULTS:,} credits")  # the header follows
+        await wait_for_text(pilot, "sent by the asker", seconds=LOADED_SECONDS)
+        await wait_for_text(
+            pilot, f"{asking.before - RESULTS:,} credits", seconds=LOADED_SECONDS
+        )  # the header follows
         await settle(pilot)
 
     sent = ok(result)
@@ -149,6 +156,24 @@ async def test_a_denial_in_the_app_sends_nothing(machine: Machine) -> None:
     assert machine.sandbox.credits() == asking.before
 
 
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
+async def test_a_signal_while_the_server_waits_withdraws_the_request_and_answers_interrupted(
+    machine: Machine, signum: int
+) -> None:
+    app = over_socket(machine.sandbox.base_url)
+    async with agent_unlocking(machine) as asking, app.run_test(size=(100, 30)) as pilot:
+        await open_request(pilot, seconds=ASKING_SECONDS)
+        [request] = requests_asked()
+        os.kill(request.asker.pid, signum)
+        error = error_of(await asking.outcome())
+        await wait_for_text(pilot, "withdrawn by the asker", seconds=LOADED_SECONDS)
+
+    assert error["code"] == "interrupted"
+    assert error["quote"]["total"] == RESULTS
+    assert asking.unlocks() == []
+    assert machine.sandbox.credits() == asking.before
+
+
 async def test_no_app_to_answer_in_time_sends_nothing(machine: Machine) -> None:
     async with agent_unlocking(machine, "--approval-timeout", "2") as asking:
         error = error_of(await asking.outcome())
@@ -176,8 +201,8 @@ async def test_two_apps_open_approve_once_only(machine: Machine) -> None:
         await approve_in_both(one, two)
         result = await asking.outcome()
         # The second yes found the request answered: both apps see it sent, by the asker.
-        await wait_for_text(one, "sent by the asker")
-        await wait_for_text(two, "sent by the asker")
+        await wait_for_text(one, "sent by the asker", seconds=LOADED_SECONDS)
+        await wait_for_text(two, "sent by the asker", seconds=LOADED_SECONDS)
         await settle(one)
 
     ok(result)
@@ -186,7 +211,7 @@ async def test_two_apps_open_approve_once_only(machine: Machine) -> None:
 
 
 def bigger(doc: dict[str, Any]) -> None:
-    doc["spend"]["params"]["additional_results"] = 400
+    doc["params"]["additional_results"] = 400
     doc["quote"]["units"] = 400
 
 
@@ -196,31 +221,41 @@ def another_account(doc: dict[str, Any]) -> None:
 
 @pytest.mark.parametrize(
     ("tamper", "standing"),
-    [(bigger, "refused: the file does not match its spend"), (another_account, "another account")],
+    [
+        (bigger, "refused: the request does not match its spend"),
+        (another_account, "another account"),
+    ],
     ids=["a bigger amount", "another account"],
 )
-async def test_a_request_file_tampered_with_is_never_approved_nor_sent(
+async def test_a_request_tampered_with_in_the_journal_is_never_approved_nor_sent(
     machine: Machine, tamper: Callable[[dict[str, Any]], None], standing: str
 ) -> None:
     app = over_socket(machine.sandbox.base_url)
     async with agent_unlocking(machine) as asking, app.run_test(size=(100, 30)) as pilot:
         await wait_for_text(pilot, "1 approval waiting", seconds=ASKING_SECONDS)
         [request] = requests_asked()
-        path = approvals_folder() / f"{request.id}.json"
-        doc = json.loads(path.read_text())
+        doc = request.to_json()
         tamper(doc)
-        path.write_text(json.dumps(doc))
+        with sqlite3.connect(SpendJournal().path) as db:
+            db.execute(
+                "UPDATE approval_requests SET request = ? WHERE id = ?",
+                (json.dumps(doc), request.id),
+            )
 
         await pilot.press("A")
-        await wait_for_screen(pilot, ApprovalsScreen)
-        await wait_for_text(pilot, standing)
+        await wait_for_screen(pilot, ApprovalsScreen, seconds=LOADED_SECONDS)
+        await wait_for_text(pilot, standing, seconds=LOADED_SECONDS)
         await pilot.press("y")
-        await pilot.pause()
+        await wait_until(
+            pilot,
+            lambda: any(e.title == "Not approved here" for e in app.history.entries()),
+            seconds=LOADED_SECONDS,
+        )
         assert isinstance(app.screen, ApprovalsScreen)  # no confirmation: nothing to approve
 
-        # A yes to what the file now says (as if written by something else): the tool server
+        # A yes to what the row now says (as if written by something else): the tool server
         # holds its own spend, and this is not it.
-        desk = ApprovalDesk(approvals_folder())
+        desk = ApprovalDesk(SpendJournal())
         changed = desk.get(request.id)
         assert changed is not None
         assert answer_as_the_app(desk, changed, Verdict.APPROVED)
@@ -258,11 +293,8 @@ async def test_the_server_killed_after_the_yes_leaves_it_pending_and_a_resend_de
     assert row["asked_by"]["pid"] == request.asker.pid
     assert row["approved_by"]["name"] == "leadtui app"
 
-    # The killed send reaches the server in its own time; the resend uses the same key.
-    for _ in range(400):
-        if any(u["status"] for u in asking.unlocks()):
-            break
-        await asyncio.sleep(0.05)
+    # Whether the killed send reached the server or not, and whenever it ends there, the
+    # resend carries the same key: the server answers a repeat with the first answer.
     resent = machine.command("pending", "resend", pending.idempotency_key)
 
     assert resent["exportId"]

@@ -1,10 +1,12 @@
-"""`--approve-in-app` in process, on the test's clock, with the app played through the files it
-writes: who may opt in, that a client which can ask is still asked itself, the progress told
+"""`--approve-in-app` in process, on the test's clock, with the app played through the journal rows
+it writes: who may opt in, that a client which can ask is still asked itself, the progress told
 while waiting, and a quote that went stale quoted again. (The app itself, end to end:
 tests/e2e/test_mcp_approve_in_app.py.)"""
 
 from __future__ import annotations
 
+import os
+import signal
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -13,8 +15,8 @@ import httpx
 import mcp.types as types
 import pytest
 
-from leadtui.spend.approval_records import ApprovalRequest, Verdict
-from leadtui.spend.approvals import ApprovalDesk, approvals_folder
+from leadtui.spend.approvals import ApprovalDesk, ApprovalRequest, Progress, Verdict
+from leadtui.spend.journal import SpendJournal
 from tests.mcp_tools.conftest import SEARCH, Clock, error_of, ok
 from tests.support.approval_answers import answer_as_the_app
 
@@ -31,8 +33,7 @@ async def _credits(sandbox_http: httpx.AsyncClient) -> int:
 
 
 def _requests() -> list[ApprovalRequest]:
-    requests, _ = ApprovalDesk(approvals_folder()).requests()
-    return requests
+    return ApprovalDesk(SpendJournal()).listed().requests
 
 
 def _app_answers(clock: Clock, answer: Callable[[ApprovalRequest], Verdict | None]) -> None:
@@ -41,9 +42,10 @@ def _app_answers(clock: Clock, answer: Callable[[ApprovalRequest], Verdict | Non
 
     async def sleep(seconds: float) -> None:
         for request in _requests():
-            verdict = answer(request) if request.open else None
+            waiting = request.answer is None and request.progress is Progress.WAITING
+            verdict = answer(request) if waiting else None
             if verdict is not None:
-                answer_as_the_app(ApprovalDesk(approvals_folder()), request, verdict)
+                answer_as_the_app(ApprovalDesk(SpendJournal()), request, verdict)
         await waits(seconds)
 
     clock.sleep = sleep  # type: ignore[method-assign]
@@ -139,3 +141,30 @@ async def test_without_opting_in_the_agent_is_told_how_to(
     assert error["code"] == "authorization_required"
     assert "--approve-in-app" in error["hint"]
     assert _requests() == []
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+async def test_a_signal_while_waiting_withdraws_the_request_and_is_an_interrupted_error(
+    in_process: Any, sandbox_http: httpx.AsyncClient, clock: Clock, signum: int
+) -> None:
+    search_id, credits = await _search(sandbox_http), await _credits(sandbox_http)
+    waits = clock.sleep
+
+    async def sleep(seconds: float) -> None:
+        if _requests():  # waiting for the app: the server is told to stop
+            os.kill(os.getpid(), signum)
+        await waits(seconds)
+
+    clock.sleep = sleep  # type: ignore[method-assign]
+    async with in_process(approve_in_app=True) as client:
+        error = error_of(
+            await client.call_tool("unlock_results", {"search_id": search_id, "results": 2})
+        )
+
+    assert error["code"] == "interrupted"
+    assert "withdrawn" in error["message"]
+    assert error["quote"]["total"] == 2
+    [request] = _requests()
+    assert request.answer is not None
+    assert request.answer.verdict is Verdict.WITHDRAWN
+    assert await _credits(sandbox_http) == credits

@@ -30,6 +30,13 @@ async def test_bad_ids_and_oversized_arguments_are_refused_unsent(
     calls.append(
         ("create_search", {"request": {**SEARCH, "result_filter": TEN_MEGABYTES}}, "request")
     )
+    huge_extraction = {
+        "categories": ["x" * 10_000_000],
+        "countries": ["France"],
+        "localisations": ["Paris"],
+        "enrichment_sources": ["google_maps"],
+    }
+    calls.append(("create_extraction", {"request": huge_extraction}, "request.categories.0"))
     async with machine.session("--max-credits", "100", "--max-launches", "1") as session:
         for tool, arguments, field in calls:
             result = await session.call_tool(tool, arguments)

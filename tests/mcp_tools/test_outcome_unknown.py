@@ -59,3 +59,31 @@ async def test_a_lost_answer_is_outcome_unknown_and_the_retry_debits_once(
     # The allowance counted it once, when it may have been spent.
     assert again["allowance_left"] == {"credits": 5, "launches": 0}
     assert await _credits(sandbox_http) == credits - 5
+
+
+class LosesSearchAnswers(httpx.AsyncBaseTransport):
+    """The sandbox in process; a search is created and the answer to its POST lost."""
+
+    def __init__(self, app: Any) -> None:
+        self.inner = httpx.ASGITransport(app=app)
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        response = await self.inner.handle_async_request(request)
+        if request.method == "POST" and request.url.path.endswith("/searches"):
+            await response.aread()
+            raise httpx.ReadError("the connection dropped before the answer arrived")
+        return response
+
+
+async def test_a_lost_answer_to_create_search_says_it_may_have_gone_through_never_retry(
+    in_process: Any, sandbox_app: Any, sandbox_http: httpx.AsyncClient
+) -> None:
+    async with in_process(transport=LosesSearchAnswers(sandbox_app)) as client:
+        error = error_of(await client.call_tool("create_search", {"request": SEARCH}))
+    assert error["code"] == "outcome_unknown"
+    assert "may have gone through" in error["message"]
+    assert error["hint"].startswith("It may have gone through: list_searches shows whether")
+    assert "try again" not in error["hint"]
+    log = (await sandbox_http.get("/_sandbox/requests")).json()["data"]
+    # Sent once, never again by itself; the search exists.
+    assert [r["method"] for r in log if r["path"].endswith("/searches")] == ["POST"]

@@ -2,20 +2,19 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from datetime import UTC, datetime
-from pathlib import Path
 
 import pytest
 
 from leadtui.spend.approval_parties import ApprovedSpends
-from leadtui.spend.approval_records import Party, Verdict
-from leadtui.spend.approvals import ApprovalDesk, approvals_folder
+from leadtui.spend.approvals import ApprovalDesk, Party, Verdict
 from leadtui.spend.intent import SpendIntent
-from leadtui.spend.journal import canonical_body_hash
+from leadtui.spend.journal import SpendJournal, canonical_body_hash
 from leadtui.spend.request import SpendRequest
 from tests.spend.conftest import DEMO
-from tests.spend.test_approvals import answer, ask, unlock
+from tests.spend.test_approval_rows import answer, ask, unlock
 
 PID = os.getpid()
 
@@ -41,8 +40,8 @@ def intent_of(
 
 
 @pytest.fixture
-def desk(tmp_path: Path) -> ApprovalDesk:
-    return ApprovalDesk(approvals_folder(tmp_path / "state" / "journal.sqlite3"))
+def desk(journal: SpendJournal) -> ApprovalDesk:
+    return ApprovalDesk(journal)
 
 
 def test_a_spend_approved_in_the_app_names_its_asker_and_the_app(desk: ApprovalDesk) -> None:
@@ -58,17 +57,20 @@ def test_a_spend_approved_in_the_app_names_its_asker_and_the_app(desk: ApprovalD
 
 
 @pytest.mark.parametrize(
-    "changes",
-    [{"verdict": Verdict.DENIED}, {"body_sha256": canonical_body_hash({"x": 1})}],
-    ids=["denied", "an approval of another body"],
+    ("verdict", "search_id"),
+    [(Verdict.DENIED, "srch_1"), (Verdict.APPROVED, "srch_2")],
+    ids=["denied", "approved for another spend under the same key"],
 )
 def test_no_approval_of_exactly_that_spend_names_its_own_surface(
-    desk: ApprovalDesk, changes: dict[str, object]
+    desk: ApprovalDesk, verdict: Verdict, search_id: str
 ) -> None:
     request = unlock()
-    desk.answer(ask(desk, request), answer(request, **changes))
+    desk.answer(ask(desk, request), answer(request, verdict))
+    journaled = dataclasses.replace(
+        unlock(search_id=search_id), idempotency_key=request.idempotency_key
+    )
 
-    parties = ApprovedSpends.read(desk).parties(intent_of(request, "cli", "max-credits"))
+    parties = ApprovedSpends.read(desk).parties(intent_of(journaled, "cli", "max-credits"))
 
     assert (parties.asked_by, parties.approved_by) == ("command line", "--max-credits")
     assert parties.to_json() == {"asked_by": None, "approved_by": None}
@@ -88,9 +90,9 @@ def test_no_approval_of_exactly_that_spend_names_its_own_surface(
     ],
 )
 def test_a_spend_authorized_on_its_own_surface_says_how(
-    tmp_path: Path, surface: str, authorized_by: str | None, words: tuple[str, str]
+    desk: ApprovalDesk, surface: str, authorized_by: str | None, words: tuple[str, str]
 ) -> None:
-    nothing = ApprovedSpends.read(ApprovalDesk(tmp_path / "no such folder"))
+    nothing = ApprovedSpends.read(desk)
 
     parties = nothing.parties(intent_of(None, surface, authorized_by))
 

@@ -10,7 +10,7 @@ import httpx
 import pytest
 
 from leadtui.api.client import LeadClient
-from leadtui.api.errors import Conflict, ServerError
+from leadtui.api.errors import ConfigurationError, Conflict, ServerError
 from leadtui.api.models import Export, Extraction, ExtractionRequest
 from leadtui.spend.decision import (
     Authorization,
@@ -280,3 +280,20 @@ async def test_resend_refuses_another_profiles_intent(
         await gate(journal).resend(intent, client)
     assert isinstance(caught.value, SpendBlocked)
     assert journal.pending() == [intent]
+
+
+async def test_a_launch_whose_id_cannot_be_sent_is_settled_as_refused_not_left_pending(
+    client: LeadClient, journal: SpendJournal, sandbox_http: httpx.AsyncClient
+) -> None:
+    # An id the server gave that cannot be one path segment: the client refuses it before any
+    # request, so the spend is known not to have happened and is not left pending.
+    request = spend_requests.extraction_launch("ext_1/launch", launches_left=5)
+    with pytest.raises(ConfigurationError, match="nothing was sent"):
+        await spend_requests.execute(gate(journal), request, client, confirmed=True)
+    settled = journal.get(request.idempotency_key)
+    assert settled is not None
+    assert settled.outcome is SpendOutcome.REJECTED
+    assert settled.outcome_detail["code"] == "invalid_request"
+    assert journal.pending() == []
+    sent = (await sandbox_http.get("/_sandbox/requests")).json()["data"]
+    assert [r["path"] for r in sent if r["method"] == "POST"] == []

@@ -3,8 +3,7 @@ the app without running it)."""
 
 from __future__ import annotations
 
-from leadtui.spend.approval_records import Answer, ApprovalRequest, Party, Verdict
-from leadtui.spend.approvals import ApprovalDesk
+from leadtui.spend.approvals import Answer, ApprovalDesk, ApprovalRequest, Party, Verdict
 
 
 def answer_as_the_app(desk: ApprovalDesk, request: ApprovalRequest, verdict: Verdict) -> bool:
@@ -14,9 +13,8 @@ def answer_as_the_app(desk: ApprovalDesk, request: ApprovalRequest, verdict: Ver
         verdict,
         Party.here("app", "leadtui app"),
         request.idempotency_key,
-        request.body_sha256,
+        request.request_hash,
         request.quote.total,
         request.account,
-        request.quote.to_json(),
     )
     return desk.answer(request.id, answer)

@@ -1,5 +1,5 @@
 """An asker inside the test's event loop: what a surface that cannot ask does (quote, write
-the request beside the journal, wait for the app's answer, then send through the spend core)."""
+the request into the journal, wait for the app's answer, then send through the spend core)."""
 
 from __future__ import annotations
 
@@ -11,24 +11,20 @@ from typing import Any
 
 from leadtui.api.client import LeadClient
 from leadtui.config.settings import SpendPolicy
-from leadtui.spend.approval_records import Party, Progress
-from leadtui.spend.approval_wait import InAppApproval
-from leadtui.spend.approvals import ApprovalDesk, approvals_folder
+from leadtui.spend.approval_wait import InAppApproval, quote_now
+from leadtui.spend.approvals import ApprovalDesk, Party, Progress
 from leadtui.spend.debit import SpendResult
 from leadtui.spend.decision import Surface
 from leadtui.spend.gate import SpendGate
 from leadtui.spend.journal import SpendJournal
-from leadtui.spend.origin import spend_origin
-from leadtui.spend.quote import Quote
-from leadtui.spend.request import SpendRequest
 from tests.support import spend_requests
 
 AGENT = "test agent"
 
 
-async def quote_unlock(client: LeadClient, search_id: str, results: int) -> SpendRequest:
-    search, identity = await asyncio.gather(client.searches.get(search_id), client.me())
-    return SpendRequest.for_unlock(Quote.unlock(search, results, identity.credits), search_id)
+def desk() -> ApprovalDesk:
+    """The approval rows of the test's journal."""
+    return ApprovalDesk(SpendJournal())
 
 
 async def ask_and_spend(
@@ -42,24 +38,16 @@ async def ask_and_spend(
     """Ask the running app for `results` results of `search_id`; send once it says yes."""
     gate = SpendGate(SpendJournal(), profile="default", policy=SpendPolicy(0, read_only=False))
     approval = InAppApproval(
-        ApprovalDesk(approvals_folder()),
+        gate,
+        client,
         Party.here("agent", AGENT),
         timeout=wait_seconds,
         clock=clock,
         poll_seconds=0.02,
     )
-
-    async def requote(request: SpendRequest) -> SpendRequest:
-        fresh = await quote_unlock(client, search_id, results)
-        return dataclasses.replace(fresh, idempotency_key=request.idempotency_key)
-
-    approved = await approval.wait(
-        await quote_unlock(client, search_id, results),
-        profile="default",
-        origin=spend_origin(client.base_url),
-        account=await gate.account_of(client),
-        requote=requote,
-    )
+    request = spend_requests.unlock(search_id, results)
+    decided = await quote_now(gate, client, request, Surface.AGENT)
+    approved = await approval.wait(dataclasses.replace(request, quote=decided.quote))
     result = await spend_requests.execute(
         gate, approved.request, client, confirmed=True, surface=Surface.AGENT
     )

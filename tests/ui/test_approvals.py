@@ -3,22 +3,20 @@
 from __future__ import annotations
 
 import json
-import os
-from datetime import UTC, datetime
+import sqlite3
 from typing import Any
 
 import pytest
 
 from leadtui.spend.account import SpendAccount
-from leadtui.spend.approval_records import Answer, Party, Verdict
-from leadtui.spend.approval_wait import ApprovalTimedOut, DeniedInApp
-from leadtui.spend.approvals import ApprovalDesk, approvals_folder
-from leadtui.spend.journal import canonical_body_hash
+from leadtui.spend.approval_wait import ApprovalMismatch, ApprovalTimedOut, DeniedInApp
+from leadtui.spend.approvals import Answer, ApprovalDesk, ApprovalRequest, Party, Verdict
+from leadtui.spend.journal import SpendJournal
 from leadtui.ui.dialogs.confirm_spend import ConfirmSpend
 from leadtui.ui.screens.approvals import ApprovalsScreen
 from tests.conftest import FakeClock
 from tests.support import spend_requests
-from tests.ui.approval_asker import AGENT, start_asking
+from tests.ui.approval_asker import AGENT, desk, start_asking
 from tests.ui.pilot import wait_for_screen, wait_for_text, wait_until
 
 ONE_SEARCH = {
@@ -48,10 +46,8 @@ def _toasts(app: Any, title: str) -> list[str]:
     return [e.text for e in app.history.entries() if e.exchange is None and e.title == title]
 
 
-def _request_files() -> list[Any]:
-    return sorted(
-        p for p in approvals_folder().glob("*.json") if not p.name.endswith(".answer.json")
-    )
+def _requests() -> list[ApprovalRequest]:
+    return desk().listed().requests
 
 
 async def test_an_approved_request_is_sent_by_the_asker_once(
@@ -88,9 +84,7 @@ async def test_an_approved_request_is_sent_by_the_asker_once(
         assert f"Asked by {AGENT} (pid" in shown
         assert "approve; this app sends nothing itself" in shown
         assert "Approve 40 credits (y)" in shown
-        assert dialog.request.idempotency_key in json.dumps(
-            json.loads(_request_files()[0].read_text())
-        )
+        assert dialog.request.idempotency_key == _requests()[0].idempotency_key
         await pilot.press("y")
         result = await asker
         await wait_for_text(pilot, "sent by the asker")
@@ -100,7 +94,8 @@ async def test_an_approved_request_is_sent_by_the_asker_once(
         assert [u["idempotency_key"] for u in unlocks] == [result.intent.idempotency_key]
         await wait_for_text(pilot, "9,960 credits")  # the header follows the asker's spend
         notes = [e.what for e in app.history.entries()]
-        assert any("Approved by you" in n and AGENT in n for n in notes)
+        assert any(n.startswith("Approved by you: ") and AGENT in n for n in notes)
+        assert not any("Approved by you: Approved" in n for n in notes)
         assert any("Approval waiting" in n and AGENT in n for n in notes)
 
 
@@ -138,8 +133,9 @@ async def test_no_answer_times_out_and_nothing_is_sent(
         with pytest.raises(ApprovalTimedOut):
             await asker
         await wait_for_text(pilot, "timed out")
-        await pilot.press("y")  # greyed: nothing happens
-        await pilot.pause()
+        await pilot.press("y")  # nothing to approve: it says why
+        await wait_until(pilot, lambda: _toasts(app, "Not approved here"))
+        assert "timed out: there is nothing to approve" in _toasts(app, "Not approved here")[0]
         assert isinstance(app.screen, ApprovalsScreen)
 
     assert await _unlocks(sandbox_http) == []
@@ -155,16 +151,17 @@ async def test_a_balance_changed_since_the_quote_is_stale_and_asked_again(
         await pilot.press("A")
         await wait_for_screen(pilot, ApprovalsScreen)
         asker = start_asking(client, search_id, 40)
-        await wait_until(pilot, lambda: len(_request_files()) == 1)
+        await wait_until(pilot, lambda: len(_requests()) == 1)
         # Spent elsewhere after the asker quoted: its quote no longer holds.
         await sandbox_http.patch("/_sandbox/accounts/acct_demo", json={"credits": 5_000})
 
-        await wait_until(pilot, lambda: len(_request_files()) == 2)
+        await wait_until(pilot, lambda: len(_requests()) == 2)
         text = await wait_for_text(pilot, "5,000 credits → 4,960")
         assert "stale: the quote changed" in text
         await wait_until(pilot, lambda: app.approvals_waiting == 1)
-        # Newest first, once its own quote is checked against the balance read for it.
-        await wait_until(pilot, lambda: app.screen.rows[0].standing.value == "waiting for you")
+        screen = app.screen
+        assert isinstance(screen, ApprovalsScreen)
+        await wait_until(pilot, lambda: screen.rows[0].approvable)  # newest first
         await pilot.press("y")
         await wait_for_screen(pilot, ConfirmSpend)
         await pilot.press("y")
@@ -173,25 +170,30 @@ async def test_a_balance_changed_since_the_quote_is_stale_and_asked_again(
     assert await _credits(sandbox_http) == 5_000 - 40
 
 
-async def test_a_request_file_changed_under_its_asker_is_never_approved(
+def _edit_row(request_id: str, sql: str, *args: object) -> None:
+    """Change a request row directly, as someone with access to the journal file could."""
+    with sqlite3.connect(SpendJournal().path) as db:
+        db.execute(sql, (*args, request_id))
+
+
+async def test_a_request_changed_under_its_asker_is_never_approved(
     build_app: Any, client: Any, sandbox_http: Any
 ) -> None:
     app = build_app()
     async with app.run_test(size=(100, 30)) as pilot:
         await wait_for_text(pilot, "10,000 credits")
         asker = start_asking(client, await _search(client), 40)
-        await wait_until(pilot, lambda: len(_request_files()) == 1)
-        path = _request_files()[0]
-        doc = json.loads(path.read_text())
-        doc["spend"]["params"]["additional_results"] = 400
+        await wait_until(pilot, lambda: len(_requests()) == 1)
+        row = _requests()[0]
+        doc = row.to_json()
+        doc["params"]["additional_results"] = 400
         doc["quote"]["units"] = 400
-        doc["quote"]["total"] = 400
-        path.write_text(json.dumps(doc))
+        _edit_row(row.id, "UPDATE approval_requests SET request = ? WHERE id = ?", json.dumps(doc))
 
         await pilot.press("A")
-        await wait_for_text(pilot, "refused: the file does not match its spend")
+        await wait_for_text(pilot, "refused: the request does not match its spend")
         await pilot.press("y")
-        await pilot.pause()
+        await wait_until(pilot, lambda: _toasts(app, "Not approved here"))
         assert isinstance(app.screen, ApprovalsScreen)
         await pilot.press("n")
         with pytest.raises(DeniedInApp):
@@ -200,15 +202,54 @@ async def test_a_request_file_changed_under_its_asker_is_never_approved(
     assert await _unlocks(sandbox_http) == []
 
 
+async def test_a_request_retargeted_in_the_journal_is_refused_by_its_asker_and_shown_so(
+    build_app: Any, client: Any, sandbox_http: Any
+) -> None:
+    """The row names another search, and a request hash made for it: the app shows and
+    approves that search, and the asker, which holds its own, refuses the yes."""
+    app = build_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for_text(pilot, "10,000 credits")
+        asked, other = await _search(client), await _search(client)
+        asker = start_asking(client, asked, 40)
+        await wait_until(pilot, lambda: len(_requests()) == 1)
+        row = _requests()[0]
+        doc = row.to_json()
+        doc["params"]["search_id"] = other
+        doc["quote"]["target"] = other
+        retargeted = spend_requests.unlock(other, 40)
+        _edit_row(
+            row.id,
+            "UPDATE approval_requests SET request = ?, request_hash = ? WHERE id = ?",
+            json.dumps(doc),
+            retargeted.request_hash,
+        )
+
+        await pilot.press("A")
+        await wait_for_text(pilot, f"unlock 40 results of {other}")
+        await wait_for_text(pilot, "Waiting for you.")
+        await pilot.press("y")
+        await wait_for_screen(pilot, ConfirmSpend)
+        await pilot.press("y")
+        with pytest.raises(ApprovalMismatch):
+            await asker
+        await wait_for_text(pilot, "refused: the approval did not match the asker's spend")
+
+    assert await _unlocks(sandbox_http) == []
+    assert await _credits(sandbox_http) == 10_000
+
+
 DAY = 24 * 3600.0
 
 
-def _old_request(desk: ApprovalDesk, verdict: Verdict, touched: float) -> str:
-    """A request answered with `verdict`, its files last touched at `touched`."""
+def _old_request(verdict: Verdict, touched: float) -> str:
+    """A request answered with `verdict`, last changed at `touched`."""
+    journal = SpendJournal(clock=lambda: touched)
+    old = ApprovalDesk(journal)
     request = spend_requests.unlock("srch_1", 40, price_per_result=1, balance=10_000)
-    asker = Party.here("cli", "command line", datetime.fromtimestamp(touched, UTC))
+    asker = Party.here("cli", "command line")
     account = SpendAccount("…full", "acct_demo", "Demo Co")
-    record = desk.ask(
+    record = old.ask(
         request,
         asker=asker,
         wait_seconds=120,
@@ -216,31 +257,30 @@ def _old_request(desk: ApprovalDesk, verdict: Verdict, touched: float) -> str:
         origin="http://127.0.0.1",
         account=account,
     )
-    body_hash = canonical_body_hash(request.body)
-    desk.answer(
-        record.id,
-        Answer(verdict, asker, request.idempotency_key, body_hash, 40, account),
-    )
-    for name in (f"{record.id}.json", f"{record.id}.answer.json"):
-        os.utime(desk.folder / name, (touched, touched))
+    answer = Answer(verdict, asker, request.idempotency_key, request.request_hash, 40, account)
+    old.answer(record.id, answer)
     return record.id
 
 
-async def test_the_app_prunes_old_answered_files_when_it_starts_and_hourly(
+def _ids() -> set[str]:
+    return {r.id for r in _requests()}
+
+
+async def test_the_app_prunes_old_answered_requests_when_it_starts_and_hourly(
     build_app: Any, sandbox_clock: FakeClock
 ) -> None:
-    desk = ApprovalDesk(approvals_folder())
     now = sandbox_clock()
-    denied = _old_request(desk, Verdict.DENIED, now - 2 * DAY)
-    approved = _old_request(desk, Verdict.APPROVED, now - 2 * DAY)
+    denied = _old_request(Verdict.DENIED, now - 2 * DAY)
+    approved = _old_request(Verdict.APPROVED, now - 2 * DAY)
     app = build_app()
     async with app.run_test(size=(100, 30)) as pilot:
-        await wait_until(pilot, lambda: not (desk.folder / f"{denied}.json").exists())
-        assert not (desk.folder / f"{denied}.answer.json").exists()
-        assert (desk.folder / f"{approved}.json").exists()  # kept 30 days: History reads it
-        later = _old_request(desk, Verdict.TIMED_OUT, now - 2 * DAY)
-        await pilot.pause()
-        assert (desk.folder / f"{later}.json").exists()  # not before the hour is up
+        await wait_until(pilot, lambda: denied not in _ids())
+        assert approved in _ids()  # kept 30 days: History reads it
+        later = _old_request(Verdict.TIMED_OUT, now - 2 * DAY)
+        journal = app.watches.journal
+        looks = journal.looks
+        await wait_until(pilot, lambda: journal.looks > looks)
+        assert later in _ids()  # not before the hour is up
         sandbox_clock.advance(3600)
-        await wait_until(pilot, lambda: not (desk.folder / f"{later}.json").exists())
-        assert (desk.folder / f"{approved}.json").exists()
+        await wait_until(pilot, lambda: later not in _ids())
+        assert approved in _ids()

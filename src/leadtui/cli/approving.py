@@ -1,9 +1,11 @@
 """A spend the command line cannot ask about (no terminal), approved in the running app instead.
 
 Opted into with `--approve-in-app` or the profile's `approvals = "app"`: the spend is written
-beside the journal for the app's Approvals screen, and this process waits (a line on stderr
-while it does). Only a yes for exactly this quote lets it send, itself, through the spend core;
-a no, the timeout or an answer that does not match is a refusal with the quote (exit 10).
+into the journal for the app's Approvals screen, and this process waits (a line on stderr
+while it does) through the spend core's one routine (`spend/approval_wait.py`). Only a yes for
+exactly this spend lets it send, itself, through the spend core; a no, the timeout or an
+answer about another spend is a refusal with the quote (exit 10); Ctrl-C or SIGTERM while
+waiting withdraws the request (`interrupted`, exit 130).
 """
 
 from __future__ import annotations
@@ -11,9 +13,8 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
 
-from leadtui.api.models import ExtractionRequest
 from leadtui.cli.exit_codes import Exit
 from leadtui.cli.failures import (
     CONFIRMATION_REQUIRED,
@@ -22,9 +23,10 @@ from leadtui.cli.failures import (
     CliFailure,
     usage_failure,
 )
+from leadtui.cli.spend_display import decision_failure
 from leadtui.spend.approval_parties import ApprovedSpends
-from leadtui.spend.approval_records import Party, Progress
 from leadtui.spend.approval_wait import (
+    ApprovalInterrupted,
     ApprovalMismatch,
     ApprovalRefused,
     ApprovalTimedOut,
@@ -37,17 +39,34 @@ from leadtui.spend.approvals import (
     DEFAULT_WAIT_SECONDS,
     MAX_WAIT_SECONDS,
     ApprovalDesk,
-    approvals_folder,
+    Party,
+    Progress,
 )
-from leadtui.spend.intent import SpendOperation
-from leadtui.spend.origin import spend_origin
+from leadtui.spend.decision import SpendRefused
+from leadtui.spend.errors import JournalError
+from leadtui.spend.journal import SpendJournal
+from leadtui.spend.quote import Quote
+from leadtui.spend.request import SpendRequest
 
 if TYPE_CHECKING:
     from leadtui.cli.runtime import Context
-    from leadtui.cli.spending import Spend
     from leadtui.spend.gate import SpendGate
     from leadtui.spend.intent import SpendIntent
-    from leadtui.spend.request import SpendRequest
+
+
+class _Priced(Protocol):
+    """A command's spend (a dataclass): its quote and the request it sends."""
+
+    __dataclass_fields__: ClassVar[dict[str, Any]]
+
+    @property
+    def quote(self) -> Quote: ...
+
+    @property
+    def request(self) -> SpendRequest: ...
+
+
+SpendT = TypeVar("SpendT", bound=_Priced)
 
 
 def opted_in(ctx: Context) -> bool:
@@ -66,79 +85,54 @@ def check_options(ctx: Context) -> None:
         raise usage_failure(f"--approval-timeout {seconds:g}: {exc}. Nothing was sent.") from None
 
 
-def _approval(ctx: Context) -> InAppApproval:
-    seconds = getattr(ctx.ns, "approval_timeout", None)
+def _approval(ctx: Context, gate: SpendGate) -> InAppApproval:
     stderr = ctx.deps.stderr
 
     def tell(line: str) -> None:
         stderr.write(line + "\n")
         stderr.flush()
 
-    approval = InAppApproval(
-        ApprovalDesk(approvals_folder(ctx.deps.journal_path)),
+    seconds = getattr(ctx.ns, "approval_timeout", None)
+    return InAppApproval(
+        gate,
+        ctx.client(),
         Party.here("cli", COMMAND_LINE),
+        timeout=DEFAULT_WAIT_SECONDS if seconds is None else seconds,
         sleep=ctx.deps.sleep,
         clock=ctx.deps.clock,
         report=tell,
     )
-    if seconds is not None:
-        approval.timeout = seconds
-    return approval
 
 
-async def approved_in_app(ctx: Context, gate: SpendGate, spend: Spend) -> tuple[Spend, Approved]:
+async def approved_in_app(ctx: Context, gate: SpendGate, spend: SpendT) -> tuple[SpendT, Approved]:
     """Ask the running app and wait; the spend it approved, exactly. Raises CliFailure."""
-    client = ctx.client()
-    approval = _approval(ctx)
-
-    async def requote(request: SpendRequest) -> SpendRequest:
-        fresh = await _quote_again(ctx, request)
-        return dataclasses.replace(fresh.request, idempotency_key=request.idempotency_key)
-
     try:
-        approved = await approval.wait(
-            spend.request,
-            profile=ctx.profile,
-            origin=spend_origin(client.base_url),
-            account=await gate.account_of(client),
-            requote=requote,
-        )
+        approved = await _approval(ctx, gate).wait(spend.request)
     except ApprovalRefused as refused:
         raise refusal_failure(refused, ctx.profile) from None
-    except OSError as exc:
+    except SpendRefused as exc:
+        if exc.decision is None:
+            failure = CliFailure(CONFIRMATION_REQUIRED, exc.message, Exit.CONFIRMATION_REQUIRED)
+            raise failure from None
+        raise decision_failure(exc.decision) from None
+    except JournalError as exc:
         raise CliFailure(
             JOURNAL_UNAVAILABLE,
-            f"The approval request could not be written beside the journal: {exc}. Nothing "
-            "was sent.",
+            f"The approval request could not be written into the journal: {exc} Nothing was sent.",
             Exit.UNEXPECTED,
         ) from None
     request = approved.request
     return dataclasses.replace(spend, quote=request.quote, request=request), approved
 
 
-async def _quote_again(ctx: Context, request: SpendRequest) -> Spend:
-    from leadtui.cli import spending
-
-    params = request.params
-    if request.operation is SpendOperation.UNLOCK:
-        spend = await spending.unlock_spend(
-            ctx, str(params["search_id"]), int(params["additional_results"])
-        )
-    elif request.operation is SpendOperation.EXTRACTION_CREATE:
-        body = ExtractionRequest.model_validate(params["request"])
-        spend = await spending.create_extraction_spend(ctx, body)
-    else:
-        spend = await spending.launch_extraction_spend(ctx, str(params["extraction_id"]))
-    return spending.priced(spend, await spending.decide(ctx, spend))
-
-
 def refusal_failure(refused: ApprovalRefused, profile: str) -> CliFailure:
-    """A refusal as the command line reports it (exit 10, with the quote): its title once,
-    then what happened, and a next step that fits its code."""
+    """A refusal as the command line reports it (with the quote): its title once, then what
+    happened, and a next step that fits its code."""
+    interrupted = refused.code == ApprovalInterrupted.code
     return CliFailure(
         refused.code,
         refused.headline,
-        Exit.CONFIRMATION_REQUIRED,
+        Exit.INTERRUPTED if interrupted else Exit.CONFIRMATION_REQUIRED,
         hint=refusal_hint(refused, profile),
         details={"quote": refused.quote.to_json()},
     )
@@ -169,25 +163,42 @@ def may_ask_the_app(ctx: Context, refusal_code: str) -> bool:
 
 @contextmanager
 def told_to_the_app(ctx: Context, approved: Approved | None) -> Iterator[None]:
-    """Around the send of an approved spend: its request file says how it ended."""
+    """Around the send of an approved spend: its request row says how it ended."""
     if approved is None:
         yield
         return
+    desk = ApprovalDesk(SpendJournal(ctx.deps.journal_path))
+
+    def ended(progress: Progress, code: str) -> None:
+        with _quietly():
+            desk.update(approved.record, progress, {"code": code})
+
     try:
         yield
     except CliFailure as failure:
-        unknown = failure.code == OUTCOME_UNKNOWN
-        progress = Progress.UNKNOWN if unknown else Progress.NOT_SENT
-        _approval(ctx).settled(approved, progress, {"code": failure.code})
+        ended(
+            Progress.UNKNOWN if failure.code == OUTCOME_UNKNOWN else Progress.NOT_SENT, failure.code
+        )
         raise
     except BaseException:
-        _approval(ctx).settled(approved, Progress.UNKNOWN, {"code": "interrupted"})
+        ended(Progress.UNKNOWN, ApprovalInterrupted.code)
         raise
-    _approval(ctx).settled(approved, Progress.SENT, {"code": "sent"})
+    ended(Progress.SENT, "sent")
+
+
+@contextmanager
+def _quietly() -> Iterator[None]:
+    try:
+        yield
+    except JournalError:
+        return  # the journal's spend row holds the outcome; the request only tells the app
 
 
 def who_asked(ctx: Context) -> Callable[[SpendIntent], dict[str, Any]]:
     """For `pending --json`: who asked for a spend and who approved it in the app (both None
     for a spend that was not asked in the app), the rule History reads too."""
-    approved = ApprovedSpends.read(ApprovalDesk(approvals_folder(ctx.deps.journal_path)))
+    try:
+        approved = ApprovedSpends.read(ApprovalDesk(SpendJournal(ctx.deps.journal_path)))
+    except JournalError:
+        approved = ApprovedSpends({})
     return lambda intent: approved.parties(intent).to_json()

@@ -1,14 +1,14 @@
 """How many approvals were asked of this account, and answered, in a window.
 
-The one place the digest reads approval requests (today the folder beside the journal):
-where they are kept may change, what is counted does not.
+The one place the digest reads approval requests (rows of the journal): where they are kept
+may change, what is counted does not.
 """
 
 from __future__ import annotations
 
 from leadtui.digest.marks import Seen
 from leadtui.digest.report import ApprovalCounts
-from leadtui.spend.approvals import ApprovalDesk, Verdict, approvals_folder
+from leadtui.spend.approvals import ApprovalDesk, Verdict
 from leadtui.spend.journal import SpendJournal
 from leadtui.spend.origin import spend_origin
 
@@ -17,8 +17,8 @@ def approval_counts(
     journal: SpendJournal, seen: Seen, since: float, until: float
 ) -> ApprovalCounts:
     """Requests asked in [since, until) and answers given then (an asker that stopped
-    waiting counts as expired). Blocking file I/O: call it from a thread."""
-    requests, _ = ApprovalDesk(approvals_folder(journal.path)).requests()
+    waiting counts as expired). Blocking sqlite reads: call it from a thread."""
+    requests = ApprovalDesk(journal).listed().requests
     origin = spend_origin(seen.origin)
     asked = approved = denied = expired = 0
     for request in requests:

@@ -1,12 +1,14 @@
 """A spend this client cannot ask its user about, approved in the running leadtui app instead.
 
 Opted into with `leadtui mcp --approve-in-app` or the profile's `approvals = "app"`: the spend
-is written beside the journal for the app's Approvals screen, naming the agent (the client's
-`initialize` info) and this process, and the call waits. Meanwhile the client hears how the
-wait goes: a progress notification when the call carries a progress token, and a line on
-standard error (the server's log on stdio: this server declares no MCP logging capability).
-Only a yes for exactly the spend this process holds lets the tool send it, itself, through the
-spend core; a no, the timeout or an answer that does not match is a refusal with the quote.
+is written into the journal for the app's Approvals screen, naming the agent (the client's
+`initialize` info) and this process, and the call waits through the spend core's one routine
+(`spend/approval_wait.py`). Meanwhile the client hears how the wait goes: a progress
+notification when the call carries a progress token, and a line on standard error (the
+server's log on stdio: this server declares no MCP logging capability). Only a yes for exactly
+the spend this process holds lets the tool send it, itself, through the spend core; a no, the
+timeout, an interruption (SIGINT, SIGTERM) or an answer about another spend is a tool error
+with its code and the quote.
 """
 
 from __future__ import annotations
@@ -22,12 +24,31 @@ from mcp.server.mcpserver import Context
 
 from leadtui.mcp.results import ToolFailure
 from leadtui.mcp.runtime import Runtime
-from leadtui.mcp.spend_answers import JOURNAL_UNAVAILABLE, OUTCOME_UNKNOWN, refused_in_app
-from leadtui.spend.approval_records import Party, Progress
-from leadtui.spend.approval_wait import ApprovalRefused, Approved, InAppApproval, Requote
-from leadtui.spend.approvals import DEFAULT_WAIT_SECONDS, ApprovalDesk, approvals_folder
+from leadtui.mcp.spend_answers import (
+    JOURNAL_UNAVAILABLE,
+    OUTCOME_UNKNOWN,
+    blocked,
+    quote_words,
+)
+from leadtui.spend.approval_wait import (
+    ApprovalInterrupted,
+    ApprovalMismatch,
+    ApprovalRefused,
+    ApprovalTimedOut,
+    Approved,
+    DeniedInApp,
+    InAppApproval,
+)
+from leadtui.spend.approvals import (
+    DEFAULT_WAIT_SECONDS,
+    MAX_WAIT_SECONDS,
+    ApprovalDesk,
+    Party,
+    Progress,
+)
 from leadtui.spend.decision import Decision, Surface
-from leadtui.spend.origin import spend_origin
+from leadtui.spend.errors import JournalError, SpendBlocked
+from leadtui.spend.journal import SpendJournal
 from leadtui.spend.request import SpendRequest
 
 UNNAMED: Final = "an MCP client"
@@ -70,19 +91,49 @@ class WaitReport:
         await self.ctx.report_progress(done, self.total, line)
 
 
+# What to do after the app's answer was no, or about another spend: never ask again unbidden.
+_NOT_AGAIN: Final = {
+    DeniedInApp.code: "The user said no: do not retry unless they ask for it.",
+    ApprovalMismatch.code: "The answer was about another spend (the request was changed while "
+    "it waited): do not retry unless the user asks for it.",
+    ApprovalInterrupted.code: "The server was interrupted (SIGINT or SIGTERM) while it waited: "
+    "the request is withdrawn. Do not retry unless the user asks for it.",
+}
+
+
+def _after_the_app(refusal: ApprovalRefused) -> str:
+    """What to do after the running app did not say yes, in an agent's words (by code)."""
+    if refusal.code != ApprovalTimedOut.code:
+        return _NOT_AGAIN.get(refusal.code, _NOT_AGAIN[DeniedInApp.code])
+    waited = refusal.waited or DEFAULT_WAIT_SECONDS
+    return (
+        f"Nobody answered within {waited:.0f} s. Ask the user to keep leadtui open (A shows "
+        "Approvals), then call again; the user may restart this server with "
+        f"--approval-timeout SECONDS (at most {MAX_WAIT_SECONDS:.0f}) for a longer wait."
+    )
+
+
+def refused_in_app(decision: Decision, refusal: ApprovalRefused) -> ToolFailure:
+    """No yes from the running app for this spend (denied, timed out, interrupted, or an
+    answer about another spend): nothing was sent."""
+    return ToolFailure(
+        refusal.code,
+        f"{refusal.headline} Cost: {quote_words(refusal.quote)}.",
+        hint=_after_the_app(refusal),
+        details={"quote": refusal.quote.to_json(), "decision": decision.to_json()},
+    )
+
+
 async def approved_in_app(
-    runtime: Runtime,
-    ctx: Context[Any, Any],
-    decision: Decision,
-    request: SpendRequest,
-    requote: Requote,
+    runtime: Runtime, ctx: Context[Any, Any], decision: Decision, request: SpendRequest
 ) -> Approved:
     """Ask the running app about `request` (at the decision's quote) and wait: the spend it
-    approved, exactly. Raises ToolFailure (denied, timed out, mismatch; or no request file)."""
-    client = runtime.client()
+    approved, exactly. Raises ToolFailure (denied, timed out, interrupted, mismatch; or the
+    journal could not be written)."""
     timeout = runtime.options.approval_timeout or DEFAULT_WAIT_SECONDS
     approval = InAppApproval(
-        ApprovalDesk(approvals_folder(runtime.deps.journal_path)),
+        runtime.gate(),
+        runtime.client(),
         who_asks(ctx),
         timeout=timeout,
         sleep=runtime.deps.sleep,
@@ -90,42 +141,39 @@ async def approved_in_app(
         report=WaitReport(ctx, runtime.deps.clock, timeout, runtime.deps.stderr or sys.stderr),
     )
     try:
-        return await approval.wait(
-            request,
-            profile=runtime.profile,
-            origin=spend_origin(client.base_url),
-            account=await runtime.gate().account_of(client),
-            requote=requote,
-        )
+        return await approval.wait(request)
     except ApprovalRefused as refusal:
         raise refused_in_app(decision, refusal) from None
-    except OSError as exc:
+    except SpendBlocked as exc:
+        raise blocked(exc) from None
+    except JournalError as exc:
         raise ToolFailure(
             JOURNAL_UNAVAILABLE,
-            f"The approval request could not be written beside the journal ({exc}). Nothing "
+            f"The approval request could not be written into the journal ({exc}). Nothing "
             "was sent.",
         ) from None
 
 
 @contextlib.asynccontextmanager
 async def told_to_the_app(runtime: Runtime, approved: Approved) -> AsyncIterator[None]:
-    """Around the send of an approved spend: its request file says how it ended (the journal
-    holds the outcome; the file only tells the app)."""
-    desk = ApprovalDesk(approvals_folder(runtime.deps.journal_path))
+    """Around the send of an approved spend: its request row says how it ended (the journal's
+    spend row holds the outcome; the request only tells the app)."""
+    desk = ApprovalDesk(SpendJournal(runtime.deps.journal_path))
 
-    async def ended(progress: Progress, code: str) -> None:
-        with contextlib.suppress(OSError):
-            await asyncio.to_thread(desk.update, approved.record, progress, {"code": code})
+    def ended(progress: Progress, code: str) -> None:
+        with contextlib.suppress(JournalError):
+            desk.update(approved.record, progress, {"code": code})
 
     try:
         yield
     except ToolFailure as failure:
         unknown = failure.code == OUTCOME_UNKNOWN
-        await ended(Progress.UNKNOWN if unknown else Progress.NOT_SENT, failure.code)
+        await asyncio.to_thread(
+            ended, Progress.UNKNOWN if unknown else Progress.NOT_SENT, failure.code
+        )
         raise
     except BaseException:
         # Cancelled mid-send: whether it went through is the journal's to say.
-        with contextlib.suppress(OSError):
-            desk.update(approved.record, Progress.UNKNOWN, {"code": "interrupted"})
+        ended(Progress.UNKNOWN, ApprovalInterrupted.code)
         raise
-    await ended(Progress.SENT, "sent")
+    await asyncio.to_thread(ended, Progress.SENT, "sent")

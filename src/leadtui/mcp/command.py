@@ -202,8 +202,11 @@ def _serve(ns: argparse.Namespace, deps: McpDeps | None) -> int:
     server = build_server(runtime)
 
     async def on_signals() -> None:
+        from leadtui.spend.approval_wait import end_waits
+
         with anyio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
             async for signum in signals:
+                await end_waits(signum)  # a wait for the app withdraws and answers first
                 _stopped(signum, runtime.sending)
 
     async def serve() -> None:

@@ -1,5 +1,6 @@
 """The spend decision as an agent reads it: what was sent (`SpendOut`), or why nothing was
-(`refused`, `declined`, `refused_in_app`, `outcome_unknown`), each with the quote."""
+(`refused`, `declined`, `outcome_unknown`), each with the quote. The running app's refusals
+are `approving.py`'s."""
 
 from __future__ import annotations
 
@@ -12,13 +13,6 @@ from leadtui.api.guidance import INVALID_REQUEST
 from leadtui.mcp import asking
 from leadtui.mcp.asking import Asked
 from leadtui.mcp.results import ToolFailure, from_lead_error
-from leadtui.spend.approval_refusals import (
-    ApprovalMismatch,
-    ApprovalRefused,
-    ApprovalTimedOut,
-    DeniedInApp,
-)
-from leadtui.spend.approvals import DEFAULT_WAIT_SECONDS, MAX_WAIT_SECONDS
 from leadtui.spend.decision import ASK_CODES, Allowance, Decision, SpendRefused
 from leadtui.spend.errors import Code, SpendBlocked, SpendOutcomeUnknown
 from leadtui.spend.quote import Quote, Unit
@@ -130,37 +124,6 @@ def declined(decision: Decision, asked: Asked) -> ToolFailure:
             "quote": decision.quote.to_json(),
             "decision": decision.to_json(),
         },
-    )
-
-
-# What to do after the app's answer was no, or about another spend: never ask again unbidden.
-_NOT_AGAIN: Final = {
-    DeniedInApp.code: "The user said no: do not retry unless they ask for it.",
-    ApprovalMismatch.code: "The answer was about another spend (the request was changed while "
-    "it waited): do not retry unless the user asks for it.",
-}
-
-
-def _after_the_app(refusal: ApprovalRefused) -> str:
-    """What to do after the running app did not say yes, in an agent's words (by code)."""
-    if refusal.code != ApprovalTimedOut.code:
-        return _NOT_AGAIN.get(refusal.code, _NOT_AGAIN[DeniedInApp.code])
-    waited = refusal.waited or DEFAULT_WAIT_SECONDS
-    return (
-        f"Nobody answered within {waited:.0f} s. Ask the user to keep leadtui open (A shows "
-        "Approvals), then call again; the user may restart this server with "
-        f"--approval-timeout SECONDS (at most {MAX_WAIT_SECONDS:.0f}) for a longer wait."
-    )
-
-
-def refused_in_app(decision: Decision, refusal: ApprovalRefused) -> ToolFailure:
-    """No yes from the running app for this spend (denied, timed out, or an answer about
-    another spend): nothing was sent."""
-    return ToolFailure(
-        refusal.code,
-        f"{refusal.headline} Cost: {quote_words(refusal.quote)}.",
-        hint=_after_the_app(refusal),
-        details={"quote": refusal.quote.to_json(), "decision": decision.to_json()},
     )
 
 

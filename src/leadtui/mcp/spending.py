@@ -98,19 +98,9 @@ class Spender:
     async def approved_in_app(self, ctx: Context[Any, Any], priced: Priced) -> asking.Answer:
         """Ask the running app about the spend, at the decision's quote, and wait for its yes.
         Raises ToolFailure when none comes."""
-
-        async def requote(request: SpendRequest) -> SpendRequest:
-            fresh = await self.priced(ctx, priced.make)
-            if fresh.decision.verdict is Verdict.REFUSE:
-                raise refused(fresh.decision)
-            key = request.idempotency_key  # the same spend: its key stays
-            return dataclasses.replace(
-                fresh.request, quote=fresh.decision.quote, idempotency_key=key
-            )
-
         decision = priced.decision
         request = dataclasses.replace(priced.request, quote=decision.quote)
-        approved = await approving.approved_in_app(self.runtime, ctx, decision, request, requote)
+        approved = await approving.approved_in_app(self.runtime, ctx, decision, request)
         return asking.Answer(Asked.YES, approved)
 
     async def settle(

@@ -1,8 +1,8 @@
 """Who asked for a journaled spend and who approved it: the one rule History and `leadtui
 pending` both read.
 
-A spend approved in the running app has an approved request file with its idempotency key and
-body hash: the asker and the app that said yes are named there, with their process ids. Any
+A spend approved in the running app has an approved request row with its idempotency key and
+spend: the asker and the app that said yes are named there, with their process ids. Any
 other spend was asked and authorized on its own surface; the journal says which surface and
 what let it out (a dialog, a prompt, a ceiling, a budget).
 """
@@ -13,8 +13,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
-from leadtui.spend.approval_records import ApprovalRequest, Party, Verdict
-from leadtui.spend.approvals import ApprovalDesk
+from leadtui.spend.approvals import ApprovalDesk, ApprovalRequest, Party, Verdict
+from leadtui.spend.errors import JournalError
 from leadtui.spend.intent import SpendIntent
 
 SURFACE_WORDS: Final = {"app": "app", "cli": "command line", "agent": "agent"}
@@ -86,10 +86,10 @@ class ApprovedSpends:
 
     @classmethod
     def read(cls, desk: ApprovalDesk) -> ApprovedSpends:
-        """The folder's approved requests (none when it cannot be listed). Blocking."""
+        """The journal's approved requests (none when they cannot be read). Blocking."""
         try:
             return cls(desk.approved_by_key())
-        except OSError:
+        except JournalError:
             return cls({})
 
     def parties(self, intent: SpendIntent) -> SpendParties:
@@ -100,7 +100,7 @@ class ApprovedSpends:
             request is None
             or answer is None
             or answer.verdict is not Verdict.APPROVED
-            or answer.body_sha256 != intent.body_sha256
+            or dict(request.params) != dict(intent.params)
         ):
             return SpendParties(intent.surface, intent.authorized_by)
         return SpendParties(intent.surface, intent.authorized_by, request.asker, answer.by)

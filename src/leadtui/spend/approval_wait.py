@@ -1,12 +1,13 @@
-"""The asker's side of an approval in the running app: write the request, wait, read the answer.
+"""Asking the running app: the one routine the command line and the tool server both call.
 
 A surface that cannot ask anyone calls `InAppApproval.wait` when the decision is "ask": it
-returns the spend the person approved (exactly the one it holds), or raises an
-`ApprovalRefused` carrying the quote — denied, timed out, or an answer that does not match.
-A stale quote (price or balance changed) is quoted again by the caller's `requote` and asked
-anew, within the same overall timeout. Waiting reads only local files, on the injected clock
-and sleep; the caller sends the approved spend itself, through the spend core. Before asking,
-the folder's old files are pruned (`approval_pruning.py`).
+writes a request row into the journal, waits, and returns the spend the person approved
+(exactly the one it holds), or raises an `ApprovalRefused` carrying the quote and its code —
+denied, timed out, interrupted, or an answer about another spend. A stale quote (price or
+balance changed) is quoted again by `quote_now`, the same decision and price source the app
+quotes with, and asked anew within the same overall timeout. SIGINT or SIGTERM while waiting
+withdraws the request and ends the wait as `interrupted`. The caller sends the approved spend
+itself, through the spend core (which checks it once more before the POST).
 """
 
 from __future__ import annotations
@@ -14,46 +15,82 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import signal
+import threading
 import time
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
-from datetime import UTC, datetime
-from typing import Any, Final
+from collections.abc import Awaitable, Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Final
 
+from leadtui.api.client import LeadClient
 from leadtui.spend.account import SpendAccount
-from leadtui.spend.approval_files import UnreadableApproval
-from leadtui.spend.approval_pruning import prune_approvals
-from leadtui.spend.approval_records import Answer, ApprovalRequest, Party, Progress, Verdict
-from leadtui.spend.approval_refusals import (
-    ApprovalMismatch,
-    ApprovalRefused,
-    ApprovalTimedOut,
-    DeniedInApp,
-    refusal_of,
+from leadtui.spend.approvals import (
+    DEFAULT_WAIT_SECONDS,
+    MAX_WAIT_SECONDS,
+    Answer,
+    ApprovalDesk,
+    ApprovalRequest,
+    Party,
+    Progress,
+    UnreadableApproval,
+    Verdict,
 )
-from leadtui.spend.approvals import DEFAULT_WAIT_SECONDS, MAX_WAIT_SECONDS, ApprovalDesk
-from leadtui.spend.journal import canonical_body_hash
+from leadtui.spend.decision import Authorization, Decision, Surface, refusal
+from leadtui.spend.decision import Verdict as Decided
+from leadtui.spend.errors import JournalError, SpendBlocked
+from leadtui.spend.gate import SpendGate
+from leadtui.spend.origin import spend_origin
 from leadtui.spend.quote import Quote
 from leadtui.spend.request import SpendRequest
 
 Sleep = Callable[[float], Awaitable[None]]
 Report = Callable[[str], Awaitable[None] | None]
 """Told how the wait goes (a line on stderr, an MCP progress notification)."""
-Requote = Callable[[SpendRequest], Awaitable[SpendRequest]]
-"""Quotes the same spend again with a balance read fresh (same key, same body)."""
-
-__all__ = [
-    "ApprovalMismatch",
-    "ApprovalRefused",
-    "ApprovalTimedOut",
-    "Approved",
-    "DeniedInApp",
-    "InAppApproval",
-    "check_wait_seconds",
-]
 
 POLL_SECONDS: Final = 0.5
 REPORT_EVERY_SECONDS: Final = 10.0
+_SIGNALS: Final = tuple(s for s in (signal.SIGINT, getattr(signal, "SIGTERM", None)) if s)
+
+
+class ApprovalRefused(SpendBlocked):
+    """No yes came from the app for this spend: nothing was sent. `code` is what every surface
+    reports; a surface shows "title: message" (`headline`) and its own next step."""
+
+    code: ClassVar[str] = "denied_in_app"
+
+    def __init__(self, message: str, quote: Quote, *, waited: float | None = None) -> None:
+        super().__init__(message)
+        self.quote = quote
+        self.waited = waited
+        """How long the asker was to wait, in seconds (its timeout)."""
+
+    @property
+    def headline(self) -> str:
+        return f"{self.title}: {self.message}"
+
+
+class DeniedInApp(ApprovalRefused):
+    title = "Denied in the app"
+    code = "denied_in_app"
+
+
+class ApprovalTimedOut(ApprovalRefused):
+    title = "No answer from the app"
+    code = "approval_timeout"
+
+
+class ApprovalMismatch(ApprovalRefused):
+    """The answer is not about the spend this process holds (its request was changed)."""
+
+    title = "Approval does not match"
+    code = "approval_mismatch"
+
+
+class ApprovalInterrupted(ApprovalRefused):
+    """SIGINT or SIGTERM while waiting: the request was withdrawn."""
+
+    title = "Interrupted"
+    code = "interrupted"
 
 
 def check_wait_seconds(seconds: float) -> float:
@@ -63,9 +100,65 @@ def check_wait_seconds(seconds: float) -> float:
     return seconds
 
 
+async def quote_now(
+    gate: SpendGate, client: LeadClient, request: SpendRequest, surface: Surface
+) -> Decision:
+    """The one decision about `request` now (same key and body): the spend core reads the
+    price the server states now and the balance, and corrects the price by the observed one.
+    The asker and the app both quote with it, so a quote that did not move reads the same on
+    both sides."""
+    return await gate.decide(request, client, Authorization(surface, can_ask=True))
+
+
+# The waits under way in this process, each with the signals it was told of: one handler for
+# them all, installed while any waits (two tool calls may wait at once), the process's own
+# handling put back when the last one ends.
+_WAITS: dict[int, list[int]] = {}
+_BEFORE: dict[int, Any] = {}
+_WHEN_ENDED: list[asyncio.Event] = []
+
+
+def _tell_the_waits(signum: int, _frame: object) -> None:
+    for noted in _WAITS.values():
+        noted.append(signum)
+
+
+@contextlib.contextmanager
+def _signals_noted(noted: list[int]) -> Iterator[None]:
+    if not _WAITS:
+        for sig in _SIGNALS:
+            _BEFORE[sig] = signal.getsignal(sig)
+            signal.signal(sig, _tell_the_waits)
+    _WAITS[id(noted)] = noted
+    try:
+        yield
+    finally:
+        del _WAITS[id(noted)]
+        if not _WAITS:
+            for sig, handler in _BEFORE.items():
+                signal.signal(sig, handler)
+            _BEFORE.clear()
+            for ended in _WHEN_ENDED:
+                ended.set()
+            _WHEN_ENDED.clear()
+
+
+async def end_waits(signum: int) -> None:
+    """For a process stopping on `signum` by a handler of its own (the tool server's): every
+    wait under way is told, withdraws its request and answers `interrupted`; this returns once
+    they all ended and their answers had a poll's time to go out."""
+    if not _WAITS:
+        return
+    ended = asyncio.Event()
+    _WHEN_ENDED.append(ended)
+    _tell_the_waits(signum, None)
+    await ended.wait()
+    await asyncio.sleep(POLL_SECONDS)
+
+
 @dataclass(frozen=True)
 class Approved:
-    """The spend a person approved in the app, and its request file (for the outcome)."""
+    """The spend a person approved in the app, and its request row (for the outcome)."""
 
     request: SpendRequest
     record: ApprovalRequest
@@ -76,53 +169,66 @@ class Approved:
 class InAppApproval:
     """How a surface that cannot ask waits for the running app's answer."""
 
-    desk: ApprovalDesk
+    gate: SpendGate
+    client: LeadClient
     asker: Party
     timeout: float = DEFAULT_WAIT_SECONDS
     sleep: Sleep = asyncio.sleep
     clock: Callable[[], float] = time.monotonic
     report: Report | None = None
-    wall_clock: Callable[[], float] = time.time
-    """Wall-clock seconds: how old the folder's files are (pruned before asking)."""
     poll_seconds: float = POLL_SECONDS
     report_every: float = REPORT_EVERY_SECONDS
+    _signalled: list[int] = field(default_factory=list, init=False)
 
-    async def wait(
-        self,
-        request: SpendRequest,
-        *,
-        profile: str,
-        origin: str,
-        account: SpendAccount,
-        requote: Requote,
-    ) -> Approved:
-        """Ask the app and wait until it answers or the timeout passes. Raises DeniedInApp,
-        ApprovalTimedOut, ApprovalMismatch; OSError when the request cannot be written."""
+    @property
+    def desk(self) -> ApprovalDesk:
+        return ApprovalDesk(self.gate.journal)
+
+    async def wait(self, request: SpendRequest) -> Approved:
+        """Ask the app and wait until it answers or the timeout passes. Raises an
+        ApprovalRefused; SpendRefused when a fresh quote is refused; JournalError."""
         deadline = self.clock() + check_wait_seconds(self.timeout)
-        await asyncio.to_thread(prune_approvals, self.desk.folder, self.wall_clock())
+        account = await self.gate.account_of(self.client)
+        await asyncio.to_thread(self.desk.prune)
         current = request
-        while True:
-            record = await asyncio.to_thread(
-                self.desk.ask,
-                current,
-                asker=dataclasses.replace(self.asker, at=datetime.now(UTC)),
-                wait_seconds=self.timeout,
-                profile=profile,
-                origin=origin,
-                account=account,
-            )
-            try:
-                answer = await self._answer(record, current, deadline)
-            except BaseException:
-                # Interrupted: withdraw (at once, no await), so no app approves a spend
-                # nobody will send.
-                self._close(record, current, Verdict.WITHDRAWN)
-                raise
-            if answer.verdict is Verdict.STALE:
+        with self._withdrawn_on_signals():
+            while True:
+                record = await asyncio.to_thread(
+                    self.desk.ask,
+                    current,
+                    asker=Party.here(self.asker.surface, self.asker.name),
+                    wait_seconds=self.timeout,
+                    profile=self.gate.profile,
+                    origin=spend_origin(self.client.base_url),
+                    account=account,
+                )
+                try:
+                    answer = await self._answer(record, current, deadline)
+                except BaseException:
+                    # Cancelled: withdraw at once (no await), so no app approves a spend
+                    # nobody will send; the cancellation, not a journal fault, is reported.
+                    with contextlib.suppress(JournalError):
+                        self._close(record, current, Verdict.WITHDRAWN)
+                    raise
+                if answer.verdict is not Verdict.STALE:
+                    return await self._settle(record, current, account, answer)
                 await asyncio.to_thread(self.desk.update, record, Progress.REQUOTED)
-                current = await requote(current)
-                continue
-            return await self._settle(record, current, account, answer)
+                fresh = await quote_now(
+                    self.gate, self.client, current, Surface(self.asker.surface)
+                )
+                if fresh.verdict is Decided.REFUSE:
+                    raise refusal(fresh)
+                current = dataclasses.replace(current, quote=fresh.quote)
+
+    @contextlib.contextmanager
+    def _withdrawn_on_signals(self) -> Iterator[None]:
+        """SIGINT and SIGTERM, while waiting, end the wait (noted here, read by the poll)."""
+        if threading.current_thread() is not threading.main_thread():
+            yield
+            return
+        self._signalled.clear()
+        with _signals_noted(self._signalled):
+            yield
 
     async def _answer(
         self, record: ApprovalRequest, spend: SpendRequest, deadline: float
@@ -132,12 +238,15 @@ class InAppApproval:
             try:
                 answer = await asyncio.to_thread(self.desk.answer_of, record.id)
             except UnreadableApproval:
-                answer = None  # refused, not trusted; the timeout still ends the wait
+                answer = None  # changed by hand: never trusted; the timeout still ends it
             if answer is not None:
                 return answer
             now = self.clock()
-            if now >= deadline:
-                closed = await asyncio.to_thread(self._close, record, spend, Verdict.TIMED_OUT)
+            ended = Verdict.WITHDRAWN if self._signalled else None
+            if ended is None and now >= deadline:
+                ended = Verdict.TIMED_OUT
+            if ended is not None:
+                closed = await asyncio.to_thread(self._close, record, spend, ended)
                 if closed is not None:
                     return closed
                 continue  # an answer came first: read it
@@ -154,16 +263,13 @@ class InAppApproval:
             verdict,
             self.asker,
             spend.idempotency_key,
-            canonical_body_hash(spend.body),
+            spend.request_hash,
             spend.quote.total,
             record.account,
         )
-        try:
-            if not self.desk.answer(record.id, answer):
-                return None
-            self.desk.update(record, Progress.NOT_SENT, {"reason": verdict.value})
-        except OSError:
-            return answer
+        if not self.desk.answer(record.id, answer):
+            return None
+        self.desk.update(record, Progress.NOT_SENT, {"reason": verdict.value})
         return answer
 
     async def _settle(
@@ -172,10 +278,34 @@ class InAppApproval:
         if answer.verdict is Verdict.APPROVED and answer.matches(spend, account):
             changed = await asyncio.to_thread(self.desk.update, record, Progress.SENDING)
             return Approved(spend, changed, answer)
-        await asyncio.to_thread(
-            self.desk.update, record, Progress.NOT_SENT, {"reason": answer.verdict.value}
+        mismatch = answer.verdict is Verdict.APPROVED
+        reason = "mismatch" if mismatch else answer.verdict.value
+        await asyncio.to_thread(self.desk.update, record, Progress.NOT_SENT, {"reason": reason})
+        raise self._refusal(answer, spend.quote)
+
+    def _refusal(self, answer: Answer, quote: Quote) -> ApprovalRefused:
+        total, who, waited = quote.total_text(), answer.by.label, self.timeout
+        if answer.verdict is Verdict.APPROVED:
+            return ApprovalMismatch(
+                f"the approval by {who} names another spend than the {total} this process "
+                "asked (the request was changed). Nothing was sent.",
+                quote,
+                waited=waited,
+            )
+        if answer.verdict is Verdict.DENIED:
+            return DeniedInApp(f"{who} said no to {total}. Nothing was sent.", quote)
+        if answer.verdict is Verdict.WITHDRAWN:
+            return ApprovalInterrupted(
+                f"the wait for the app's answer was interrupted; the request is withdrawn "
+                f"({total} asked). Nothing was sent.",
+                quote,
+                waited=waited,
+            )
+        return ApprovalTimedOut(
+            f"nobody answered within {waited:.0f} s ({total} asked). Nothing was sent.",
+            quote,
+            waited=waited,
         )
-        raise refusal_of(answer, spend.quote, self.timeout)
 
     async def _tell(self, quote: Quote, left: float) -> None:
         if self.report is None:
@@ -188,7 +318,7 @@ class InAppApproval:
             await told
 
     def settled(self, approved: Approved, progress: Progress, detail: dict[str, Any]) -> None:
-        """Record in the request file what became of the approved spend (blocking)."""
-        # The journal holds the outcome; the file only tells the app.
-        with contextlib.suppress(OSError):
+        """Record on the request what became of the approved spend (blocking; the journal's
+        spend row holds the outcome, this only tells the app)."""
+        with contextlib.suppress(JournalError):
             self.desk.update(approved.record, progress, detail)

@@ -1,84 +1,257 @@
-"""Spends waiting for a person's yes in the running app: one file per request, beside the journal.
+"""Spends waiting for a person's yes in the running app: rows of the spend journal.
 
 A surface that cannot ask anyone (an agent without elicitation, a script without a terminal)
-writes the spend it wants to send into `approvals/<id>.json` and waits; the running app lists
-the requests and answers one by creating `approvals/<id>.answer.json`. That file is created
-exclusively (written whole, then hard-linked into place), so of two answers — two apps, or an
-app and the asker giving up — exactly one wins. Only the asker writes its request file (whole,
-by rename) and only the asker ever sends: an answer carries what the person saw (account, key,
-body hash, total), and the asker sends only the spend it holds in memory, and only if the
-answer matches it. Files are 0600 in a 0700 folder, and a file that another user owns, that
-others may read, or that is not a regular file is never trusted.
+writes the spend it wants to send as a request row and waits (`approval_wait.py`); the running
+app lists the requests and answers one. A request names its spend by the idempotency key and
+the request hash (method, path, body) it will be journaled and sent with; an answer repeats
+what the person saw, and the asker sends only the spend it holds in memory, and only when the
+answer names exactly that spend. Answers are one row per request (its primary key): of two
+answers — two apps, or an app and the asker giving up — the first committed is the only one.
+
+Old rows age out (`prune`): a day after they last changed, thirty days for an approved one
+(History and `leadtui pending` name who asked and who approved from it), never while an asker
+still waits on it or sends it.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import socket
+import sqlite3
 import uuid
 from collections.abc import Mapping
-from pathlib import Path
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
+from enum import StrEnum
 from typing import Any, Final
 
-from leadtui.durable import write_atomically
 from leadtui.spend.account import SpendAccount
-from leadtui.spend.approval_files import UnreadableApproval, publish, read_private
-from leadtui.spend.approval_records import (
-    Answer,
-    ApprovalRequest,
-    Party,
-    Progress,
-    Verdict,
-    quote_from_json,
-)
-from leadtui.spend.journal import canonical_body_hash, default_journal_path
+from leadtui.spend.claims import owner_died
+from leadtui.spend.intent import SpendOperation
+from leadtui.spend.journal import SpendJournal
+from leadtui.spend.quote import PriceSource, Quote, Unit
 from leadtui.spend.request import SpendRequest
 
-__all__ = [
-    "COMMAND_LINE",
-    "DEFAULT_WAIT_SECONDS",
-    "MAX_WAIT_SECONDS",
-    "Answer",
-    "ApprovalDesk",
-    "ApprovalRequest",
-    "Party",
-    "Progress",
-    "UnreadableApproval",
-    "Verdict",
-    "approvals_folder",
-    "quote_from_json",
-]
-
-FOLDER_NAME: Final = "approvals"
 DEFAULT_WAIT_SECONDS: Final = 120.0
 MAX_WAIT_SECONDS: Final = 900.0
 """How long an asker may wait for the app's answer: 15 minutes at most."""
-_SUFFIX: Final = ".json"
-_ANSWER_SUFFIX: Final = ".answer.json"
+KEEP_SECONDS: Final = 24 * 3600.0
+KEEP_APPROVED_SECONDS: Final = 30 * 24 * 3600.0
 COMMAND_LINE: Final = "command line"
 
 
-def approvals_folder(journal_path: Path | None = None) -> Path:
-    """The folder beside the journal (the state dir, or next to a journal given explicitly)."""
-    return (journal_path or default_journal_path()).parent / FOLDER_NAME
+class Verdict(StrEnum):
+    """How a request was answered; the first answer written is the only one."""
+
+    APPROVED = "approved"
+    """A person said yes in the app to exactly this spend: the asker sends it."""
+    DENIED = "denied"
+    STALE = "stale"
+    """The quote no longer holds (price or balance changed): the asker quotes again."""
+    TIMED_OUT = "timed_out"
+    WITHDRAWN = "withdrawn"
+    """The asker was interrupted before an answer: nothing is sent."""
+
+
+class Progress(StrEnum):
+    """What the asker did with its request."""
+
+    WAITING = "waiting"
+    REQUOTED = "requoted"
+    """Replaced by a request with a fresh quote."""
+    SENDING = "sending"
+    SENT = "sent"
+    NOT_SENT = "not_sent"
+    """Denied, timed out, withdrawn, or the answer did not match: nothing was sent."""
+    UNKNOWN = "outcome_unknown"
+
+
+class UnreadableApproval(Exception):
+    """A row this version cannot read (changed by hand, or a newer version's): never approved."""
+
+
+@dataclass(frozen=True)
+class Party:
+    """Who asked or answered: the surface, a name, the process and machine, and when."""
+
+    surface: str
+    name: str
+    pid: int
+    host: str
+    at: datetime
+
+    @classmethod
+    def here(cls, surface: str, name: str, at: datetime | None = None) -> Party:
+        return cls(surface, name, os.getpid(), socket.gethostname(), at or datetime.now(UTC))
+
+    @property
+    def label(self) -> str:
+        """`claude-code (pid 4242)`."""
+        return f"{self.name} (pid {self.pid})"
+
+    def gone(self) -> bool:
+        """True when this party's process is known to have ended (on this machine only)."""
+        return owner_died(f"{self.host}/{self.pid}/")
+
+    def to_json(self) -> dict[str, Any]:
+        doc = dict(self.__dict__)
+        return doc | {"at": self.at.isoformat()}
+
+    @classmethod
+    def from_json(cls, doc: Mapping[str, Any]) -> Party:
+        return cls(
+            str(doc["surface"]),
+            str(doc["name"]),
+            int(doc["pid"]),
+            str(doc["host"]),
+            datetime.fromisoformat(doc["at"]),
+        )
+
+
+@dataclass(frozen=True)
+class Answer:
+    """The app's (or the asker's own) answer, naming the spend the person saw."""
+
+    verdict: Verdict
+    by: Party
+    idempotency_key: str
+    request_hash: str
+    total: int
+    account: SpendAccount
+    reason: str = ""
+
+    def matches(self, request: SpendRequest, account: SpendAccount) -> bool:
+        """True when this answer is about exactly `request` (key, whole request, total) for
+        `account`."""
+        return (
+            self.idempotency_key == request.idempotency_key
+            and self.request_hash == request.request_hash
+            and self.total == request.quote.total
+            and self.account.same_as(account)
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "verdict": self.verdict.value,
+            "by": self.by.to_json(),
+            "idempotency_key": self.idempotency_key,
+            "request_hash": self.request_hash,
+            "total": self.total,
+            "account": self.account.__dict__,
+            "reason": self.reason,
+        }
+
+    @classmethod
+    def from_json(cls, doc: Mapping[str, Any]) -> Answer:
+        return cls(
+            Verdict(doc["verdict"]),
+            Party.from_json(doc["by"]),
+            str(doc["idempotency_key"]),
+            str(doc["request_hash"]),
+            _whole(doc["total"]),
+            SpendAccount(**doc["account"]),
+            str(doc.get("reason") or ""),
+        )
+
+
+@dataclass(frozen=True)
+class ApprovalRequest:
+    """One spend waiting for the app's answer, as the asker wrote it."""
+
+    id: str
+    asker: Party
+    wait_seconds: float
+    profile: str
+    origin: str
+    account: SpendAccount
+    params: Mapping[str, Any]
+    request_hash: str
+    idempotency_key: str
+    quote: Quote
+    progress: Progress = Progress.WAITING
+    detail: Mapping[str, Any] = field(default_factory=dict)
+    answer: Answer | None = None
+
+    @property
+    def operation(self) -> SpendOperation:
+        return self.quote.operation
+
+    def to_json(self) -> dict[str, Any]:
+        """What the row's `request` column holds (and what Approvals copies)."""
+        return {
+            "asker": self.asker.to_json(),
+            "wait_seconds": self.wait_seconds,
+            "account": self.account.__dict__,
+            "params": dict(self.params),
+            "quote": self.quote.to_json(),
+        }
+
+    @classmethod
+    def from_row(cls, row: sqlite3.Row) -> ApprovalRequest:
+        """Raises UnreadableApproval for a row that cannot be read."""
+        try:
+            doc = json.loads(row["request"])
+            answer = row["answer"]
+            return cls(
+                id=str(row["id"]),
+                asker=Party.from_json(doc["asker"]),
+                wait_seconds=float(doc["wait_seconds"]),
+                profile=str(row["profile"]),
+                origin=str(row["base_url"]),
+                account=SpendAccount(**doc["account"]),
+                params=dict(doc["params"]),
+                request_hash=str(row["request_hash"]),
+                idempotency_key=str(row["idempotency_key"]),
+                quote=quote_from_json(doc["quote"]),
+                progress=Progress(row["progress"]),
+                detail=dict(json.loads(row["detail"])),
+                answer=None if answer is None else Answer.from_json(json.loads(answer)),
+            )
+        except (ValueError, KeyError, TypeError, AttributeError) as exc:
+            raise UnreadableApproval(f"{type(exc).__name__}: {exc}") from None
+
+
+def quote_from_json(doc: Mapping[str, Any]) -> Quote:
+    """A quote as `Quote.to_json` wrote it."""
+    balance = doc["balance"]
+    return Quote(
+        operation=SpendOperation(doc["operation"]),
+        target=str(doc["target"]),
+        units=_whole(doc["units"]),
+        unit=Unit(doc["unit"]),
+        price=_whole(doc["price"]),
+        price_source=PriceSource(doc["price_source"]),
+        balance=None if balance is None else _whole(balance),
+    )
+
+
+def _whole(value: object) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ValueError(f"{value!r} is not a whole number")
+    return value
+
+
+_SELECT: Final = (
+    "SELECT r.*, a.answer FROM approval_requests r"
+    " LEFT JOIN approval_answers a ON a.request_id = r.id"
+)
+
+
+@dataclass(frozen=True)
+class Listed:
+    """Every request (oldest first) and the rows that cannot be read, with why."""
+
+    requests: list[ApprovalRequest]
+    refused: list[tuple[str, str]]
 
 
 class ApprovalDesk:
-    """The folder of approval requests: the asker's side (`ask`, `update`) and the app's side
-    (`requests`, `answer`). Blocking file I/O: call it from a thread in an event loop."""
+    """The approval rows of one journal: the asker's side (`ask`, `update`) and the app's
+    (`listed`, `answer`). Blocking sqlite calls: from a thread in an event loop."""
 
-    def __init__(self, folder: Path) -> None:
-        self.folder = folder
-
-    def _request_path(self, request_id: str) -> Path:
-        if not request_id.isalnum():  # our ids are uuid hex: never a path of another folder
-            raise UnreadableApproval(f"not a request id: {request_id!r}")
-        return self.folder / f"{request_id}{_SUFFIX}"
-
-    def _answer_path(self, request_id: str) -> Path:
-        return self._request_path(request_id).with_name(f"{request_id}{_ANSWER_SUFFIX}")
-
-    # --- the asker ---------------------------------------------------------------------
+    def __init__(self, journal: SpendJournal) -> None:
+        self.journal = journal
 
     def ask(
         self,
@@ -90,7 +263,6 @@ class ApprovalDesk:
         origin: str,
         account: SpendAccount,
     ) -> ApprovalRequest:
-        """Write a new request (exclusively: never over another file) and return it."""
         pending = ApprovalRequest(
             id=uuid.uuid4().hex,
             asker=asker,
@@ -98,89 +270,122 @@ class ApprovalDesk:
             profile=profile,
             origin=origin,
             account=account,
-            operation=request.operation,
             params=dict(request.params),
-            body_sha256=canonical_body_hash(request.body),
+            request_hash=request.request_hash,
             idempotency_key=request.idempotency_key,
             quote=request.quote,
         )
-        publish(self._request_path(pending.id), pending.to_json())
+        with self.journal.writing() as db:
+            db.execute(
+                "INSERT INTO approval_requests (id, idempotency_key, request_hash, profile,"
+                " base_url, request, changed_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (
+                    pending.id,
+                    pending.idempotency_key,
+                    pending.request_hash,
+                    profile,
+                    origin,
+                    json.dumps(pending.to_json(), sort_keys=True),
+                    self.journal.clock(),
+                ),
+            )
         return pending
 
     def update(
         self, pending: ApprovalRequest, progress: Progress, detail: Mapping[str, Any] | None = None
     ) -> ApprovalRequest:
-        """The asker records what it did (the file is replaced whole, by rename)."""
-        changed = ApprovalRequest(
-            **{**pending.__dict__, "progress": progress, "detail": dict(detail or {})}
-        )
-        data = json.dumps(changed.to_json(), sort_keys=True).encode()
-        write_atomically(self._request_path(pending.id), data)
-        return changed
-
-    # --- either side -------------------------------------------------------------------
+        """The asker records what it did with its request."""
+        with self.journal.writing() as db:
+            db.execute(
+                "UPDATE approval_requests SET progress = ?, detail = ?, changed_at = ?,"
+                " version = version + 1 WHERE id = ?",
+                (progress.value, json.dumps(dict(detail or {})), self.journal.clock(), pending.id),
+            )
+        return replace(pending, progress=progress, detail=dict(detail or {}))
 
     def answer(self, request_id: str, answer: Answer) -> bool:
         """Answer a request, once: True when this answer is the one that counts, False when
-        another was written first (another app, or the asker gave up)."""
-        try:
-            publish(self._answer_path(request_id), answer.to_json())
-        except FileExistsError:
-            return False
+        another was committed first (another app, or the asker gave up)."""
+        now = self.journal.clock()
+        with self.journal.writing() as db:
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                db.execute(
+                    "INSERT INTO approval_answers (request_id, answer, answered_at)"
+                    " VALUES (?, ?, ?)",
+                    (request_id, json.dumps(answer.to_json(), sort_keys=True), now),
+                )
+            except sqlite3.IntegrityError:
+                db.execute("ROLLBACK")
+                return False
+            db.execute(
+                "UPDATE approval_requests SET changed_at = ?, version = version + 1 WHERE id = ?",
+                (now, request_id),
+            )
+            db.execute("COMMIT")
         return True
 
-    def answer_of(self, request_id: str) -> Answer | None:
-        """The answer written for a request, if any. Raises UnreadableApproval."""
-        data = read_private(self._answer_path(request_id))
-        return None if data is None else Answer.from_json(data)
-
     def get(self, request_id: str) -> ApprovalRequest | None:
-        """One request with its answer; None when there is no such file."""
-        data = read_private(self._request_path(request_id))
-        if data is None:
-            return None
-        return ApprovalRequest.from_json(data, self.answer_of(request_id))
+        """One request with its answer. Raises UnreadableApproval."""
+        with self.journal.reading() as db:
+            rows = db.execute(_SELECT + " WHERE r.id = ?", (request_id,)).fetchall()
+        return ApprovalRequest.from_row(rows[0]) if rows else None
 
-    # --- the app -----------------------------------------------------------------------
+    def answer_of(self, request_id: str) -> Answer | None:
+        """The answer committed for a request, if any. Raises UnreadableApproval."""
+        request = self.get(request_id)
+        return None if request is None else request.answer
 
-    def signature(self) -> tuple[tuple[str, int], ...]:
-        """The folder's names and change times: a cheap look for "anything new?"."""
-        try:
-            entries = list(os.scandir(self.folder))
-        except OSError:
-            return ()
-        found = []
-        for entry in entries:
-            if entry.name.endswith(_SUFFIX):
-                try:
-                    found.append((entry.name, entry.stat(follow_symlinks=False).st_mtime_ns))
-                except OSError:
-                    continue
-        return tuple(sorted(found))
-
-    def requests(self) -> tuple[list[ApprovalRequest], list[tuple[str, str]]]:
-        """Every request (oldest first) and the files that cannot be trusted, with why."""
+    def listed(self) -> Listed:
+        """Every request with its answer, in one query."""
+        with self.journal.reading() as db:
+            rows = db.execute(_SELECT + " ORDER BY r.rowid").fetchall()
         found: list[ApprovalRequest] = []
-        bad: list[tuple[str, str]] = []
-        for name, _ in self.signature():
-            if name.endswith(_ANSWER_SUFFIX):
-                continue
-            request_id = name[: -len(_SUFFIX)]
+        refused: list[tuple[str, str]] = []
+        for row in rows:
             try:
-                request = self.get(request_id)
+                found.append(ApprovalRequest.from_row(row))
             except UnreadableApproval as exc:
-                bad.append((request_id, str(exc)))
-                continue
-            if request is not None:
-                found.append(request)
+                refused.append((str(row["id"]), str(exc)))
         found.sort(key=lambda r: (r.asker.at, r.id))
-        return found, bad
+        return Listed(found, refused)
 
     def approved_by_key(self) -> dict[str, ApprovalRequest]:
         """The approved request of each spend asked in the app, by its idempotency key."""
-        requests, _ = self.requests()
         return {
             r.idempotency_key: r
-            for r in requests
+            for r in self.listed().requests
             if r.answer is not None and r.answer.verdict is Verdict.APPROVED
         }
+
+    def prune(self, now: float | None = None) -> int:
+        """Remove the rows that aged out (see the module's rules) at `now` (wall-clock seconds
+        on the caller's clock; the journal's by default); how many went."""
+        now = self.journal.clock() if now is None else now
+        with self.journal.reading() as db:
+            rows = db.execute(_SELECT).fetchall()
+        old = [str(row["id"]) for row in rows if _aged_out(row, now)]
+        if old:
+            ids = [(request_id,) for request_id in old]
+            with self.journal.writing() as db:
+                db.execute("BEGIN IMMEDIATE")
+                db.executemany("DELETE FROM approval_answers WHERE request_id = ?", ids)
+                db.executemany("DELETE FROM approval_requests WHERE id = ?", ids)
+                db.execute("COMMIT")
+        return len(old)
+
+
+def _aged_out(row: sqlite3.Row, now: float) -> bool:
+    age = now - float(row["changed_at"])
+    try:
+        request = ApprovalRequest.from_row(row)
+    except UnreadableApproval:
+        return False  # changed by hand or a newer version's: shown as refused, never removed
+    alive = not request.asker.gone()
+    waited_on = request.answer is None and request.progress is Progress.WAITING
+    if waited_on and alive and now <= request.asker.at.timestamp() + request.wait_seconds:
+        return False
+    if request.progress is Progress.SENDING and alive:
+        return False
+    approved = request.answer is not None and request.answer.verdict is Verdict.APPROVED
+    return age > (KEEP_APPROVED_SECONDS if approved else KEEP_SECONDS)

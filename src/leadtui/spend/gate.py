@@ -20,7 +20,8 @@ from dataclasses import replace
 from datetime import UTC, datetime
 
 from leadtui.api.client import LeadClient
-from leadtui.api.errors import ApiError, LeadError, error_class
+from leadtui.api.errors import ApiError, ConfigurationError, LeadError, error_class
+from leadtui.api.guidance import INVALID_REQUEST
 from leadtui.api.keys import short_key
 from leadtui.api.models import Export, Identity
 from leadtui.config.settings import Settings, SpendPolicy
@@ -358,13 +359,20 @@ class SpendGate:
         except LeadError as exc:
             tried = len(exc.earlier_attempts) + 1
             unknown = after_unknown or any(may_have_acted(e) for e in exc.earlier_attempts)
-            if isinstance(exc, ApiError) and settles_spend(exc) and not unknown:
-                detail = {
-                    "status": exc.status,
-                    "code": exc.code,
-                    "message": exc.message,
-                    "request_id": exc.request_id,
-                }
+            # The client refused to build the request (an id that is no path segment): it was
+            # never sent, so the spend is settled as refused rather than left pending.
+            unsent = isinstance(exc, ConfigurationError) and not exc.earlier_attempts
+            if (unsent or (isinstance(exc, ApiError) and settles_spend(exc))) and not unknown:
+                detail = (
+                    {
+                        "status": exc.status,
+                        "code": exc.code,
+                        "message": exc.message,
+                        "request_id": exc.request_id,
+                    }
+                    if isinstance(exc, ApiError)
+                    else {"code": INVALID_REQUEST, "message": exc.message}
+                )
                 await asyncio.to_thread(
                     quietly,
                     key,

@@ -105,6 +105,15 @@ class SpendJournal:
         row, so none stays open), and closing it never checkpoints the WAL."""
         return self._opened(f"{self.path.resolve().as_uri()}?mode=ro", "PRAGMA query_only=ON")
 
+    def writing(self) -> AbstractContextManager[sqlite3.Connection]:
+        """A connection for another table of this file (the approvals): autocommit, durable,
+        its failures raised as JournalError."""
+        return self._connect()
+
+    def reading(self) -> AbstractContextManager[sqlite3.Connection]:
+        """A read-only connection for another table of this file (the approvals)."""
+        return self._look()
+
     @contextmanager
     def _opened(self, where: str, pragma: str) -> Iterator[sqlite3.Connection]:
         """One connection in autocommit to `where` (a file name, or a `file:` URI)."""

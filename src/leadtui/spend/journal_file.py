@@ -74,6 +74,36 @@ _ADDED_IN_3: Final = (
 )
 
 
+# Spends waiting for a yes in the running app, and their answers (`approvals.py`). A request
+# names the spend it would send by its idempotency key and its request hash; an answer is one
+# row per request (its primary key), so of two answers the first committed is the only one.
+# Created when missing: a journal written before them is upgraded in place, nothing moved.
+_APPROVALS: Final = (
+    """
+CREATE TABLE IF NOT EXISTS approval_requests (
+    id              TEXT PRIMARY KEY,
+    idempotency_key TEXT NOT NULL,
+    request_hash    TEXT NOT NULL,
+    profile         TEXT NOT NULL,
+    base_url        TEXT NOT NULL,
+    request         TEXT NOT NULL,
+    progress        TEXT NOT NULL DEFAULT 'waiting',
+    detail          TEXT NOT NULL DEFAULT '{}',
+    changed_at      REAL NOT NULL,
+    version         INTEGER NOT NULL DEFAULT 0
+)
+""",
+    """
+CREATE TABLE IF NOT EXISTS approval_answers (
+    request_id  TEXT PRIMARY KEY REFERENCES approval_requests (id),
+    answer      TEXT NOT NULL,
+    answered_at REAL NOT NULL
+)
+""",
+    "CREATE INDEX IF NOT EXISTS approval_requests_key ON approval_requests (idempotency_key)",
+)
+
+
 def create_private(path: Path) -> None:
     """Create the file (and its directory) readable by the user only; tighten an existing file
     and its WAL and shared-memory files. SQLite gives the -wal and -shm it creates later the
@@ -100,6 +130,8 @@ def prepare(db: sqlite3.Connection) -> None:
         if db.execute("PRAGMA user_version").fetchone()[0] < SCHEMA_VERSION:
             _upgrade(db)
         db.execute(_INDEX)
+        for statement in _APPROVALS:
+            db.execute(statement)
         db.execute("COMMIT")
     except BaseException:
         db.execute("ROLLBACK")

@@ -111,7 +111,7 @@ class LeadApp(KeysInBursts):
         self.start_error: str | None = None
         """Why a launch's load failed (the app then exits with code 2)."""
         self._jobs: JobWatcher | None = None
-        self.watches = LocalWatches(self)
+        self.watches = LocalWatches(self, self)
         """Spends other processes of this profile ask this app to approve, or journal."""
         self._spend_gate: SpendGate | None = None
         # The journal is opened (and on first use created) once, whoever asks first.
@@ -256,8 +256,6 @@ class LeadApp(KeysInBursts):
         self.add_mode(SCREENS[0].mode, SCREENS[0])  # its screen stack is the one shown now
         self.watch(self, "sign_ins", self.pending_offer.after_sign_in, init=self.started)
         self.sessions.start()
-        if self.started:
-            self.call_after_refresh(self.watches.start)
 
     def use_deps(self, deps: AppDeps) -> None:
         """Take the deps a launch loaded after the first frame."""
@@ -268,7 +266,6 @@ class LeadApp(KeysInBursts):
         if deps.settings.keymap != self._user_keymap:
             self._user_keymap = dict(deps.settings.keymap)
             self.set_keymap(self._user_keymap)
-        self.call_after_refresh(self.watches.start)
 
     def watch_identity(self) -> None:
         self.pending_offer.when_known()
@@ -308,6 +305,10 @@ class LeadApp(KeysInBursts):
         except Unauthorized:
             self.key_rejected = True
             raise
+        finally:
+            # The local watches start once the first GET /me answered or failed, after the
+            # credits are painted: they never compete with start-up.
+            self.call_after_refresh(self.watches.start)
         self.identity = identity
         self.credits = identity.credits
         self.key_rejected = False
@@ -403,7 +404,7 @@ class LeadApp(KeysInBursts):
         from leadtui.ui.screens.approvals import ApprovalsScreen
 
         if not isinstance(self.screen, ApprovalsScreen):
-            self.push_screen(ApprovalsScreen(self.watches.approvals))
+            self.push_screen(ApprovalsScreen(self.watches.journal))
 
     async def action_away(self) -> None:
         await self.away.show()

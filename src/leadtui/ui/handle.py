@@ -49,6 +49,9 @@ class AppHandle(Protocol):
     demo: bool
     start_error: str | None
     """Why a launch's load failed."""
+    approvals_waiting: int
+    """Spends other processes of this profile ask this app to approve, still waiting (a
+    reactive: the header's badge)."""
     spend_settled: Signal[str]
     """Published with its idempotency key when a pending spend was resent and settled, or
     discarded: what was shown about it is out of date."""

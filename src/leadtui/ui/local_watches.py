@@ -1,9 +1,9 @@
 """What the app watches on this machine, with no API call: the other processes of its profile.
 
-Spends they ask this app to approve (`ApprovalWatcher`, the approvals folder) and spends they
-journal (`JournalWatcher`, the journal file). Both are made when they start, after the first
-frame: their modules bring the spend core (sqlite3 and the journal), which the frame does not
-need.
+One watch of the journal file (`JournalWatcher`) sees both the spends they journal and the
+spends they ask this app to approve. It starts once the first GET /me answered or failed, after
+the credits are painted, so it never competes with start-up; its module brings the spend core
+(sqlite3 and the journal), which the first frame does not need.
 """
 
 from __future__ import annotations
@@ -12,35 +12,37 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from leadtui.ui.approval_watch import ApprovalWatcher
+    from textual.app import App
+
+    from leadtui.ui.handle import AppHandle
     from leadtui.ui.journal_watch import JournalWatcher
 
 
 class LocalWatches:
-    def __init__(self, app: Any) -> None:
-        # `app` is the LeadApp; its module is not imported here.
+    def __init__(self, app: AppHandle, host: App[Any]) -> None:
         self.app = app
-        self._approvals: ApprovalWatcher | None = None
-        self.journal: JournalWatcher | None = None
-        """The journal file's watch, once started."""
+        self.host = host
+        """Runs the watch's timer and workers (Textual's side of the app)."""
+        self._journal: JournalWatcher | None = None
 
     @property
-    def approvals(self) -> ApprovalWatcher:
-        """The app's one look at spends asked of it, made on first use."""
-        if self._approvals is None:
-            from leadtui.ui.approval_watch import ApprovalWatcher
-
-            self._approvals = ApprovalWatcher(self.app)
-        return self._approvals
-
-    def start(self) -> None:
-        """Start both (again after a launch loaded its settings: a no-op once started)."""
-        self.approvals.start()
-        if self.journal is None:
+    def journal(self) -> JournalWatcher:
+        """The journal's one watch, made on first use (started by `start`)."""
+        if self._journal is None:
             from leadtui.spend.journal import default_journal_path
             from leadtui.ui.journal_watch import JournalWatcher
             from leadtui.ui.spend_flow import follow_journal
 
             path = self.app.deps.journal_path or default_journal_path()
-            self.journal = JournalWatcher(self.app, path, partial(follow_journal, self.app))
-            self.journal.start()
+            self._journal = JournalWatcher(
+                self.app, self.host, path, partial(follow_journal, self.app)
+            )
+        return self._journal
+
+    @property
+    def started(self) -> bool:
+        return self._journal is not None and self._journal.looks > 0
+
+    def start(self) -> None:
+        """Start the watch (a no-op once started)."""
+        self.journal.start()

@@ -1,23 +1,24 @@
 """How the app judges a spend another process asks it to approve. Textual-free.
 
 A request is approvable only for this app's profile, server and account, when the app's own
-quote (a balance read just now, the price the server states now) is the one the asker wrote,
-and when the spend the file describes hashes to the body it names. Anything else is shown for
-what it is and never approved: stale (the asker quotes again), another account, or changed.
+quote (`quote_now`: the same decision and price source the asker quoted with, on a balance
+read just now) is the one the asker wrote, and when the spend the row describes hashes to the
+request hash it names. Anything else is shown for what it is and never approved: stale (the
+asker quotes again), another account or server, or changed.
 """
 
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
 from leadtui.api.models import ExtractionRequest
 from leadtui.spend.account import SpendAccount
-from leadtui.spend.approval_records import ApprovalRequest, Progress, Verdict
+from leadtui.spend.approvals import ApprovalRequest, Progress, Verdict
 from leadtui.spend.intent import SpendOperation
-from leadtui.spend.journal import canonical_body_hash
 from leadtui.spend.quote import Quote, plural
 from leadtui.spend.request import SpendRequest
 
@@ -31,7 +32,8 @@ class Standing(StrEnum):
     ANOTHER_ACCOUNT = "another account"
     ANOTHER_PROFILE = "another profile"
     ANOTHER_SERVER = "another server"
-    CHANGED = "refused: the file does not match its spend"
+    CHANGED = "refused: the request does not match its spend"
+    MISMATCH = "refused: the approval did not match the asker's spend"
     ASKER_GONE = "the asker has stopped (see pending spends)"
     APPROVED = "approved: the asker sends it"
     DENIED = "denied"
@@ -98,10 +100,13 @@ def settled_standing(request: ApprovalRequest) -> Standing | None:
         return _DONE[request.progress]
     if request.progress is Progress.SENDING and request.asker.gone():
         return Standing.ASKER_GONE  # killed after the yes: its journal says what is pending
+    if request.progress is Progress.NOT_SENT:
+        if request.detail.get("reason") == "mismatch":
+            return Standing.MISMATCH  # the asker refused the yes: it named another spend
+        if request.answer is None or request.answer.verdict is Verdict.APPROVED:
+            return Standing.NOT_SENT
     if request.answer is not None:
         return _ANSWERED[request.answer.verdict]
-    if request.progress is Progress.NOT_SENT:
-        return Standing.NOT_SENT
     if request.progress is not Progress.WAITING:
         return Standing.WITHDRAWN
     if request.asker.gone():
@@ -110,8 +115,8 @@ def settled_standing(request: ApprovalRequest) -> Standing | None:
 
 
 def rebuilt_spend(request: ApprovalRequest, quote: Quote) -> SpendRequest:
-    """The spend the file describes, at `quote`, with the asker's key. Raises ValueError (or
-    pydantic's ValidationError, a ValueError) when the file's spend cannot be built."""
+    """The spend the row describes, at `quote`, with the asker's key. Raises ValueError (or
+    pydantic's ValidationError, a ValueError) when the row's spend cannot be built."""
     params: dict[str, Any] = dict(request.params)
     if request.operation is SpendOperation.UNLOCK:
         if params.get("additional_results") != quote.units:
@@ -133,9 +138,11 @@ def review(
     origin: str,
     account: SpendAccount,
     fresh: Quote | None,
+    built: Callable[[ApprovalRequest], SpendRequest] | None = None,
 ) -> Review:
     """Judge an open request against this app (`fresh`: the app's quote of the same spend,
-    None while it is being read)."""
+    None while it is being read; `built`: how the row's spend is built at its own quote,
+    `rebuilt_spend` by default — a screen of a thousand rows remembers them)."""
     done = settled_standing(request)
     if done is not None:
         return Review(request, done)
@@ -147,21 +154,20 @@ def review(
         return Review(request, Standing.ANOTHER_ACCOUNT)
     asked = request.quote
     try:
-        spend = rebuilt_spend(request, asked)
+        spend = rebuilt_spend(request, asked) if built is None else built(request)
     except (ValueError, KeyError, TypeError):
         return Review(request, Standing.CHANGED)
-    if canonical_body_hash(spend.body) != request.body_sha256 or asked.total != (
-        asked.units * asked.price
-    ):
+    if spend.request_hash != request.request_hash:
         return Review(request, Standing.CHANGED)
     if fresh is None:
         return Review(request, Standing.CHECKING)
     if fresh.units != asked.units or fresh.operation is not asked.operation:
         return Review(request, Standing.CHANGED, fresh=fresh)
-    if (fresh.price, fresh.price_source, fresh.balance) != (
+    if (fresh.price, fresh.price_source, fresh.balance, fresh.total) != (
         asked.price,
         asked.price_source,
         asked.balance,
+        asked.total,
     ):
         return Review(request, Standing.STALE, fresh=fresh)
-    return Review(request, Standing.WAITING, rebuilt_spend(request, fresh), fresh)
+    return Review(request, Standing.WAITING, dataclasses.replace(spend, quote=fresh), fresh)

@@ -1,16 +1,18 @@
 """Approvals (`A` or the palette): spends other processes ask this app to approve.
 
 Each row says who asks (the agent's name, or "command line"), its process id and when, what
-it would spend, and the balance read just now. `y` opens the same confirmation as any spend in
-the app; its yes is written for the asker, which then sends the spend itself (the app never
-sends it). `n` denies. A row whose quote changed is marked stale (its asker quotes again);
-another account's, or a file that does not match its spend, is shown and never approved.
+it would spend, and the balance read just now (again whenever the journal moves). `y` opens
+the same confirmation as any spend in the app; its yes is written into the journal for the
+asker, which then sends the spend itself (the app never sends it). `n` denies. A row whose
+quote changed is marked stale (its asker quotes again); another account's or server's, or a
+request that does not match its spend, is shown and never approved: `y` there says why.
 """
 
 from __future__ import annotations
 
 import asyncio
 import dataclasses
+import json
 from typing import Any, ClassVar
 
 from textual import on, work
@@ -18,22 +20,26 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.widgets import DataTable, Static
 
-from leadtui.api.client import LeadClient
 from leadtui.api.errors import LeadError
 from leadtui.api.keys import short_key
-from leadtui.api.models import Identity
 from leadtui.spend.account import SpendAccount
-from leadtui.spend.approval_records import Answer, ApprovalRequest, Party, Verdict
+from leadtui.spend.approval_wait import quote_now
+from leadtui.spend.approvals import Answer, ApprovalRequest, Party, UnreadableApproval, Verdict
 from leadtui.spend.decision import Authorization, Surface
 from leadtui.spend.decision import Verdict as Decided
 from leadtui.spend.errors import JournalError, SpendBlocked
-from leadtui.spend.intent import SpendOperation
-from leadtui.spend.journal import canonical_body_hash
 from leadtui.spend.origin import spend_origin
 from leadtui.spend.quote import Quote
-from leadtui.ui.approval_watch import ApprovalWatcher
+from leadtui.spend.request import SpendRequest
 from leadtui.ui.dialogs.confirm_spend import ConfirmSpend
-from leadtui.ui.model.approval_review import Review, Standing, review, settled_standing
+from leadtui.ui.journal_watch import JournalWatcher
+from leadtui.ui.model.approval_review import (
+    Review,
+    Standing,
+    rebuilt_spend,
+    review,
+    settled_standing,
+)
 from leadtui.ui.screens.base import LeadScreen
 from leadtui.ui.widgets.view_table import ViewTable
 
@@ -58,6 +64,23 @@ def detail(row: Review) -> str:
     )
 
 
+def why_not(row: Review) -> str:
+    """Why `y` approves nothing on this row, in a person's words."""
+    request = row.request
+    if row.standing is Standing.ANOTHER_SERVER:
+        return (
+            f"This request is for another server ({request.origin}); this app spends on "
+            "another. Approve it in leadtui running against that server."
+        )
+    if row.standing is Standing.ANOTHER_PROFILE:
+        return f"This request is for profile '{request.profile}'; approve it in that profile."
+    if row.standing is Standing.ANOTHER_ACCOUNT:
+        return f"This request spends from {request.account.label}, not this app's account."
+    if row.standing is Standing.CHECKING:
+        return "The quote is still being checked; try again in a moment."
+    return f"This request is {row.standing.value}: there is nothing to approve."
+
+
 def _cells(row: Review) -> tuple[str, ...]:
     request = row.request
     return (
@@ -79,15 +102,6 @@ def _record(row: Review) -> dict[str, Any]:
     return doc
 
 
-async def fresh_quote(client: LeadClient, request: ApprovalRequest, identity: Identity) -> Quote:
-    """The same spend quoted by this app now: the server's price, the balance just read."""
-    asked = request.quote
-    if request.operation is SpendOperation.UNLOCK:
-        search = await client.searches.get(str(request.params.get("search_id")))
-        return Quote.unlock(search, asked.units, identity.credits)
-    return Quote.launch(request.operation, asked.target, identity.launches_left)
-
-
 class ApprovalsScreen(LeadScreen):
     """Pushed over the current screen; Esc goes back."""
 
@@ -106,12 +120,16 @@ class ApprovalsScreen(LeadScreen):
     ApprovalsScreen #approvals-note { height: auto; padding: 0 1; color: $text-muted; }
     """
 
-    def __init__(self, watcher: ApprovalWatcher) -> None:
+    def __init__(self, watcher: JournalWatcher) -> None:
         super().__init__()
         self.watcher = watcher
         self.rows: list[Review] = []
         self._fresh: dict[str, Quote] = {}
+        """The app's own quote of each request's spend, by its request hash."""
         self._account: SpendAccount | None = None
+        self._spends_seen = watcher.spends_moved
+        self._built: dict[str, SpendRequest] = {}
+        self._drawn: list[tuple[str, ...]] | None = None
 
     def compose_body(self) -> ComposeResult:
         yield ViewTable(
@@ -130,6 +148,7 @@ class ApprovalsScreen(LeadScreen):
         self._table.border_subtitle = "y approve · n deny · r check again · esc back"
         self.watcher.changed.subscribe(self, self._changed)
         self._show()
+        self.call_after_refresh(self._show)  # the table's columns are there by then
         self.recheck()
 
     @property
@@ -137,7 +156,11 @@ class ApprovalsScreen(LeadScreen):
         table: ViewTable[Review] = self.query_one("#approvals-table", ViewTable)
         return table
 
-    def _changed(self, _watcher: ApprovalWatcher) -> None:
+    def _changed(self, watcher: JournalWatcher) -> None:
+        if watcher.spends_moved != self._spends_seen:
+            # A spend moved the balance: every open request is quoted again.
+            self._spends_seen = watcher.spends_moved
+            self._fresh.clear()
         self._show()
         if any(row.standing is Standing.CHECKING for row in self.rows):
             self.recheck()
@@ -152,16 +175,31 @@ class ApprovalsScreen(LeadScreen):
             profile=self.lead_app.deps.profile,
             origin=spend_origin(self.lead_app.client.base_url),
             account=account,
-            fresh=self._fresh.get(request.id),
+            fresh=self._fresh.get(request.request_hash),
+            built=self._spend_of,
         )
+
+    def _spend_of(self, request: ApprovalRequest) -> SpendRequest:
+        """The row's spend at its own quote, built once for what the row says now."""
+        says = json.dumps([request.request_hash, request.to_json()], sort_keys=True)
+        if says not in self._built:
+            self._built[says] = rebuilt_spend(request, request.quote)
+        return self._built[says]
 
     def _show(self) -> None:
         self.rows = [self._review(r) for r in reversed(self.watcher.requests)]
         table = self._table
-        at_top = table.cursor_row == 0
-        table.set_rows(self.rows)
-        if at_top:
-            table.move_cursor(row=0, animate=False)
+        cells = [_cells(row) for row in self.rows]
+        # Redrawn only when a cell changed (a thousand rows are measured on each redraw), and
+        # once the table has its columns (cells added before them would be cut to the labels).
+        if (cells != self._drawn or not cells) and table.columns:
+            self._drawn = cells
+            at_top = table.cursor_row == 0
+            table.set_rows(self.rows)
+            if at_top:
+                table.move_cursor(row=0, animate=False)
+        else:
+            table.view.set_rows(self.rows)  # the same cells: the rows behind them, not redrawn
         self._describe_focused()
 
     @on(DataTable.RowHighlighted, "#approvals-table")
@@ -182,10 +220,14 @@ class ApprovalsScreen(LeadScreen):
             try:
                 gate = await app.spending()
                 self._account = await gate.account_of(app.client)
-                identity = await app.refresh_identity()
+                await app.refresh_identity()
                 for request in self.watcher.requests:
-                    if self._review(request).standing is Standing.CHECKING:
-                        self._fresh[request.id] = await fresh_quote(app.client, request, identity)
+                    # One quote per spend, however often it is asked.
+                    checking = self._review(request).standing is Standing.CHECKING
+                    if checking and request.request_hash not in self._fresh:
+                        asked = rebuilt_spend(request, request.quote)
+                        decided = await quote_now(gate, app.client, asked, Surface.APP)
+                        self._fresh[request.request_hash] = decided.quote
             except (LeadError, SpendBlocked, JournalError) as error:
                 self.show_error(error)
                 return
@@ -206,7 +248,7 @@ class ApprovalsScreen(LeadScreen):
             if row is None:
                 return None
             if action == "approve":
-                return True if row.approvable else None
+                return True  # a row that cannot be approved here says why
             open_rows = (Standing.WAITING, Standing.CHECKING, Standing.CHANGED)
             return True if row.standing in open_rows else None
         return super().check_action(action, parameters)
@@ -214,7 +256,10 @@ class ApprovalsScreen(LeadScreen):
     @work(group="approvals-answer")
     async def action_approve(self) -> None:
         row = self._table.focused_row
-        if row is None or not row.approvable or row.spend is None:
+        if row is None:
+            return
+        if not row.approvable or row.spend is None:
+            self.app.notify(why_not(row), title="Not approved here", severity="warning")
             return
         gate = await self.lead_app.spending()
         decision = await gate.decide(row.spend, self.lead_app.client, Authorization(Surface.APP))
@@ -229,8 +274,11 @@ class ApprovalsScreen(LeadScreen):
             if not await dialog.answer:
                 self.app.notify("Not approved: the request still waits.", timeout=4)
                 return
-            # The file may have changed while the dialog was up: judge it once more.
-            current = await asyncio.to_thread(self.watcher.desk.get, row.request.id)
+            # The request may have changed while the dialog was up: judge it once more.
+            try:
+                current = await self._read(row.request.id)
+            except (UnreadableApproval, JournalError):
+                current = None
             again = self._review(current) if current is not None else None
             if again is None or not again.approvable or again.spend != row.spend:
                 self.app.notify(
@@ -256,14 +304,14 @@ class ApprovalsScreen(LeadScreen):
             verdict,
             Party.here("app", APP_NAME),
             request.idempotency_key,
-            canonical_body_hash(row.spend.body) if row.spend is not None else request.body_sha256,
+            row.spend.request_hash if row.spend is not None else request.request_hash,
             quote.total,
             self._account or request.account,
-            quote.to_json(),
         )
         try:
-            won = await asyncio.to_thread(self.watcher.desk.answer, request.id, answer)
-        except OSError as error:
+            desk = self.watcher.desk
+            won = desk is not None and await asyncio.to_thread(desk.answer, request.id, answer)
+        except JournalError as error:
             self.app.notify(f"The answer could not be written: {error}", severity="error")
             return
         if not won:
@@ -276,18 +324,25 @@ class ApprovalsScreen(LeadScreen):
                 )
         elif verdict is Verdict.APPROVED:
             self.app.notify(
-                f"Approved by you: {request.asker.label} sends {row.what} "
-                f"({quote.total_text()}) with key {short_key(request.idempotency_key)}…",
-                title="Approved",
+                f"{request.asker.label} sends {row.what} ({quote.total_text()}) with key "
+                f"{short_key(request.idempotency_key)}…",
+                title="Approved by you",
                 timeout=6,
             )
         elif verdict is Verdict.DENIED:
             self.app.notify(
-                f"Denied: {request.asker.label} sends nothing ({row.what}).",
-                title="Denied",
+                f"{request.asker.label} sends nothing ({row.what}).",
+                title="Denied by you",
                 timeout=6,
             )
-        self.watcher.check()
+        try:
+            await self.watcher.read_now()
+        except JournalError as error:
+            self.show_error(error)
+
+    async def _read(self, request_id: str) -> ApprovalRequest | None:
+        desk = self.watcher.desk
+        return None if desk is None else await asyncio.to_thread(desk.get, request_id)
 
     def action_back(self) -> None:
         self.dismiss()

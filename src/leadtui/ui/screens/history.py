@@ -18,7 +18,7 @@ from textual.binding import Binding, BindingType
 from textual.widgets import DataTable
 
 from leadtui.spend.approval_parties import ApprovedSpends
-from leadtui.spend.approvals import ApprovalDesk, approvals_folder
+from leadtui.spend.approvals import ApprovalDesk
 from leadtui.spend.errors import JournalError
 from leadtui.spend.intent import SpendIntent
 from leadtui.spend.origin import spend_origin
@@ -86,10 +86,9 @@ class HistoryScreen(LeadScreen):
     async def _load_spends(self) -> None:
         """The spends of this profile on the server and account the app is on, in the
         journal, whichever surface made them, with who asked for each and who approved it
-        (the approvals folder beside the journal). Spends elsewhere are not this account's
-        money: the border says how many were left out."""
+        (the journal's approval requests). Spends elsewhere are not this account's money: the
+        border says how many were left out."""
         app = self.lead_app
-        desk = ApprovalDesk(approvals_folder(app.deps.journal_path))
         client = app.client
         try:
             gate = await app.spending()
@@ -99,7 +98,7 @@ class HistoryScreen(LeadScreen):
             app.notify_error(error)
             return
         origin = spend_origin(client.base_url)
-        approved = await asyncio.to_thread(ApprovedSpends.read, desk)
+        approved = await asyncio.to_thread(ApprovedSpends.read, ApprovalDesk(gate.journal))
         profiles = [intent for intent in intents if intent.profile == gate.profile]
         here = [i for i in profiles if i.origin == origin and i.account.same_as(account)]
         spends = self.query_one("#history-spends", ViewTable)
