@@ -119,6 +119,7 @@ class LeadApp(KeysInBursts):
         self._identity_read = SharedRead(self._read_identity)
         self.spends_in_flight = 0
         """Spends sent and not answered yet (counted by ui/spend_flow.py): quitting asks."""
+        self.journal_seen: object | None = None
         self.spend_settled: Signal[str] = Signal(self, "spend_settled")
         """Published with its idempotency key when a pending spend was resent and settled, or
         discarded: what was shown about it is out of date."""

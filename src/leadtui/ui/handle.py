@@ -44,6 +44,8 @@ class AppHandle(Protocol):
     """Bumped after each spend the server settled."""
     spends_in_flight: int
     """Spends sent and not answered yet: quitting asks first."""
+    journal_seen: object | None
+    """The journal's activity mark when the app last looked: a change means spends by others."""
     read_only: bool
     """Spending is switched off for this profile."""
     demo: bool
