@@ -1,6 +1,6 @@
 """The package's modules import in one direction: no circle anywhere in `leadtui`, and no
 screen, dialog or widget reaches up to the app module (they get what they need from
-`ui/handle.py`).
+`ui/frame/handle.py`).
 
 Type-only imports (under TYPE_CHECKING) and imports inside functions count too: a circle
 drawn only for the type checker still ties the modules together.
@@ -116,5 +116,5 @@ def test_the_package_has_no_import_circle(graph: grimp.ImportGraph) -> None:
 
 
 def test_no_screen_dialog_or_widget_imports_the_app(graph: grimp.ImportGraph) -> None:
-    importers = graph.find_modules_that_directly_import("leadtui.ui.app")
-    assert importers == {"leadtui.ui.launch"}
+    importers = graph.find_modules_that_directly_import("leadtui.ui.frame.app")
+    assert importers == {"leadtui.ui.frame.launch"}

@@ -56,7 +56,7 @@ OFF_THE_FIRST_FRAME = (
 LAUNCH_UNTIL_CREDITS = """
 import asyncio, dataclasses, sys
 from leadtui.cli.main import build_parser
-from leadtui.ui.launch import build_app
+from leadtui.ui.frame.launch import build_app
 
 async def main():
     app = build_app(build_parser().parse_args([]))
@@ -139,7 +139,7 @@ async def until_credits(app):
 def run(self, *args, **kwargs):
     asyncio.run(until_credits(self))
 
-with mock.patch("leadtui.ui.app.LeadApp.run", run):
+with mock.patch("leadtui.ui.frame.app.LeadApp.run", run):
     main([])
 """
 
@@ -184,7 +184,7 @@ def test_first_frame_is_painted_before_httpx_pydantic_keyring_or_the_sandbox(
 LAUNCH_UNTIL_USAGE_CHART = """
 import asyncio, dataclasses, sys
 from leadtui.cli.main import build_parser
-from leadtui.ui.launch import build_app
+from leadtui.ui.frame.launch import build_app
 
 async def main():
     app = build_app(build_parser().parse_args([]))
@@ -228,13 +228,15 @@ def test_usage_chart_is_imported_when_usage_arrives_not_for_the_first_frame(
 
 
 def test_importing_the_launch_path_builds_no_model_resource_or_journal() -> None:
-    (line,) = _run("import sys, leadtui.cli.main, leadtui.ui.launch; print(' '.join(sys.modules))")
+    (line,) = _run(
+        "import sys, leadtui.cli.main, leadtui.ui.frame.launch; print(' '.join(sys.modules))"
+    )
     heavy = (
         *OFF_THE_FIRST_FRAME,
         "click",  # httpx's command line, never run by the TUI
         "leadtui.api.models",
         "leadtui.spend.journal",
-        "leadtui.ui.spend_flow",
+        "leadtui.ui.frame.spend_flow",
         "leadtui.ui.screens.account",
         "sqlite3",
     )

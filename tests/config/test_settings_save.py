@@ -17,8 +17,8 @@ from leadtui.cli.main import build_parser
 from leadtui.config.errors import SettingsFileError
 from leadtui.config.settings import Settings, load_settings, save_settings
 from leadtui.config.variables import config_path
-from leadtui.ui.app import make_app
-from leadtui.ui.services import AppDeps
+from leadtui.ui.frame.app import make_app
+from leadtui.ui.frame.services import AppDeps
 
 URL = "http://127.0.0.1"
 

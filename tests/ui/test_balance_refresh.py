@@ -17,8 +17,8 @@ from leadtui.spend.gate import SpendGate
 from leadtui.spend.journal import SpendJournal, default_journal_path
 from leadtui.spend.quote import Quote
 from leadtui.spend.request import SpendRequest
+from leadtui.ui.frame.services import SharedRead
 from leadtui.ui.screens.jobs import JobsScreen
-from leadtui.ui.services import SharedRead
 from tests.spend.scenarios import SEARCH
 from tests.ui import jobs_seed
 from tests.ui.pilot import settle, wait_until

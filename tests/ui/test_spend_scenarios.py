@@ -21,7 +21,7 @@ from leadtui.spend.quote import Quote
 from leadtui.spend.request import SpendRequest
 from leadtui.ui.dialogs.confirm_spend import ConfirmSpend
 from leadtui.ui.dialogs.pending_spends import PendingSpends
-from leadtui.ui.spend_flow import confirm_and_spend
+from leadtui.ui.frame.spend_flow import confirm_and_spend
 from tests.spend.scenarios import (
     IDS,
     ROWS,

@@ -22,7 +22,7 @@ from textual.widgets import Button, Input, Label, Static, TextArea
 
 from leadtui.api.models import Extraction, ExtractionDraft, ExtractionRequest
 from leadtui.ui.dialogs.confirm import ConfirmText
-from leadtui.ui.stylesheets import stylesheet
+from leadtui.ui.frame.stylesheets import stylesheet
 from leadtui.ui.widgets.text_fields import ListField
 
 LIST_FIELDS = ("categories", "countries", "localisations", "enrichment_sources")

@@ -19,8 +19,8 @@ from textual.widgets import Static
 
 from leadtui.api.contract import SCOPE_DESCRIPTIONS, Scope
 from leadtui.api.errors import LeadError
-from leadtui.ui.commands import PaletteCommand
-from leadtui.ui.main_screens import ACCOUNT
+from leadtui.ui.frame.commands import PaletteCommand
+from leadtui.ui.frame.main_screens import ACCOUNT
 from leadtui.ui.model.errors import SCOPE_DISABLES
 from leadtui.ui.model.timefmt import ago
 from leadtui.ui.screens.base import LeadScreen

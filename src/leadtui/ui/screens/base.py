@@ -13,8 +13,8 @@ from textual.widgets import Static
 from textual.worker import NoActiveWorker, Worker, WorkerState, get_current_worker
 
 from leadtui.api.contract import Scope
-from leadtui.ui.commands import PaletteCommand
-from leadtui.ui.handle import AppHandle, app_handle
+from leadtui.ui.frame.commands import PaletteCommand
+from leadtui.ui.frame.handle import AppHandle, app_handle
 from leadtui.ui.model.errors import ErrorReport, describe, missing_scope
 from leadtui.ui.widgets.error_panel import ErrorPanel
 from leadtui.ui.widgets.header import AppHeader
@@ -30,7 +30,7 @@ class LeadScreen(Screen[None]):
     """Base of the main screens (one per app mode).
 
     Subclasses set MODE and LABEL (a main screen takes both from its entry in
-    `ui/main_screens.py`), implement `compose_body`, and list the scopes they need:
+    `ui/frame/main_screens.py`), implement `compose_body`, and list the scopes they need:
     REQUIRED_SCOPES for the screen as a whole (a notice replaces failures), ACTION_SCOPES for
     single actions (the key is greyed out in the footer and pressing it says why).
     """

@@ -20,22 +20,22 @@ from leadtui.api.models import PAGE_LIMIT_MAX, Lead, Page, Search
 from leadtui.spend.errors import JournalError, SpendBlocked
 from leadtui.spend.quote import Quote, affordable_results, plural, still_locked
 from leadtui.spend.request import SpendRequest
-from leadtui.ui.commands import PaletteCommand
 from leadtui.ui.dialogs.lead_detail import LeadDetail
 from leadtui.ui.dialogs.unlock_count import UnlockCount
-from leadtui.ui.main_screens import SEARCHES
-from leadtui.ui.model.errors import ErrorReport
-from leadtui.ui.screens.base import LeadScreen
-from leadtui.ui.screens.searches import count_text, search_summary
-from leadtui.ui.spend_flow import (
+from leadtui.ui.frame.commands import PaletteCommand
+from leadtui.ui.frame.main_screens import SEARCHES
+from leadtui.ui.frame.spend_flow import (
     confirm_and_spend,
     decided_quote,
     spending_switched_off,
     unlock_request,
 )
-from leadtui.ui.stylesheets import stylesheet
+from leadtui.ui.frame.stylesheets import stylesheet
+from leadtui.ui.frame.workers import start_worker
+from leadtui.ui.model.errors import ErrorReport
+from leadtui.ui.screens.base import LeadScreen
+from leadtui.ui.screens.searches import count_text, search_summary
 from leadtui.ui.widgets.lead_table import LeadTable
-from leadtui.ui.workers import start_worker
 
 READ_ONLY = ErrorReport(
     "Spending is switched off",

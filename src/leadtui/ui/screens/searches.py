@@ -14,12 +14,12 @@ from textual.widgets import DataTable, Static
 from leadtui.api.contract import Scope
 from leadtui.api.errors import LeadError
 from leadtui.api.models import Search
-from leadtui.ui.commands import PaletteCommand
-from leadtui.ui.main_screens import SEARCHES
+from leadtui.ui.frame.commands import PaletteCommand
+from leadtui.ui.frame.main_screens import SEARCHES
+from leadtui.ui.frame.stylesheets import stylesheet
+from leadtui.ui.frame.workers import start_worker
 from leadtui.ui.screens.base import LeadScreen
-from leadtui.ui.stylesheets import stylesheet
 from leadtui.ui.widgets.view_table import Cell, ViewTable
-from leadtui.ui.workers import start_worker
 
 PAGE_SIZE = 25
 # Load the next page when the highlight is this close to the last loaded row.

@@ -17,10 +17,10 @@ from leadtui.spend.quote import Quote
 from leadtui.spend.request import SpendRequest
 from leadtui.ui.dialogs.confirm import ConfirmText
 from leadtui.ui.dialogs.extraction_form import ExtractionForm, launch_problems
+from leadtui.ui.frame.spend_flow import confirm_and_spend
 from leadtui.ui.model.errors import ErrorReport
 from leadtui.ui.model.job_board import JobBoard, failure_reason
 from leadtui.ui.screens.job_results import JobResultsScreen
-from leadtui.ui.spend_flow import confirm_and_spend
 from leadtui.ui.widgets.job_columns import summary
 from leadtui.ui.widgets.job_panel import JobPanel
 from leadtui.ui.widgets.job_tables import ExtractionTable

@@ -23,7 +23,7 @@ from textual.widgets import DataTable
 from leadtui.api.contract import Scope
 from leadtui.api.errors import LeadError
 from leadtui.ui.dialogs.confirm import ConfirmText
-from leadtui.ui.handle import AppHandle, app_handle
+from leadtui.ui.frame.handle import AppHandle, app_handle
 from leadtui.ui.model.errors import describe
 from leadtui.ui.model.job_board import JobBoard
 from leadtui.ui.widgets.download_line import DownloadLine

@@ -15,17 +15,17 @@ from textual.timer import Timer
 
 from leadtui.api.contract import Scope
 from leadtui.api.models import Export, Extraction
+from leadtui.ui.frame.notifications import JobNotifier
+from leadtui.ui.frame.workers import start_worker
 from leadtui.ui.model.job_board import JobBoard, JobKind, JobPoller
-from leadtui.ui.notifications import JobNotifier
-from leadtui.ui.workers import start_worker
 
 if TYPE_CHECKING:
     from textual.app import App
 
     from leadtui.api.client import LeadClient
     from leadtui.config.settings import Settings
+    from leadtui.ui.frame.terminal_output import TerminalOutput
     from leadtui.ui.model.errors import ErrorReport
-    from leadtui.ui.terminal_output import TerminalOutput
 
 
 @dataclass(frozen=True)

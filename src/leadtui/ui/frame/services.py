@@ -1,7 +1,7 @@
 """What the app needs from the outside world, passed in explicitly (no module globals).
 
 `AppDeps` is fixed for the app's life; a `Session` is one signed-in key, replaced whole on each
-sign-in. `make_app` (ui/app.py) builds the app from them, for `launch.run` and for every test.
+sign-in. `make_app` (ui/frame/app.py) builds the app from them, for `launch.run` and for every test.
 `FirstFrame` is what a launch knows before the first frame (read without pydantic or httpx);
 its `load` builds the rest in a thread once the frame is up.
 """

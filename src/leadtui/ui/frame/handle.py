@@ -23,10 +23,10 @@ if TYPE_CHECKING:
     from leadtui.config.settings import Settings
     from leadtui.spend.gate import SpendGate
     from leadtui.spend.intent import SpendIntent
-    from leadtui.ui.job_watcher import JobWatcher
+    from leadtui.ui.frame.services import AppDeps, Session
     from leadtui.ui.model.errors import ErrorReport
     from leadtui.ui.model.history import History
-    from leadtui.ui.services import AppDeps, Session
+    from leadtui.ui.watches.job_watcher import JobWatcher
 
 
 class AppHandle(Protocol):

@@ -47,9 +47,9 @@ from leadtui.spend.intent import SpendIntent, SpendOperation
 from leadtui.spend.quote import Quote, Unit, affordable_results, still_locked
 from leadtui.spend.request import SpendRequest
 from leadtui.ui.dialogs.confirm_spend import ConfirmSpend
-from leadtui.ui.handle import AppHandle, app_handle
+from leadtui.ui.frame.handle import AppHandle, app_handle
+from leadtui.ui.frame.workers import start_worker
 from leadtui.ui.model.errors import ErrorReport, describe
-from leadtui.ui.workers import start_worker
 
 if TYPE_CHECKING:
     from textual.app import App

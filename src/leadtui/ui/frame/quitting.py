@@ -6,8 +6,8 @@ from __future__ import annotations
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from leadtui.ui.handle import app_handle
-from leadtui.ui.workers import start_worker
+from leadtui.ui.frame.handle import app_handle
+from leadtui.ui.frame.workers import start_worker
 
 if TYPE_CHECKING:
     from textual.app import App
