@@ -35,9 +35,9 @@ from leadtui.spend.approvals import ApprovalDesk, Party
 from leadtui.spend.journal import SpendJournal
 from leadtui.spend.quote import Quote
 from leadtui.spend.request import SpendRequest
-from leadtui.ui.app import make_app
+from leadtui.ui.frame.app import make_app
+from leadtui.ui.frame.services import AppDeps
 from leadtui.ui.screens.approvals import COLUMNS, ApprovalsScreen
-from leadtui.ui.services import AppDeps
 
 BASE_URL = "http://127.0.0.1"
 DEMO = SpendAccount("…full", "acct_demo", "Demo Co")

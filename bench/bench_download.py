@@ -38,7 +38,7 @@ BROAD = {
 
 CLIENT_CHILD = r"""
 import asyncio, json, sys, time
-from leadtui.api import LeadClient
+from leadtui.api.client import LeadClient
 
 def status_kb(field):
     with open("/proc/self/status") as status:

@@ -12,9 +12,14 @@ from __future__ import annotations
 import argparse
 import os
 import resource
+import signal
+import socket
 import subprocess
 import sys
+import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 
@@ -57,3 +62,47 @@ def run_seconds(command: list[str], env: dict[str, str]) -> tuple[float, float]:
     if done.returncode != 0:
         raise RuntimeError(f"{command} failed: {done.stderr.decode()[-500:]}")
     return elapsed, children_cpu() - cpu
+
+
+@contextmanager
+def sandbox_process() -> Iterator[str]:
+    """`leadtui sandbox` in a process of its own on a free loopback port; yields its URL.
+
+    For a bench that watches a screen: a sandbox inside the bench's process answers only
+    when the bench's own loop (polling the screen) lets it, and a slow answer hides whatever
+    the app does while it waits for GET /me. A server of its own answers as soon as it can.
+    """
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    env = {k: v for k, v in os.environ.items() if not k.startswith("LEADTUI_")}
+    command = [sys.executable, "-m", "leadtui", "sandbox", "--port", str(port)]
+    with tempfile.TemporaryFile() as log:
+        process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=env)
+        base_url = f"http://127.0.0.1:{port}"
+        try:
+            _wait_until_answering(process, base_url)
+            yield base_url
+        finally:
+            process.send_signal(signal.SIGINT)
+            try:
+                process.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+
+
+def _wait_until_answering(process: subprocess.Popen[bytes], base_url: str) -> None:
+    import httpx
+
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"the sandbox exited with {process.returncode}")
+        try:
+            if httpx.get(f"{base_url}/_sandbox/keys", timeout=1.0).status_code == 200:
+                return
+        except httpx.TransportError:
+            pass
+        time.sleep(0.05)
+    raise RuntimeError(f"the sandbox did not answer on {base_url} within 20 s")

@@ -29,9 +29,9 @@ from leadtui.config.settings import Settings
 from leadtui.sandbox import problems
 from leadtui.sandbox.app import create_app
 from leadtui.sandbox.config import SandboxConfig
-from leadtui.ui.app import LeadApp, make_app
+from leadtui.ui.frame.app import LeadApp, make_app
+from leadtui.ui.frame.services import AppDeps
 from leadtui.ui.model.search_draft import ItemDraft
-from leadtui.ui.services import AppDeps
 
 OUT = Path(__file__).resolve().parent.parent / "screenshots"
 NOW = 1_767_225_600.0  # 2026-01-01T00:00:00Z

@@ -16,6 +16,19 @@ import pytest
 
 from tests.support.memory_keyring import MemoryKeyring
 
+# Fixtures that make a test slow (a second or more on two busy cores): the whole app driven
+# by Pilot or compared with a snapshot, and the sandbox served from a process or a socket.
+# Their tests are marked `slow`, so `pytest -m "not slow"` stays a quick day-to-day subset.
+SLOW_FIXTURES = frozenset(
+    {"build_app", "snap_compare", "sandbox", "live_sandbox", "served", "faulty_sandbox"}
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if SLOW_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.slow)
+
 
 @pytest.fixture(autouse=True)
 def isolated_machine(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[MemoryKeyring]:
@@ -82,7 +95,7 @@ async def sandbox_http(sandbox_app: Any) -> AsyncIterator[httpx.AsyncClient]:
 @pytest.fixture
 async def make_client(sandbox_app: Any) -> AsyncIterator[Any]:
     """`make_client("sk_demo_low")` → a LeadClient over ASGI to this test's sandbox."""
-    from leadtui.api import LeadClient
+    from leadtui.api.client import LeadClient
 
     made: list[LeadClient] = []
 

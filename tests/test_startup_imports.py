@@ -18,11 +18,11 @@ from pathlib import Path
 
 import pytest
 
-import leadtui.api
 from leadtui.api.client import LeadClient
 from leadtui.api.errors import ConnectionFailed
 from leadtui.sandbox.embedded import EmbeddedSandbox
-from leadtui.ui.main_screens import SCREENS
+
+pytestmark = pytest.mark.slow  # real processes of the app, timed to their screens
 
 # Never imported by `leadtui` before the credits are on screen (a key from the environment).
 OFF_THE_FIRST_FRAME = (
@@ -32,7 +32,6 @@ OFF_THE_FIRST_FRAME = (
     "keyring",
     "tomlkit",  # only for saving settings
     "pydantic_settings",  # only for saving settings, or a LEADTUI_* setting to read
-    "leadtui.config.settings",
     "leadtui.sandbox",
     "leadtui.api.searches",
     "leadtui.api.exports",
@@ -57,7 +56,7 @@ OFF_THE_FIRST_FRAME = (
 LAUNCH_UNTIL_CREDITS = """
 import asyncio, dataclasses, sys
 from leadtui.cli.main import build_parser
-from leadtui.ui.launch import build_app
+from leadtui.ui.frame.launch import build_app
 
 async def main():
     app = build_app(build_parser().parse_args([]))
@@ -140,7 +139,7 @@ async def until_credits(app):
 def run(self, *args, **kwargs):
     asyncio.run(until_credits(self))
 
-with mock.patch("leadtui.ui.app.LeadApp.run", run):
+with mock.patch("leadtui.ui.frame.app.LeadApp.run", run):
     main([])
 """
 
@@ -185,7 +184,7 @@ def test_first_frame_is_painted_before_httpx_pydantic_keyring_or_the_sandbox(
 LAUNCH_UNTIL_USAGE_CHART = """
 import asyncio, dataclasses, sys
 from leadtui.cli.main import build_parser
-from leadtui.ui.launch import build_app
+from leadtui.ui.frame.launch import build_app
 
 async def main():
     app = build_app(build_parser().parse_args([]))
@@ -229,13 +228,15 @@ def test_usage_chart_is_imported_when_usage_arrives_not_for_the_first_frame(
 
 
 def test_importing_the_launch_path_builds_no_model_resource_or_journal() -> None:
-    (line,) = _run("import sys, leadtui.cli.main, leadtui.ui.launch; print(' '.join(sys.modules))")
+    (line,) = _run(
+        "import sys, leadtui.cli.main, leadtui.ui.frame.launch; print(' '.join(sys.modules))"
+    )
     heavy = (
         *OFF_THE_FIRST_FRAME,
         "click",  # httpx's command line, never run by the TUI
         "leadtui.api.models",
         "leadtui.spend.journal",
-        "leadtui.ui.spend_flow",
+        "leadtui.ui.frame.spend_flow",
         "leadtui.ui.screens.account",
         "sqlite3",
     )
@@ -253,7 +254,6 @@ OFF_THE_ACCOUNT_COMMAND = (
     "keyring",
     "pydantic_settings",
     "dotenv",
-    "leadtui.config.settings",
     "tomlkit",
     "tomllib",  # there is no settings file to read
     "anyio._backends._asyncio",
@@ -298,7 +298,7 @@ def test_account_json_with_an_environment_key_imports_no_keyring_or_settings_loa
     document, modules = done.stdout.splitlines()
     assert '"credits": 10000' in document
     loaded = set(modules.split())
-    assert "leadtui.config.settings_model" in loaded  # the settings were read, and checked
+    assert "leadtui.config.settings" in loaded  # the settings were read, and checked
     assert _loaded(loaded, OFF_THE_ACCOUNT_COMMAND) == []
     # Of the spend core, only the codes every surface reports (spend/errors.py).
     assert sorted(m for m in loaded if m.startswith("leadtui.spend")) == [
@@ -319,29 +319,14 @@ def test_version_is_read_without_package_metadata_and_matches_it() -> None:
     assert version == installed_version("leadtui")  # pyproject reads leadtui.__version__
 
 
-def test_api_package_imports_nothing_until_a_name_is_used() -> None:
-    (before, after) = _run(
+def test_the_api_package_imports_none_of_its_modules() -> None:
+    # Every module of the app imports `leadtui.api.<module>`, which runs the package first: it
+    # must not pull the client, httpx or pydantic onto the first frame.
+    (loaded,) = _run(
         "import sys, leadtui.api\n"
-        "print(sorted(m for m in sys.modules if m.startswith('leadtui.api.')))\n"
-        "from leadtui.api import Identity, LeadClient\n"
-        "print(sorted(m for m in sys.modules if m.startswith('leadtui.api.')))\n"
+        "print(sorted(m for m in sys.modules if m.startswith('leadtui.api.') or m == 'httpx'))\n"
     )
-    assert before == "[]"
-    assert "'leadtui.api.client'" in after
-    assert "'leadtui.api.models'" in after
-
-
-def test_every_public_api_name_resolves_to_its_module_object() -> None:
-    import importlib
-
-    assert set(leadtui.api.__all__) <= set(dir(leadtui.api))
-    for module, names in leadtui.api._EXPORTS.items():
-        source = importlib.import_module(f"leadtui.api.{module}")
-        for name in names:
-            assert getattr(leadtui.api, name) is getattr(source, name)
-    assert sorted(leadtui.api.__all__) == sorted(leadtui.api._MODULE_OF)
-    with pytest.raises(AttributeError, match="no attribute 'Nope'"):
-        _ = leadtui.api.Nope
+    assert loaded == "[]"
 
 
 def test_client_resources_are_built_once_on_first_use() -> None:
@@ -350,12 +335,6 @@ def test_client_resources_are_built_once_on_first_use() -> None:
     assert client.searches is client.searches
     assert client.exports is client.exports
     assert client.extractions is client.extractions
-
-
-def test_main_screens_are_listed_with_their_own_mode_and_label() -> None:
-    for entry in SCREENS:
-        cls = entry.screen_class()
-        assert (entry.mode, entry.label) == (cls.MODE, cls.LABEL)
 
 
 # --- https still verifies the server (only http:// loopback skips loading the CA bundle) ---

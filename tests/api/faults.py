@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 import httpx
 
-from leadtui.api import LeadClient
+from leadtui.api.client import LeadClient
 
 KEY = "sk_live_0123456789abcdefSECRET"
 

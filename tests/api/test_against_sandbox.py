@@ -15,17 +15,10 @@ from typing import Any
 import httpx
 import pytest
 
-from leadtui.api import (
-    Conflict,
-    Export,
-    Forbidden,
-    InvalidRequest,
-    LeadClient,
-    NotFound,
-    Search,
-    Unauthorized,
-)
+from leadtui.api.client import LeadClient
 from leadtui.api.contract import ALL_SCOPES, API_PREFIX
+from leadtui.api.errors import Conflict, Forbidden, InvalidRequest, NotFound, Unauthorized
+from leadtui.api.models import Export, Search
 from tests.conftest import FakeClock
 
 MakeClient = Callable[..., LeadClient]

@@ -9,7 +9,9 @@ from typing import Any
 import httpx
 import pytest
 
-from leadtui.api import Conflict, ExtractionRequest, LeadClient, LeadError, Record
+from leadtui.api.client import LeadClient
+from leadtui.api.errors import Conflict, LeadError
+from leadtui.api.models import ExtractionRequest, Record
 from tests.api.faults import Sleeps
 from tests.api.test_against_sandbox import SEARCH, sandbox_requests
 from tests.conftest import FakeClock

@@ -5,7 +5,7 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from leadtui.api import ApiError, Conflict, ServerError
+from leadtui.api.errors import ApiError, Conflict, ServerError
 from tests.api.faults import Script, Sleeps, scripted_client
 
 PROXY_HTML = b"<html><body><h1>502 Bad Gateway</h1></body></html>"

@@ -7,8 +7,10 @@ import sys
 
 import pytest
 
-from leadtui.api import ConfigurationError, LeadClient, mask_key, short_key, validate_base_url
-from leadtui.api.keys import new_idempotency_key
+from leadtui.api.client import LeadClient
+from leadtui.api.errors import ConfigurationError
+from leadtui.api.keys import mask_key, new_idempotency_key, short_key
+from leadtui.api.urls import validate_base_url
 
 
 @pytest.mark.parametrize(
@@ -97,8 +99,8 @@ def test_idempotency_keys_are_fresh_valid_and_shortened_for_the_modal() -> None:
 
 def test_importing_the_client_loads_neither_textual_nor_the_sandbox() -> None:
     code = (
-        "import sys, leadtui.api; "
-        "from leadtui.api import LeadClient; "
+        "import sys; "
+        "from leadtui.api.client import LeadClient; "
         "print(*(any(m == p or m.startswith(p + '.') for m in sys.modules) "
         "for p in ('textual', 'leadtui.sandbox', 'fastapi')))"
     )

@@ -11,7 +11,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from leadtui.api import Conflict, ConnectionFailed, RequestTimeout
+from leadtui.api.errors import Conflict, ConnectionFailed, RequestTimeout
 from tests.api.faults import Script, Sleeps, error_body, scripted_client
 
 CHUNK = b"PK" + b"\0" * 4094

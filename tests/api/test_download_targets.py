@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from leadtui.api import DownloadNotSaved, LeadClient, LeadError
+from leadtui.api.client import LeadClient
+from leadtui.api.errors import DownloadNotSaved, LeadError
 from tests.api.test_against_sandbox import ready_export
 from tests.api.test_download_faults import leftovers
 from tests.conftest import FakeClock

@@ -7,7 +7,7 @@ from typing import Any
 import httpx
 import pytest
 
-from leadtui.api import NotFound, ServerError
+from leadtui.api.errors import NotFound, ServerError
 from leadtui.api.exchange import Exchange
 from tests.api.faults import KEY, Script, Sleeps, error_body, scripted_client
 

@@ -10,7 +10,8 @@ from typing import Any
 import httpx
 import pytest
 
-from leadtui.api import ConfigurationError, LeadClient
+from leadtui.api.client import LeadClient
+from leadtui.api.errors import ConfigurationError
 from leadtui.api.urls import ID_MAX, id_problem, segment
 
 BAD_IDS = {

@@ -9,13 +9,9 @@ import httpx
 import pytest
 from pydantic import ValidationError
 
-from leadtui.api import (
-    ExportRequest,
-    InvalidIdempotencyKey,
-    LeadClient,
-    SearchItem,
-    SearchRequest,
-)
+from leadtui.api.client import LeadClient
+from leadtui.api.errors import InvalidIdempotencyKey
+from leadtui.api.models import ExportRequest, SearchItem, SearchRequest
 from leadtui.api.params import ListParams
 from tests.support.idempotency import IdempotencyParams
 
@@ -110,7 +106,7 @@ def test_search_items_and_requests_refuse_unknown_members_and_nulls() -> None:
 
 
 def test_extraction_urls_must_be_uris() -> None:
-    from leadtui.api import ExtractionRequest
+    from leadtui.api.models import ExtractionRequest
 
     base = {"categories": ["c"], "countries": ["FR"], "localisations": ["Paris"]}
     ok = ExtractionRequest.model_validate(

@@ -7,7 +7,8 @@ import logging
 import httpx
 import pytest
 
-from leadtui.api import LeadClient, LeadError
+from leadtui.api.client import LeadClient
+from leadtui.api.errors import LeadError
 from tests.api.faults import KEY, Script, Sleeps, error_body, scripted_client
 
 FAULTS: list[httpx.Response | Exception] = [

@@ -5,7 +5,7 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from leadtui.api import (
+from leadtui.api.errors import (
     ApiError,
     ConfigurationError,
     Conflict,

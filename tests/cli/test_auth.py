@@ -23,7 +23,8 @@ from leadtui.cli import auth as auth_cli
 from leadtui.cli.exit_codes import Exit
 from leadtui.cli.main import build_parser
 from leadtui.config.secrets import KeyStore, insecure_key_path
-from leadtui.config.settings import config_path, load_settings
+from leadtui.config.settings import load_settings
+from leadtui.config.variables import config_path
 from tests.config.test_secrets import HangingKeyring
 from tests.support.memory_keyring import MemoryKeyring
 

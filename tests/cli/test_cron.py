@@ -19,7 +19,7 @@ import pytest
 
 from leadtui.api.client import LeadClient
 from leadtui.cli.exit_codes import Exit
-from leadtui.config.settings_model import SpendPolicy
+from leadtui.config.settings import SpendPolicy
 from leadtui.spend.decision import Surface
 from leadtui.spend.gate import SpendGate
 from leadtui.spend.journal import SpendJournal

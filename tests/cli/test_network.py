@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from leadtui.api import ConnectionFailed, LeadClient, RequestTimeout
+from leadtui.api.client import LeadClient
+from leadtui.api.errors import ConnectionFailed, RequestTimeout
 from leadtui.cli.exit_codes import Exit
 from leadtui.cli.main import main
 from leadtui.cli.network import ThreadedTransport, _in_thread

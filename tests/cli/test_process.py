@@ -20,7 +20,7 @@ from leadtui.cli.exit_codes import Exit
 from leadtui.spend.journal import SpendJournal
 from tests.e2e.sandbox_process import clean_env, sandbox_process
 
-pytestmark = pytest.mark.timeout(120)
+pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.timeout(120)]
 
 SEARCH = {
     "activities": [{"name": "Bakery"}, {"name": "Florist"}],

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from leadtui.cli.exit_codes import Exit
-from leadtui.config.settings import config_path
+from leadtui.config.variables import config_path
 from tests.cli.conftest import Cli
 
 

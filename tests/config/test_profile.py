@@ -14,7 +14,8 @@ from pydantic import SecretStr
 from leadtui.config.errors import InvalidApiKey
 from leadtui.config.profile import UnknownProfile, resolve_profile
 from leadtui.config.secrets import KeySource, KeyStore, KeyStoreError, UnusableStoredKey
-from leadtui.config.settings import Settings, config_path
+from leadtui.config.settings import Settings
+from leadtui.config.variables import config_path
 from tests.support.memory_keyring import MemoryKeyring
 
 SAVED = SecretStr("sk_live_saved_0000000000")

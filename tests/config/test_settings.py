@@ -9,17 +9,16 @@ from pathlib import Path
 
 import pytest
 
-from leadtui.config.errors import ConfigError, SettingsEnvironmentError
+from leadtui.config.errors import ConfigError, SettingsEnvironmentError, SettingsFileError
 from leadtui.config.settings import (
     REQUESTS_PER_SETTLED_TICK,
     Polling,
     Settings,
-    SettingsFileError,
-    config_path,
     load_settings,
     resolve_profile_name,
     save_settings,
 )
+from leadtui.config.variables import config_path
 
 
 def test_defaults_when_no_file_exists() -> None:
@@ -234,7 +233,9 @@ def test_download_dir_is_checked_on_load(
 ) -> None:
     if "\x00" not in value:  # an environment cannot hold a NUL
         monkeypatch.setenv("LEADTUI_DOWNLOAD_DIR", value)
-        assert f"download_dir: Value error, {problem}" in str(refused())
+        error = refused(SettingsEnvironmentError)
+        assert error.where == "LEADTUI_DOWNLOAD_DIR"
+        assert f"download_dir: Value error, {problem}" in error.problem
         monkeypatch.delenv("LEADTUI_DOWNLOAD_DIR")
     write_config(f"download_dir = {json.dumps(value)}\n".encode())
     assert f"download_dir: Value error, {problem}" in str(refused())

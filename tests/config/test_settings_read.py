@@ -1,17 +1,19 @@
-"""`read_settings()` (for commands that only read settings, without pydantic-settings) finds
-exactly what `load_settings()` finds: the same values, the same one-line errors, and, once a
-LEADTUI_* setting is set, the full loader's own answer."""
+"""One settings reader: `load_settings()` reads the file under the LEADTUI_* variables of
+the process or of a given environment, names the variable (or the file and key) behind a
+value it refuses, and the first frame's quick look (`config/looks.py`) reads a part of the
+same settings, never something else."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
 import pytest
-from pydantic_settings import EnvSettingsSource
+from pydantic_settings import BaseSettings, EnvSettingsSource, SettingsConfigDict
 
-from leadtui.config.errors import ConfigError
-from leadtui.config.settings import Settings, config_path, load_settings
-from leadtui.config.settings_model import SettingsModel, read_settings, setting_variables
+from leadtui.config.errors import ConfigError, SettingsEnvironmentError, SettingsFileError
+from leadtui.config.looks import first_frame_looks
+from leadtui.config.settings import SETTING_NAMES, Settings, load_settings
+from leadtui.config.variables import config_path, setting_variables
 
 VALID_FILES = {
     "no-file": None,
@@ -56,22 +58,25 @@ def write_config(text: str | None) -> None:
 
 
 @pytest.mark.parametrize("text", VALID_FILES.values(), ids=VALID_FILES.keys())
-def test_the_file_alone_reads_as_the_full_loader_reads_it(text: str | None) -> None:
+def test_the_first_frame_reads_a_part_of_the_settings_not_another_reading(
+    text: str | None,
+) -> None:
     write_config(text)
-    read = read_settings()
-    assert type(read) is SettingsModel  # the light path: no pydantic-settings involved
-    assert read.model_dump() == load_settings().model_dump()
+    settings = load_settings()
+    looks = first_frame_looks()
+    assert (looks.theme, looks.keymap) == (settings.theme, settings.keymap)
 
 
 @pytest.mark.parametrize("text", INVALID_FILES.values(), ids=INVALID_FILES.keys())
-def test_a_broken_file_is_refused_in_the_full_loaders_words(text: str) -> None:
+def test_a_broken_file_is_refused_in_one_line_and_the_first_frame_keeps_its_defaults(
+    text: str,
+) -> None:
     write_config(text)
-    with pytest.raises(ConfigError) as full:
+    with pytest.raises(SettingsFileError) as refused:
         load_settings()
-    with pytest.raises(ConfigError) as read:
-        read_settings()
-    assert type(read.value) is type(full.value)
-    assert str(read.value) == str(full.value)
+    assert "\n" not in str(refused.value)
+    assert str(config_path()) in refused.value.where
+    assert first_frame_looks().keymap == {}
 
 
 @pytest.mark.parametrize(
@@ -87,29 +92,67 @@ def test_a_broken_file_is_refused_in_the_full_loaders_words(text: str) -> None:
         ),
     ],
 )
-def test_a_setting_in_the_environment_is_read_by_the_full_loader(
+def test_a_setting_in_the_environment_wins_over_the_file_and_reads_the_same_when_passed(
     monkeypatch: pytest.MonkeyPatch,
     name: str,
     value: str,
-    check: Callable[[SettingsModel], bool],
+    check: Callable[[Settings], bool],
 ) -> None:
     write_config('theme = "dark"\n[profiles.work]\nbase_url = "https://file.example.com"\n')
+    passed = load_settings(environ={name: value})
     monkeypatch.setenv(name, value)
-    read = read_settings()
-    assert isinstance(read, Settings)
+    read = load_settings()
     assert check(read)
-    assert read.model_dump() == load_settings().model_dump()
+    assert read.model_dump() == passed.model_dump()
 
 
-def test_a_broken_setting_in_the_environment_is_refused_as_the_full_loader_refuses_it(
+@pytest.mark.parametrize(
+    ("variables", "where", "key"),
+    [
+        ({"LEADTUI_SPEND_BUDGET": "-3"}, "LEADTUI_SPEND_BUDGET", "spend_budget"),
+        ({"leadtui_theme": "blue"}, "leadtui_theme", "theme"),
+        (
+            {"LEADTUI_POLLING__FAST_SECONDS": "0.1"},
+            "LEADTUI_POLLING__FAST_SECONDS",
+            "polling.fast_seconds",
+        ),
+        ({"LEADTUI_POLLING__FAST_SECONDS": "90"}, "LEADTUI_POLLING__FAST_SECONDS", "polling"),
+        (
+            {"LEADTUI_PROFILES": '{"work": {"read_only": "maybe"}}'},
+            "LEADTUI_PROFILES",
+            "profiles.work.read_only",
+        ),
+    ],
+)
+def test_a_bad_variable_is_named_not_the_file(
+    monkeypatch: pytest.MonkeyPatch, variables: dict[str, str], where: str, key: str
+) -> None:
+    write_config("spend_budget = 5\n")
+    for name, value in variables.items():
+        monkeypatch.setenv(name, value)
+    with pytest.raises(SettingsEnvironmentError) as refused:
+        load_settings()
+    assert refused.value.where == where
+    assert refused.value.problem.startswith(f"invalid settings: {key}: ")
+
+
+def test_a_bad_value_on_file_names_the_file_and_the_key(monkeypatch: pytest.MonkeyPatch) -> None:
+    write_config("spend_budget = -1\n")
+    monkeypatch.setenv("LEADTUI_THEME", "light")  # a good variable beside it is not blamed
+    with pytest.raises(SettingsFileError) as refused:
+        load_settings()
+    assert refused.value.where == str(config_path())
+    assert refused.value.problem.startswith("invalid settings: spend_budget: ")
+
+
+def test_a_broken_setting_in_the_environment_names_its_variable(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setenv("LEADTUI_KEYMAP", "{not json")
-    with pytest.raises(ConfigError) as full:
+    with pytest.raises(ConfigError) as refused:
         load_settings()
-    with pytest.raises(ConfigError) as read:
-        read_settings()
-    assert str(read.value) == str(full.value)
+    assert refused.value.where == "LEADTUI_KEYMAP"
+    assert first_frame_looks().keymap == {}
 
 
 NAMES = [
@@ -145,11 +188,15 @@ VALUES = {
 }
 
 
+class ReadByPydanticSettings(Settings, BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="LEADTUI_", env_nested_delimiter="__")
+
+
 @pytest.mark.parametrize("name", NAMES)
 def test_the_variables_counted_as_settings_are_those_pydantic_settings_reads(
     monkeypatch: pytest.MonkeyPatch, name: str
 ) -> None:
     field = name.lower().removeprefix("leadtui_").split("__")[0]
     monkeypatch.setenv(name, "true" if "__" in name else VALUES.get(field, "x"))
-    read_by_pydantic_settings = EnvSettingsSource(Settings)()
-    assert bool(setting_variables()) == bool(read_by_pydantic_settings)
+    read_by_pydantic_settings = EnvSettingsSource(ReadByPydanticSettings)()
+    assert bool(setting_variables(SETTING_NAMES)) == bool(read_by_pydantic_settings)

@@ -14,15 +14,11 @@ import pytest
 from leadtui.api.client import LeadClient
 from leadtui.cli import auth as auth_cli
 from leadtui.cli.main import build_parser
-from leadtui.config.settings import (
-    Settings,
-    SettingsFileError,
-    config_path,
-    load_settings,
-    save_settings,
-)
-from leadtui.ui.app import make_app
-from leadtui.ui.services import AppDeps
+from leadtui.config.errors import SettingsFileError
+from leadtui.config.settings import Settings, load_settings, save_settings
+from leadtui.config.variables import config_path
+from leadtui.ui.frame.app import make_app
+from leadtui.ui.frame.services import AppDeps
 
 URL = "http://127.0.0.1"
 

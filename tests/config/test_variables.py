@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from leadtui.config.settings_model import SettingsModel
+from leadtui.config.settings import Settings
 from leadtui.config.variables import ENV_NESTED_DELIMITER, VARIABLES
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -38,7 +38,7 @@ def test_readme_lists_every_variable_as_the_code_does() -> None:
 
 
 def test_every_setting_has_its_variable() -> None:
-    for field in SettingsModel.model_fields:
+    for field in Settings.model_fields:
         assert is_variable(f"LEADTUI_{field.upper()}"), field
 
 

@@ -13,7 +13,8 @@ import asyncio
 import sys
 from pathlib import Path
 
-from leadtui.api import LeadClient, LeadError
+from leadtui.api.client import LeadClient
+from leadtui.api.errors import LeadError
 from leadtui.config.settings import SpendPolicy
 from leadtui.spend.gate import SpendGate
 from leadtui.spend.journal import SpendJournal

@@ -31,7 +31,7 @@ from leadtui.sandbox.embedded import EmbeddedSandbox
 from leadtui.spend.journal import SpendJournal
 from leadtui.ui.dialogs.confirm_spend import ConfirmSpend
 
-pytestmark = pytest.mark.timeout(300)
+pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.timeout(300)]
 
 SEARCH = {
     "activities": [{"name": "Bakery"}],

@@ -12,14 +12,15 @@ import pytest
 from tests.e2e.crashes import crash_after_sending
 from tests.e2e.sandbox_process import sandbox_process
 
-from leadtui.api import LeadClient, new_idempotency_key
+from leadtui.api.client import LeadClient
+from leadtui.api.keys import new_idempotency_key
 from leadtui.config.settings import SpendPolicy
 from leadtui.spend.errors import IntentOfAnotherAccount
 from leadtui.spend.gate import SpendGate
 from leadtui.spend.intent import SpendOutcome
 from leadtui.spend.journal import SpendJournal
 
-pytestmark = pytest.mark.timeout(90)
+pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.timeout(90)]
 
 SEARCH = {
     "activities": [{"name": "Bakery"}],

@@ -16,7 +16,10 @@ from tests.e2e.crashes import crash_after_sending
 from tests.e2e.sandbox_process import sandbox_process
 from tests.support import spend_requests
 
-from leadtui.api import Export, Extraction, LeadClient, LeadError, new_idempotency_key
+from leadtui.api.client import LeadClient
+from leadtui.api.errors import LeadError
+from leadtui.api.keys import new_idempotency_key
+from leadtui.api.models import Export, Extraction
 from leadtui.config.settings import SpendPolicy
 from leadtui.spend.debit import SpendResult
 from leadtui.spend.gate import SpendGate
@@ -43,7 +46,7 @@ EXTRACTION = {
 
 T = TypeVar("T")
 
-pytestmark = pytest.mark.timeout(90)
+pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.timeout(90)]
 
 
 @pytest.fixture(scope="module")

@@ -35,7 +35,7 @@ from leadtui.spend.approvals import ApprovalDesk, ApprovalRequest, Ruling
 from leadtui.spend.journal import SpendJournal
 from leadtui.ui.screens.approvals import ApprovalsScreen
 
-pytestmark = pytest.mark.timeout(180)
+pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.timeout(180)]
 
 AGENT = Implementation(name="test-agent", version="1.2.3")
 RESULTS = 5

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS
@@ -18,6 +19,8 @@ from leadtui.mcp import manifest
 from leadtui.mcp.handshake import INITIALIZE, LIST_TOOLS, MANIFEST_PATH, Manifest
 from tests.e2e.sandbox_process import clean_env
 from tests.mcp_tools.conftest import Machine, Sandbox
+
+pytestmark = pytest.mark.slow  # the tool server as a process
 
 
 def _env(home: Path) -> dict[str, str]:

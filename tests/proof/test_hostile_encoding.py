@@ -16,7 +16,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from leadtui.api import ApiError, LeadClient
+from leadtui.api.client import LeadClient
+from leadtui.api.errors import ApiError
 from leadtui.api.transport import MAX_JSON_BYTES
 from tests.api.hostile import (
     KEY,

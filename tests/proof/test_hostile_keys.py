@@ -10,14 +10,9 @@ from collections.abc import Awaitable, Callable
 import pytest
 from pydantic import SecretStr, ValidationError
 
-from leadtui.api import (
-    ConfigurationError,
-    InvalidIdempotencyKey,
-    LeadClient,
-    LeadError,
-    api_key_problem,
-    idempotency_key_problem,
-)
+from leadtui.api.client import LeadClient
+from leadtui.api.errors import ConfigurationError, InvalidIdempotencyKey, LeadError
+from leadtui.api.keys import api_key_problem, idempotency_key_problem
 from leadtui.api.retry_policy import RetryPolicy
 from leadtui.api.transport import Transport
 from tests.api.hostile import HostileServer, json_response

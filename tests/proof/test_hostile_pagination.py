@@ -9,8 +9,10 @@ from collections.abc import Callable
 
 import pytest
 
-from leadtui.api import ApiError, LeadClient, Page, pagination
-from leadtui.api.models import Export
+from leadtui.api import pagination
+from leadtui.api.client import LeadClient
+from leadtui.api.errors import ApiError
+from leadtui.api.models import Export, Page
 from tests.api.hostile import KEY, HostileServer, Seen, json_response, raw_response
 
 

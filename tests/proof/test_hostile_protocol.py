@@ -8,15 +8,15 @@ from __future__ import annotations
 
 import pytest
 
-from leadtui.api import (
+from leadtui.api.client import LeadClient
+from leadtui.api.errors import (
+    REDIRECT_NOT_FOLLOWED,
     ApiError,
     ConnectionFailed,
-    LeadClient,
     MalformedResponse,
     Redirected,
     TransportError,
 )
-from leadtui.api.errors import REDIRECT_NOT_FOLLOWED
 from tests.api.hostile import KEY, HostileServer, Seen, json_response, raw_response
 
 ME = {"data": {"credits": 5, "subscription": {"status": "active"}}}

@@ -7,8 +7,8 @@ import math
 
 import pytest
 
-from leadtui.api import LeadClient, RateLimited, ServerError
-from leadtui.api.errors import MAX_RETRY_AFTER_SECONDS, parse_retry_after
+from leadtui.api.client import LeadClient
+from leadtui.api.errors import MAX_RETRY_AFTER_SECONDS, RateLimited, ServerError, parse_retry_after
 from tests.api.hostile import KEY, HostileServer, json_response
 
 DAY = 24 * 60 * 60.0

@@ -21,7 +21,8 @@ import httpx
 import pytest
 
 import leadtui
-from leadtui.api import ApiError, LeadClient, LeadError, RequestTimeout, ServerError
+from leadtui.api.client import LeadClient
+from leadtui.api.errors import ApiError, LeadError, RequestTimeout, ServerError
 from leadtui.api.transport import MAX_JSON_BYTES
 
 KEY = "sk_live_hostile_0123456789"
@@ -178,6 +179,7 @@ class DripServer:
             writer.close()
 
 
+@pytest.mark.slow  # waits out a deadline
 async def test_a_byte_a_second_is_cut_off_at_the_deadline_for_json_and_downloads(
     tmp_path: Path,
 ) -> None:

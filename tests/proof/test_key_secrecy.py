@@ -20,12 +20,15 @@ import keyring
 import pytest
 from keyring.backends import fail
 
-from leadtui.api import ConfigurationError, Export, LeadClient, LeadError
+from leadtui.api.client import LeadClient
+from leadtui.api.errors import ConfigurationError, LeadError
+from leadtui.api.models import Export
 from leadtui.cli import auth as auth_cli
 from leadtui.cli.main import build_parser
 from leadtui.config.profile import resolve_profile
 from leadtui.config.secrets import insecure_key_path
-from leadtui.config.settings import SpendPolicy, config_path
+from leadtui.config.settings import SpendPolicy
+from leadtui.config.variables import config_path
 from leadtui.sandbox.accounts import DEMO_KEYS
 from leadtui.spend.gate import SpendGate
 from leadtui.spend.journal import SpendJournal

@@ -37,7 +37,7 @@ from tests.conftest import FakeClock
 
 PACKAGE = "lead_data_client"
 # Generating the client is a separate program that runs for seconds, much longer on a busy machine.
-pytestmark = pytest.mark.timeout(600)
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(600)]
 BASE = "http://127.0.0.1"
 SEARCH = {
     "activities": [{"name": "Bakery"}],

@@ -35,7 +35,7 @@ NEEDING_AN_ID = {
     "stop",
 }
 # Hundreds of generated calls: minutes, not seconds, when both cores are busy with other work.
-pytestmark = pytest.mark.timeout(600)
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(600)]
 
 
 class DemoKeyAuth:

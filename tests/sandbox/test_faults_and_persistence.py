@@ -34,6 +34,7 @@ async def _outcomes(config: SandboxConfig, n: int) -> list[str]:
     return out
 
 
+@pytest.mark.slow  # thousands of requests
 async def test_fault_rate_statistics_are_seeded() -> None:
     config = SandboxConfig(fault_rate=0.3, fault_seed=7)
     outcomes = await _outcomes(config, 400)
@@ -101,6 +102,7 @@ async def test_restart_with_db_keeps_state(tmp_path: Path) -> None:
         assert (await http.get(f"{API}/me", headers=auth())).json()["data"]["credits"] == 10_000
 
 
+@pytest.mark.slow  # a server on a loopback socket
 def test_embedded_sandbox_serves_on_loopback_and_cuts_connections() -> None:
     with EmbeddedSandbox(SandboxConfig(job_seconds=0.3)) as sandbox:
         assert sandbox.base_url.startswith("http://127.0.0.1:")

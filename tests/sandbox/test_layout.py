@@ -6,7 +6,11 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
 FORBIDDEN = ("textual", "leadtui.ui", "leadtui.config", "leadtui.settings", "leadtui.spend")
+
+pytestmark = pytest.mark.slow  # fresh interpreters, one per check
 
 IMPORTS_AFTER = """
 import sys

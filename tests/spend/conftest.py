@@ -9,7 +9,8 @@ from typing import Any
 import httpx
 import pytest
 
-from leadtui.api import LeadClient, SearchItem, SearchRequest
+from leadtui.api.client import LeadClient
+from leadtui.api.models import SearchItem, SearchRequest
 from leadtui.config.settings import SpendPolicy
 from leadtui.spend.account import SpendAccount
 from leadtui.spend.gate import SpendGate

@@ -12,7 +12,7 @@ from typing import Any
 import httpx
 import pytest
 
-from leadtui.api import LeadClient
+from leadtui.api.client import LeadClient
 from leadtui.api.models import Identity
 from leadtui.spend.account import SpendAccount
 from leadtui.spend.errors import IntentOfAnotherAccount, SpendOutcomeUnknown

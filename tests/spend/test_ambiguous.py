@@ -12,7 +12,8 @@ from typing import Any
 import httpx
 import pytest
 
-from leadtui.api import Forbidden, LeadClient
+from leadtui.api.client import LeadClient
+from leadtui.api.errors import Forbidden
 from leadtui.spend.errors import SpendOutcomeUnknown
 from leadtui.spend.intent import SpendOutcome
 from leadtui.spend.journal import SpendJournal

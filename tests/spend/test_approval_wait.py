@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from leadtui.api import LeadClient
+from leadtui.api.client import LeadClient
 from leadtui.spend.approval_wait import (
     ApprovalInterrupted,
     ApprovalMismatch,

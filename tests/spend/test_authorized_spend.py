@@ -14,7 +14,7 @@ from typing import Any
 import httpx
 import pytest
 
-from leadtui.api import LeadClient
+from leadtui.api.client import LeadClient
 from leadtui.spend.decision import (
     Accepted,
     Allowance,

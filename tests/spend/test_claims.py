@@ -15,7 +15,7 @@ from typing import Any
 import httpx
 import pytest
 
-from leadtui.api import LeadClient
+from leadtui.api.client import LeadClient
 from leadtui.spend.claims import CLAIM_SECONDS
 from leadtui.spend.errors import IntentClaimed, IntentSettled, SpendBlocked
 from leadtui.spend.intent import SpendOutcome

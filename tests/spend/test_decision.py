@@ -10,10 +10,10 @@ from typing import Any
 import httpx
 import pytest
 
-from leadtui.api import LeadClient
 from leadtui.api import errors as api_errors
+from leadtui.api.client import LeadClient
 from leadtui.api.models import Search
-from leadtui.config.settings_model import SpendPolicy
+from leadtui.config.settings import SpendPolicy
 from leadtui.spend import decision as decision_module
 from leadtui.spend import errors
 from leadtui.spend.decision import Allowance, Authorization, AuthorizedBy, Surface, Verdict

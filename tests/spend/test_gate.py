@@ -9,15 +9,9 @@ from typing import Any
 import httpx
 import pytest
 
-from leadtui.api import (
-    ConfigurationError,
-    Conflict,
-    Export,
-    Extraction,
-    ExtractionRequest,
-    LeadClient,
-    ServerError,
-)
+from leadtui.api.client import LeadClient
+from leadtui.api.errors import ConfigurationError, Conflict, ServerError
+from leadtui.api.models import Export, Extraction, ExtractionRequest
 from leadtui.spend.decision import (
     Authorization,
     Budget,

@@ -11,7 +11,7 @@ from contextlib import closing, contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 
-from leadtui.api import LeadClient
+from leadtui.api.client import LeadClient
 from leadtui.spend.intent import SpendOutcome
 from leadtui.spend.journal import SpendJournal
 from tests.spend.conftest import SEARCH, gate, journal_unlock

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from leadtui.api import LeadClient
+from leadtui.api.client import LeadClient
 from leadtui.spend.journal import SpendJournal
 from leadtui.spend.origin import spend_origin
 from tests.spend.conftest import gate, journal_unlock

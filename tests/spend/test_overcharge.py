@@ -11,7 +11,7 @@ from typing import Any
 import httpx
 import pytest
 
-from leadtui.api import LeadClient
+from leadtui.api.client import LeadClient
 from leadtui.spend.debit import SpendResult
 from leadtui.spend.decision import Authorization, Surface
 from leadtui.spend.journal import SpendJournal

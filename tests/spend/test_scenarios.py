@@ -8,7 +8,7 @@ from typing import Any
 import httpx
 import pytest
 
-from leadtui.config.settings_model import SpendPolicy
+from leadtui.config.settings import SpendPolicy
 from leadtui.spend.gate import SpendGate
 from leadtui.spend.journal import SpendJournal, default_journal_path
 from tests.spend.scenarios import IDS, ROWS, Row, arrange, outcome_of, request_for, spend_posts

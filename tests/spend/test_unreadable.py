@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from leadtui.api import LeadClient
+from leadtui.api.client import LeadClient
 from leadtui.spend.errors import JournalError
 from leadtui.spend.intent import UnreadableIntent
 from leadtui.spend.journal import SpendJournal

@@ -8,10 +8,10 @@ from typing import Any
 
 from leadtui.api.client import LeadClient
 from leadtui.config.settings import Settings
-from leadtui.ui.app import LeadApp, make_app
 from leadtui.ui.dialogs.confirm_spend import ConfirmSpend
+from leadtui.ui.frame.app import LeadApp, make_app
+from leadtui.ui.frame.services import AppDeps
 from leadtui.ui.screens.approvals import ApprovalsScreen
-from leadtui.ui.services import AppDeps
 from tests.conftest import FakeClock
 from tests.ui.pilot import wait_for_screen, wait_for_text, wait_until
 

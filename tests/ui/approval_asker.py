@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from leadtui.api.client import LeadClient
-from leadtui.config.settings_model import SpendPolicy
+from leadtui.config.settings import SpendPolicy
 from leadtui.spend.approval_wait import InAppApproval, quote_now
 from leadtui.spend.approvals import ApprovalDesk, Party, Progress
 from leadtui.spend.debit import SpendResult

@@ -12,8 +12,8 @@ import pytest
 from leadtui.api.client import LeadClient
 from leadtui.config.secrets import KeyStore
 from leadtui.config.settings import Settings
-from leadtui.ui.app import LeadApp, make_app
-from leadtui.ui.services import AppDeps
+from leadtui.ui.frame.app import LeadApp, make_app
+from leadtui.ui.frame.services import AppDeps
 
 SANDBOX_URL = "http://127.0.0.1"
 

@@ -10,7 +10,7 @@ import pytest
 from textual.widgets import Input, Static, TextArea
 
 from leadtui.config.settings import Settings
-from leadtui.ui.dialogs.confirm_job_action import ConfirmJobAction
+from leadtui.ui.dialogs.confirm import ConfirmText
 from leadtui.ui.dialogs.confirm_spend import ConfirmSpend
 from leadtui.ui.dialogs.extraction_form import ExtractionForm
 from leadtui.ui.screens.job_results import JobResultsScreen
@@ -180,12 +180,12 @@ async def test_pause_resume_and_stop_with_confirmation(
         await pilot.press("z")
         assert await status() == "running"
         await pilot.press("x")
-        dialog = await wait_for_screen(pilot, ConfirmJobAction)
-        assert "cannot be resumed" in str(dialog.query_one(".job-dialog-text", Static).render())
+        dialog = await wait_for_screen(pilot, ConfirmText)
+        assert "cannot be resumed" in str(dialog.query_one(".confirm-text", Static).render())
         await pilot.press("escape")  # cancelled: still running
         assert await status() == "running"
         await pilot.press("x")
-        await wait_for_screen(pilot, ConfirmJobAction)
+        await wait_for_screen(pilot, ConfirmText)
         await pilot.press("y")
         assert await status() == "stopped"
         assert not screen.active_bindings["z"].enabled

@@ -17,7 +17,7 @@ from leadtui.api.contract import Scope
 from leadtui.api.errors import LeadError
 from leadtui.api.models import SearchRequest
 from leadtui.spend.approval_wait import DeniedInApp
-from leadtui.ui.commands import LeadCommands
+from leadtui.ui.frame.commands import LeadCommands
 from leadtui.ui.screens.account import AccountScreen
 from leadtui.ui.screens.base import LeadScreen
 from leadtui.ui.screens.help import HelpScreen

@@ -7,7 +7,7 @@ import os
 from typing import Any
 
 from leadtui.api.client import LeadClient
-from leadtui.config.settings_model import SpendPolicy
+from leadtui.config.settings import SpendPolicy
 from leadtui.spend.decision import Authorization, Surface
 from leadtui.spend.gate import SpendGate
 from leadtui.spend.journal import SpendJournal, default_journal_path

@@ -19,7 +19,7 @@ import pytest
 
 from leadtui.api.contract import API_PREFIX, REQUEST_ID_HEADER
 from leadtui.api.models import SearchRequest
-from leadtui.ui.app import LeadApp
+from leadtui.ui.frame.app import LeadApp
 from leadtui.ui.screens.account import AccountScreen
 from leadtui.ui.screens.jobs import JobsScreen
 from leadtui.ui.screens.searches import SearchesScreen

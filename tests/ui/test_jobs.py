@@ -14,7 +14,7 @@ import pytest
 from textual.widgets import Label, RadioButton, SelectionList, Static
 
 from leadtui.config.settings import Settings
-from leadtui.ui.dialogs.confirm_job_action import ConfirmJobAction
+from leadtui.ui.dialogs.confirm import ConfirmText
 from leadtui.ui.dialogs.custom_download import CustomDownload
 from leadtui.ui.screens.job_results import JobResultsScreen
 from leadtui.ui.screens.jobs import JobsScreen
@@ -80,8 +80,8 @@ async def test_failed_export_is_retried_without_a_debit(
         assert _enabled(screen, "t")
         before = len(await jobs_seed.requests_log(sandbox_http))
         await pilot.press("t")
-        dialog = await wait_for_screen(pilot, ConfirmJobAction)
-        text = str(dialog.query_one(".job-dialog-text", Static).render())
+        dialog = await wait_for_screen(pilot, ConfirmText)
+        text = str(dialog.query_one(".confirm-text", Static).render())
         assert "Retrying a failed export uses no credits." in text
         await pilot.press("y")
         await jobs_app.workers.wait_for_complete()

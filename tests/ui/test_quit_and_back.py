@@ -32,7 +32,7 @@ async def test_q_asks_before_quitting_a_main_screen_and_goes_back_elsewhere(
 def test_esc_and_a_digit_in_one_read_are_both_keys_outside_a_text_field() -> None:
     from textual import events
 
-    from leadtui.ui.key_bursts import split_meta_key
+    from leadtui.ui.frame.key_bursts import split_meta_key
 
     # Textual reads Esc 3 arriving together as "£" (macOS option+3).
     read = events.Key("pound_sign", "£")

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
 from scripts import key_table
+
+pytestmark = pytest.mark.slow  # every screen opened in turn: seconds
 
 
 async def test_the_readme_key_table_is_the_one_help_lists() -> None:

@@ -13,7 +13,7 @@ import httpx
 from leadtui.config.settings import Settings
 from leadtui.spend.debit import SpendResult
 from leadtui.ui.dialogs.confirm_spend import ConfirmSpend
-from leadtui.ui.spend_flow import confirm_and_spend
+from leadtui.ui.frame.spend_flow import confirm_and_spend
 from tests.spend.scenarios import Row, arrange, request_for, spend_posts
 from tests.support.lying_proxy import LyingProxy
 from tests.ui.pilot import settle, wait_for_screen, wait_until

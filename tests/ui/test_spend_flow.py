@@ -10,7 +10,7 @@ from leadtui.spend.debit import SpendResult
 from leadtui.spend.journal import SpendJournal
 from leadtui.spend.request import SpendRequest
 from leadtui.ui.dialogs.confirm_spend import ConfirmSpend
-from leadtui.ui.spend_flow import confirm_and_spend, unlock_request
+from leadtui.ui.frame.spend_flow import confirm_and_spend, unlock_request
 from tests.ui.screen import notices, screen_text, wait_until
 
 ONE_EACH = {

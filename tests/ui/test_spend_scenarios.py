@@ -12,8 +12,7 @@ import httpx
 import pytest
 
 from leadtui.api.models import SearchRequest
-from leadtui.config.settings import Settings
-from leadtui.config.settings_model import SpendPolicy
+from leadtui.config.settings import Settings, SpendPolicy
 from leadtui.spend.debit import SpendResult
 from leadtui.spend.decision import Authorization, Surface
 from leadtui.spend.gate import SpendGate
@@ -22,7 +21,7 @@ from leadtui.spend.quote import Quote
 from leadtui.spend.request import SpendRequest
 from leadtui.ui.dialogs.confirm_spend import ConfirmSpend
 from leadtui.ui.dialogs.pending_spends import PendingSpends
-from leadtui.ui.spend_flow import confirm_and_spend
+from leadtui.ui.frame.spend_flow import confirm_and_spend
 from tests.spend.scenarios import (
     IDS,
     ROWS,

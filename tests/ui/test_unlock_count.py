@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from leadtui.config.settings import Settings
-from leadtui.config.settings_model import SpendPolicy
+from leadtui.config.settings import Settings, SpendPolicy
 from leadtui.spend.decision import Authorization, Surface
 from leadtui.spend.gate import SpendGate
 from leadtui.spend.journal import SpendJournal, default_journal_path

@@ -14,7 +14,7 @@ from leadtui.spend.gate import SpendGate
 from leadtui.spend.journal import SpendJournal
 from leadtui.spend.request import SpendRequest
 from leadtui.ui.dialogs.pending_spends import PendingSpends
-from leadtui.ui.spend_flow import confirm_and_spend, unlock_request
+from leadtui.ui.frame.spend_flow import confirm_and_spend, unlock_request
 from tests.support import spend_requests
 from tests.ui.conftest import SANDBOX_URL
 from tests.ui.pilot import settle

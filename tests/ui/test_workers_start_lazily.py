@@ -14,7 +14,7 @@ import warnings
 from pathlib import Path
 from typing import Any
 
-from leadtui.ui.spend_flow import offer_pending_spends
+from leadtui.ui.frame.spend_flow import offer_pending_spends
 from tests.ui.pilot import settle
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -21,15 +21,10 @@ from typing import TextIO
 import httpx
 from pydantic import SecretStr
 
-from leadtui.api import (
-    ConfigurationError,
-    Forbidden,
-    LeadError,
-    mask_key,
-    validate_base_url,
-)
+from leadtui.api.errors import ConfigurationError, Forbidden, LeadError
 from leadtui.api.guidance import UNEXPECTED
-from leadtui.api.keys import api_key_problem
+from leadtui.api.keys import api_key_problem, mask_key
+from leadtui.api.urls import validate_base_url
 from leadtui.cli.auth_status import check_key, describe_error, describe_identity, key_place, status
 from leadtui.cli.exit_codes import Exit
 from leadtui.cli.failures import from_lead_error

@@ -11,7 +11,9 @@ from typing import Any, TextIO
 import httpx
 from pydantic import SecretStr
 
-from leadtui.api import ApiError, ConfigurationError, Identity, LeadClient, LeadError
+from leadtui.api.client import LeadClient
+from leadtui.api.errors import ApiError, ConfigurationError, LeadError
+from leadtui.api.models import Identity
 from leadtui.cli.exit_codes import Exit
 from leadtui.cli.failures import from_lead_error
 from leadtui.config.profile import ResolvedProfile, resolve_profile

@@ -28,7 +28,7 @@ from leadtui.config.variables import API_KEY_ENV, BASE_URL_ENV
 if TYPE_CHECKING:
     from leadtui.config.profile import ResolvedProfile
     from leadtui.config.secrets import KeyStore
-    from leadtui.config.settings_model import SettingsModel
+    from leadtui.config.settings import Settings
 
 Sleep = Callable[[float], Awaitable[None]]
 
@@ -86,7 +86,7 @@ class Context:
         return self._resolved
 
     @property
-    def settings(self) -> SettingsModel:
+    def settings(self) -> Settings:
         """As `load_settings()` finds them; the commands only read them (login saves its own)."""
         return self.resolved.settings
 

@@ -1,7 +1,8 @@
 """What the first frame looks like (theme, keymap), read before pydantic is imported.
 
-The same file and the same LEADTUI_* variables as the full settings reader; anything this
-quick read cannot take is left to that reader, which runs next and applies what it finds.
+Less of the settings, by the settings reader's own parts: the file as `settings_file.py` reads
+it and the variables as `variables.py` finds them, without the model. Anything this quick
+read cannot take is left to the settings reader, which runs next and applies what it finds.
 Nothing here decides a policy (read-only, budget): that is the profile resolver's alone.
 """
 
@@ -13,11 +14,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from leadtui.config.variables import config_path
+from leadtui.config.errors import ConfigError
+from leadtui.config.settings_file import read_settings_file
+from leadtui.config.variables import ENV_PREFIX, config_path, setting_variables
 
 THEMES: Final = ("dark", "light")
-_THEME_ENV: Final = "LEADTUI_THEME"
-_KEYMAP_ENV: Final = "LEADTUI_KEYMAP"
 
 
 @dataclass(frozen=True)
@@ -30,10 +31,13 @@ def first_frame_looks(environ: Mapping[str, str] | None = None) -> Looks:
     """The theme and keymap of the settings file under their LEADTUI_* variables; the
     defaults for whatever cannot be read quickly."""
     env = os.environ if environ is None else environ
-    data = _file_data(env)
-    theme = _variable(env, _THEME_ENV) or data.get("theme")
+    try:
+        data = read_settings_file(config_path(env))
+    except ConfigError:
+        data = {}
+    theme = _variable(env, "theme") or data.get("theme")
     keymap: Any = data.get("keymap")
-    raw_keymap = _variable(env, _KEYMAP_ENV)
+    raw_keymap = _variable(env, "keymap")
     if raw_keymap is not None:
         try:
             keymap = json.loads(raw_keymap)
@@ -45,19 +49,8 @@ def first_frame_looks(environ: Mapping[str, str] | None = None) -> Looks:
     )
 
 
-def _variable(env: Mapping[str, str], name: str) -> str | None:
-    # Any case, as pydantic-settings matches the settings' variables.
-    return next((value for key, value in env.items() if key.upper() == name), None)
-
-
-def _file_data(env: Mapping[str, str]) -> dict[str, Any]:
-    path = config_path(env)
-    try:
-        # A FIFO or a device would block the first frame: only a regular file is read here.
-        if not path.is_file():
-            return {}
-        import tomllib  # ~5 ms: not imported when there is no settings file
-
-        return tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError):  # TOMLDecodeError is a ValueError
-        return {}
+def _variable(env: Mapping[str, str], setting: str) -> str | None:
+    """The value of the setting's own variable (a member's `__` variable is left to the
+    settings reader)."""
+    own = f"{ENV_PREFIX}{setting}".lower()
+    return next((env[n] for n in setting_variables((setting,), env) if n.lower() == own), None)

@@ -27,13 +27,13 @@ from pydantic import SecretStr, ValidationError
 
 from leadtui.api.keys import api_key_problem, mask_key
 from leadtui.config.errors import ConfigError, InvalidApiKey
-from leadtui.config.settings_file import read_settings_file
-from leadtui.config.settings_model import (
+from leadtui.config.settings import (
     DEFAULT_PROFILE,
-    SettingsModel,
+    Settings,
     SpendPolicy,
     settings_from,
 )
+from leadtui.config.settings_file import read_settings_file
 from leadtui.config.variables import API_KEY_ENV, BASE_URL_ENV, PROFILE_ENV, config_path
 
 if TYPE_CHECKING:
@@ -68,7 +68,7 @@ class ResolvedProfile:
     name: str
     name_source: str
     """Where the name came from: "--profile", "LEADTUI_PROFILE" or "default"."""
-    settings: SettingsModel
+    settings: Settings
     """The whole settings as read (file and LEADTUI_* variables)."""
     config_file: Path
     base_url: str | None
@@ -136,7 +136,7 @@ def resolve_profile(
     *,
     base_url: str | None = None,
     environ: Mapping[str, str] | None = None,
-    settings: SettingsModel | None = None,
+    settings: Settings | None = None,
     keystore: KeyStore | None = None,
     read_key: bool = True,
     must_exist: bool = True,
@@ -190,7 +190,7 @@ def _profile_name(cli_profile: str | None, env: Mapping[str, str]) -> tuple[str,
 
 
 def _budget_source(
-    settings: SettingsModel, name: str, path: Path, on_file: dict[str, object] | None
+    settings: Settings, name: str, path: Path, on_file: dict[str, object] | None
 ) -> BudgetSource:
     """Whether the budget in force is the default, the file's, or a LEADTUI_* variable's: the
     file alone is compared with the file and the variables."""
@@ -201,7 +201,7 @@ def _budget_source(
         except ConfigError:
             return "settings file"  # read before; only the budget's origin is unknown
     try:
-        file_only = SettingsModel.model_validate(on_file)
+        file_only = Settings.model_validate(on_file)
     except ValidationError:
         return "environment"  # the file alone is not valid: the variables made it so
     if file_only.spend_policy(name).spend_budget != budget:

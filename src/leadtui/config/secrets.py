@@ -20,7 +20,7 @@ from pydantic import SecretStr
 from leadtui.api.keys import api_key_problem
 from leadtui.config.errors import InvalidApiKey
 from leadtui.config.files import UnreadableFile, ensure_private_dir, read_regular_file
-from leadtui.config.settings_model import state_dir
+from leadtui.config.settings import state_dir
 from leadtui.durable import os_error_reason, write_atomically
 
 SERVICE_NAME: Final = "leadtui"

@@ -8,7 +8,7 @@ Names are matched in any case, as pydantic-settings matches the settings' variab
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
@@ -69,3 +69,22 @@ def config_path(environ: Mapping[str, str] | None = None) -> Path:
     import platformdirs
 
     return Path(platformdirs.user_config_dir("leadtui")) / "config.toml"
+
+
+def setting_variables(
+    settings: Iterable[str], environ: Mapping[str, str] | None = None
+) -> list[str]:
+    """The variables of `environ` (None: the process's) that set one of `settings` (their
+    names), as pydantic-settings matches them: any case, `LEADTUI_<NAME>` or
+    `LEADTUI_<NAME>__<member>...`. LEADTUI_API_KEY, LEADTUI_BASE_URL, LEADTUI_PROFILE and
+    LEADTUI_CONFIG_FILE are not settings."""
+    env = os.environ if environ is None else environ
+    fields = [f"{ENV_PREFIX}{name}".lower() for name in settings]
+    return sorted(
+        name
+        for name in env
+        if any(
+            name.lower() == field or name.lower().startswith(field + ENV_NESTED_DELIMITER)
+            for field in fields
+        )
+    )

@@ -23,7 +23,7 @@ from leadtui.api.guidance import NOT_SIGNED_IN
 from leadtui.config.errors import ConfigError
 from leadtui.config.profile import ResolvedProfile, resolve_profile
 from leadtui.config.secrets import KeyStoreError
-from leadtui.config.settings_model import SettingsModel
+from leadtui.config.settings import Settings
 from leadtui.config.variables import API_KEY_ENV, BASE_URL_ENV
 from leadtui.mcp.results import ToolFailure
 from leadtui.spend.decision import Allowance
@@ -130,7 +130,7 @@ class Runtime:
         return self.options.approve_in_app or self.resolved.approvals_in_app
 
     @property
-    def settings(self) -> SettingsModel:
+    def settings(self) -> Settings:
         return self.resolved.settings
 
     @property

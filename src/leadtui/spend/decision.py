@@ -19,7 +19,7 @@ from leadtui.spend.errors import Code, SpendBlocked
 from leadtui.spend.quote import Quote, Unit, plural
 
 if TYPE_CHECKING:
-    from leadtui.config.settings_model import SpendPolicy
+    from leadtui.config.settings import SpendPolicy
     from leadtui.spend.intent import SpendIntent
 
 NOTHING_SENT = "Nothing was sent."

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from leadtui.api.client import LeadClient
 from leadtui.api.errors import LeadError
 from leadtui.api.models import Identity
-from leadtui.config.settings_model import SpendPolicy
+from leadtui.config.settings import SpendPolicy
 from leadtui.spend.account import SpendAccount
 from leadtui.spend.decision import Accepted, Allowance, Budget, Facts
 from leadtui.spend.intent import SpendIntent, SpendOperation

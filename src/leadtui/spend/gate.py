@@ -24,7 +24,7 @@ from leadtui.api.errors import ApiError, ConfigurationError, LeadError, error_cl
 from leadtui.api.guidance import INVALID_REQUEST
 from leadtui.api.keys import short_key
 from leadtui.api.models import Export, Identity
-from leadtui.config.settings_model import SettingsModel, SpendPolicy
+from leadtui.config.settings import Settings, SpendPolicy
 from leadtui.spend.account import SpendAccount
 from leadtui.spend.claims import CLAIM_SECONDS, new_claim_owner
 from leadtui.spend.debit import SpendResult, measured_debit, stated_debit
@@ -82,7 +82,7 @@ class SpendGate:
         )
 
     @classmethod
-    def for_profile(cls, settings: SettingsModel, journal: SpendJournal, profile: str) -> SpendGate:
+    def for_profile(cls, settings: Settings, journal: SpendJournal, profile: str) -> SpendGate:
         return cls(journal, profile=profile, policy=settings.spend_policy(profile))
 
     def check_allowed(self) -> None:

@@ -28,7 +28,7 @@ from typing import Any, Final
 
 from leadtui.api.errors import InvalidIdempotencyKey
 from leadtui.api.keys import idempotency_key_problem
-from leadtui.config.settings_model import state_dir
+from leadtui.config.settings import state_dir
 from leadtui.spend.account import SpendAccount
 from leadtui.spend.claims import CLAIM_SECONDS, new_claim_owner, owner_died
 from leadtui.spend.debit import Meanwhile

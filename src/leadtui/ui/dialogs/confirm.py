@@ -107,4 +107,4 @@ class ConfirmText(ConfirmDialog):
         self.text = text
 
     def compose_body(self) -> ComposeResult:
-        yield Static(self.text, classes="confirm-text job-dialog-text", markup=False)
+        yield Static(self.text, classes="confirm-text", markup=False)

@@ -23,7 +23,7 @@ from leadtui.spend.intent import SpendOperation
 from leadtui.spend.quote import Quote, Unit, plural
 from leadtui.spend.request import SpendRequest
 from leadtui.ui.dialogs.confirm import CONFIRM_KEY, ConfirmDialog
-from leadtui.ui.stylesheets import stylesheet
+from leadtui.ui.frame.stylesheets import stylesheet
 
 SENDING = "Sending… (same key on every retry)"
 

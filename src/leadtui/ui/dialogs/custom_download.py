@@ -16,7 +16,7 @@ from textual.strip import Strip
 from textual.widgets import Button, RadioButton, RadioSet, SelectionList, Static
 from textual.widgets.selection_list import SelectionType
 
-from leadtui.ui.stylesheets import stylesheet
+from leadtui.ui.frame.stylesheets import stylesheet
 
 # The mark inside a ticked box and an empty one: told apart without colour (NO_COLOR).
 TICKED, UNTICKED = "✓", " "

@@ -19,7 +19,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
-from leadtui.ui.clipboard import copy_and_tell
+from leadtui.ui.frame.clipboard import copy_and_tell
 from leadtui.ui.model.json_lines import (
     copy_text,
     find,

@@ -21,8 +21,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static, TextArea
 
 from leadtui.api.models import Extraction, ExtractionDraft, ExtractionRequest
-from leadtui.ui.dialogs.confirm_job_action import ConfirmJobAction
-from leadtui.ui.stylesheets import stylesheet
+from leadtui.ui.dialogs.confirm import ConfirmText
+from leadtui.ui.frame.stylesheets import stylesheet
 from leadtui.ui.widgets.text_fields import ListField
 
 LIST_FIELDS = ("categories", "countries", "localisations", "enrichment_sources")
@@ -221,7 +221,7 @@ class ExtractionForm(ModalScreen[ExtractionFormResult | None]):
 
         what = f"draft {self.draft.extractionId}" if self.draft else "the new extraction"
         self.app.push_screen(
-            ConfirmJobAction(
+            ConfirmText(
                 "Discard changes?",
                 f"The changes to {what} are not saved. Discard them?",
                 "Discard",

@@ -13,8 +13,8 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
+from leadtui.ui.frame.stylesheets import stylesheet
 from leadtui.ui.model.lead_rows import cell_text
-from leadtui.ui.stylesheets import stylesheet
 
 
 class LeadDetail(ModalScreen[None]):

@@ -17,10 +17,10 @@ from leadtui.spend.errors import IntentSettled, JournalError, SpendBlocked
 from leadtui.spend.intent import SpendIntent, SpendOperation
 from leadtui.spend.quote import plural
 from leadtui.ui.dialogs.confirm_spend import SENDING
-from leadtui.ui.handle import AppHandle, app_handle
+from leadtui.ui.frame.handle import AppHandle, app_handle
+from leadtui.ui.frame.spend_flow import resend_intent
+from leadtui.ui.frame.stylesheets import stylesheet
 from leadtui.ui.model.errors import ErrorReport
-from leadtui.ui.spend_flow import resend_intent
-from leadtui.ui.stylesheets import stylesheet
 
 
 def describe_intent(intent: SpendIntent) -> str:

@@ -22,7 +22,7 @@ from textual.suggester import Suggester
 from textual.widgets import Input, Static
 
 from leadtui.config.download_folder import FolderCheck, check_folder, complete_folder
-from leadtui.ui.stylesheets import stylesheet
+from leadtui.ui.frame.stylesheets import stylesheet
 
 
 class FolderSuggester(Suggester):

@@ -14,7 +14,7 @@ from textual.widgets import Footer, Input, Static
 
 from leadtui.api.models import ADDITIONAL_RESULTS_MIN, Search
 from leadtui.spend.quote import Quote, affordable_results, plural, still_locked
-from leadtui.ui.stylesheets import stylesheet
+from leadtui.ui.frame.stylesheets import stylesheet
 from leadtui.ui.widgets.text_fields import WholeNumberField
 
 SUGGESTED = 100

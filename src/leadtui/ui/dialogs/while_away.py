@@ -24,9 +24,9 @@ from leadtui.digest.words import (
     spent_line,
     when,
 )
+from leadtui.ui.frame.stylesheets import stylesheet
+from leadtui.ui.frame.workers import start_worker
 from leadtui.ui.model.timefmt import ago
-from leadtui.ui.stylesheets import stylesheet
-from leadtui.ui.workers import start_worker
 
 TITLE = "While you were away"
 

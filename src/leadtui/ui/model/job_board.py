@@ -21,7 +21,7 @@ from leadtui.api.contract import (
 )
 from leadtui.api.errors import Forbidden, LeadError, NotFound, Unauthorized
 from leadtui.api.models import Export, Extraction, Page
-from leadtui.config.settings_model import Polling
+from leadtui.config.settings import Polling
 from leadtui.ui.model.errors import ErrorReport, describe
 
 JobKind = Literal["export", "extraction"]

@@ -19,7 +19,8 @@ from textual.widgets import Static
 
 from leadtui.api.contract import SCOPE_DESCRIPTIONS, Scope
 from leadtui.api.errors import LeadError
-from leadtui.ui.commands import PaletteCommand
+from leadtui.ui.frame.commands import PaletteCommand
+from leadtui.ui.frame.main_screens import ACCOUNT
 from leadtui.ui.model.errors import SCOPE_DISABLES
 from leadtui.ui.model.timefmt import ago
 from leadtui.ui.screens.base import LeadScreen
@@ -36,8 +37,8 @@ NARROW_WIDTH = 80
 
 
 class AccountScreen(LeadScreen):
-    MODE = "account"
-    LABEL = "Account"
+    MODE = ACCOUNT.mode
+    LABEL = ACCOUNT.label
     REQUIRED_SCOPES = ((Scope.USAGE_READ, "see the account, credits and usage"),)
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -52,6 +53,8 @@ class AccountScreen(LeadScreen):
         # The balance when the usage shown was read, and whether a load is running.
         self._usage_credits: int | None = None
         self._loading = False
+        self._stale = False
+        """A spend moved the usage while another screen was shown: read it when shown."""
         # Mounted under the totals when the first usage arrives (see watch_usage).
         self._chart: UsageChart | None = None
 
@@ -85,10 +88,20 @@ class AccountScreen(LeadScreen):
             self._reload()
 
     def _reload(self) -> None:
+        # Not shown (another screen is): the usage is read when this screen is shown again;
+        # the header's balance is the app's to refresh.
+        if not self.is_current:
+            self._stale = True
+            return
         # One load at a time: a second would cancel the first (exclusive) before it answered.
         if not self._loading:
             self._loading = True
             self.load()
+
+    def on_screen_resume(self) -> None:
+        if self._stale:
+            self._stale = False
+            self._reload()
 
     def palette_commands(self) -> list[PaletteCommand]:
         return [PaletteCommand("account: refresh", "Credits, scopes and usage again", self.load)]

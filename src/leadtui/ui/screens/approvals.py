@@ -31,7 +31,6 @@ from leadtui.spend.origin import spend_origin
 from leadtui.spend.quote import Quote
 from leadtui.spend.request import SpendRequest
 from leadtui.ui.dialogs.confirm_spend import ConfirmSpend
-from leadtui.ui.journal_watch import JournalWatcher
 from leadtui.ui.model.approval_review import (
     Review,
     Standing,
@@ -40,6 +39,7 @@ from leadtui.ui.model.approval_review import (
     settled_standing,
 )
 from leadtui.ui.screens.base import LeadScreen
+from leadtui.ui.watches.journal_watch import JournalWatcher
 from leadtui.ui.widgets.view_table import ViewTable
 
 # The spend's words last: a search's summary may be long.

@@ -13,8 +13,8 @@ from textual.widgets import Static
 from textual.worker import NoActiveWorker, Worker, WorkerState, get_current_worker
 
 from leadtui.api.contract import Scope
-from leadtui.ui.commands import PaletteCommand
-from leadtui.ui.handle import AppHandle, app_handle
+from leadtui.ui.frame.commands import PaletteCommand
+from leadtui.ui.frame.handle import AppHandle, app_handle
 from leadtui.ui.model.errors import ErrorReport, describe, missing_scope
 from leadtui.ui.widgets.error_panel import ErrorPanel
 from leadtui.ui.widgets.header import AppHeader
@@ -29,7 +29,8 @@ if TYPE_CHECKING:
 class LeadScreen(Screen[None]):
     """Base of the main screens (one per app mode).
 
-    Subclasses set MODE and LABEL, implement `compose_body`, and list the scopes they need:
+    Subclasses set MODE and LABEL (a main screen takes both from its entry in
+    `ui/frame/main_screens.py`), implement `compose_body`, and list the scopes they need:
     REQUIRED_SCOPES for the screen as a whole (a notice replaces failures), ACTION_SCOPES for
     single actions (the key is greyed out in the footer and pressing it says why).
     """
@@ -44,8 +45,6 @@ class LeadScreen(Screen[None]):
     MAIN_ACTIONS: ClassVar[frozenset[str]] = frozenset()
     # The smallest terminal the screen is laid out for; below it, a note says so (TooSmall).
     MIN_SIZE: ClassVar[tuple[int, int]] = MIN_SIZE
-    # Kept for screens that set it: every footer now fits its keys whole (KeyFooter).
-    COMPACT_FOOTER: ClassVar[bool] = False
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("c", "copy_request_id", "Copy request id", id="error.copy_request_id"),

@@ -13,8 +13,8 @@ from textual.dom import DOMNode
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
+from leadtui.ui.frame.stylesheets import stylesheet
 from leadtui.ui.model.key_names import keys_name
-from leadtui.ui.stylesheets import stylesheet
 
 # Textual's own scrolling keys every scrollable widget has: they would bury the screen's own.
 _GENERIC_ACTIONS = ("scroll_", "copy_text", "page_")

@@ -22,7 +22,7 @@ from leadtui.spend.approvals import ApprovalDesk
 from leadtui.spend.errors import JournalError
 from leadtui.spend.intent import SpendIntent
 from leadtui.spend.origin import spend_origin
-from leadtui.ui.clipboard import copy_and_tell
+from leadtui.ui.frame.clipboard import copy_and_tell
 from leadtui.ui.model.history import COLUMNS, HistoryEntry
 from leadtui.ui.model.spend_history import SPEND_COLUMNS, SpendRow
 from leadtui.ui.screens.base import LeadScreen

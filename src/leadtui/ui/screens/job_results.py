@@ -16,9 +16,9 @@ from textual.widgets import Static
 from leadtui.api.models import PAGE_LIMIT_MAX, Lead, Page
 from leadtui.spend.quote import plural
 from leadtui.ui.dialogs.lead_detail import LeadDetail
+from leadtui.ui.frame.stylesheets import stylesheet
 from leadtui.ui.model.job_board import JobBoard
 from leadtui.ui.screens.base import LeadScreen
-from leadtui.ui.stylesheets import stylesheet
 from leadtui.ui.widgets.lead_table import LeadTable
 
 PAGE_SIZE: Final = PAGE_LIMIT_MAX

@@ -16,13 +16,14 @@ from textual.timer import Timer
 from textual.widgets import Static
 
 from leadtui.api.contract import Scope
-from leadtui.ui.commands import PaletteCommand
-from leadtui.ui.job_watcher import JobWatcher
+from leadtui.ui.frame.commands import PaletteCommand
+from leadtui.ui.frame.main_screens import JOBS
+from leadtui.ui.frame.stylesheets import stylesheet
 from leadtui.ui.model.errors import ErrorReport
 from leadtui.ui.model.job_board import JobBoard
 from leadtui.ui.model.timefmt import ago
 from leadtui.ui.screens.base import LeadScreen
-from leadtui.ui.stylesheets import stylesheet
+from leadtui.ui.watches.job_watcher import JobWatcher
 from leadtui.ui.widgets.download_line import DownloadLine
 from leadtui.ui.widgets.exports_panel import ExportsPanel
 from leadtui.ui.widgets.extractions_panel import ExtractionsPanel
@@ -31,14 +32,13 @@ from leadtui.ui.widgets.extractions_panel import ExtractionsPanel
 class JobsScreen(LeadScreen):
     CSS_PATH = stylesheet("jobs")
 
-    MODE = "jobs"
-    LABEL = "Jobs"
+    MODE = JOBS.mode
+    LABEL = JOBS.label
     REQUIRED_SCOPES = ((Scope.EXPORTS_READ, "follow your export jobs"),)
     ACTION_SCOPES: ClassVar[dict[str, tuple[Scope, str]]] = {
         "new_extraction": (Scope.EXTRACTIONS_WRITE, "create extractions"),
     }
 
-    COMPACT_FOOTER = True
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("r", "refresh", "Refresh", id="jobs.refresh"),
         Binding("p", "toggle_polling", "Polling on/off", id="jobs.toggle_polling"),

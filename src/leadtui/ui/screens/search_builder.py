@@ -22,7 +22,9 @@ from leadtui.api.contract import ErrorCode, Scope
 from leadtui.api.errors import ApiError, LeadError
 from leadtui.api.models import Search, SearchRequest
 from leadtui.spend.gate import settles_spend
-from leadtui.ui.commands import PaletteCommand
+from leadtui.ui.frame.commands import PaletteCommand
+from leadtui.ui.frame.main_screens import NEW_SEARCH
+from leadtui.ui.frame.stylesheets import stylesheet
 from leadtui.ui.model.errors import ErrorReport, describe
 from leadtui.ui.model.search_draft import (
     FILTER,
@@ -34,7 +36,6 @@ from leadtui.ui.model.search_draft import (
 )
 from leadtui.ui.screens.base import LeadScreen
 from leadtui.ui.screens.searches import PAGE_SIZE
-from leadtui.ui.stylesheets import stylesheet
 from leadtui.ui.widgets.search_item_editor import SearchItemEditor
 
 # Characters of an item's line in the outline (its width less border and scrollbar).
@@ -67,8 +68,8 @@ def same_request_search(
 class NewSearchScreen(LeadScreen):
     CSS_PATH = stylesheet("search_builder")
 
-    MODE = "new_search"
-    LABEL = "New search"
+    MODE = NEW_SEARCH.mode
+    LABEL = NEW_SEARCH.label
     REQUIRED_SCOPES = ((Scope.SEARCHES_WRITE, "create searches"),)
     AUTO_FOCUS = "#builder-outline"
     # No ACTION_SCOPES: ctrl+s is also greyed out while the form is invalid, and the frame

@@ -20,21 +20,22 @@ from leadtui.api.models import PAGE_LIMIT_MAX, Lead, Page, Search
 from leadtui.spend.errors import JournalError, SpendBlocked
 from leadtui.spend.quote import Quote, affordable_results, plural, still_locked
 from leadtui.spend.request import SpendRequest
-from leadtui.ui.commands import PaletteCommand
 from leadtui.ui.dialogs.lead_detail import LeadDetail
 from leadtui.ui.dialogs.unlock_count import UnlockCount
-from leadtui.ui.model.errors import ErrorReport
-from leadtui.ui.screens.base import LeadScreen
-from leadtui.ui.screens.searches import count_text, search_summary
-from leadtui.ui.spend_flow import (
+from leadtui.ui.frame.commands import PaletteCommand
+from leadtui.ui.frame.main_screens import SEARCHES
+from leadtui.ui.frame.spend_flow import (
     confirm_and_spend,
     decided_quote,
     spending_switched_off,
     unlock_request,
 )
-from leadtui.ui.stylesheets import stylesheet
+from leadtui.ui.frame.stylesheets import stylesheet
+from leadtui.ui.frame.workers import start_worker
+from leadtui.ui.model.errors import ErrorReport
+from leadtui.ui.screens.base import LeadScreen
+from leadtui.ui.screens.searches import count_text, search_summary
 from leadtui.ui.widgets.lead_table import LeadTable
-from leadtui.ui.workers import start_worker
 
 READ_ONLY = ErrorReport(
     "Spending is switched off",
@@ -45,7 +46,7 @@ READ_ONLY = ErrorReport(
 class SearchDetailScreen(LeadScreen):
     CSS_PATH = stylesheet("searches")
 
-    MODE = "searches"  # pushed on the Searches stack; the header marks Searches
+    MODE = SEARCHES.mode  # pushed on the Searches stack; the header marks Searches
     LABEL = "Search"
     REQUIRED_SCOPES = ((Scope.SEARCHES_READ, "read this search and its unlocked results"),)
     AUTO_FOCUS = "#search-leads"
@@ -53,7 +54,6 @@ class SearchDetailScreen(LeadScreen):
         "unlock": (Scope.EXPORTS_WRITE, "unlock results (spends credits)"),
     }
 
-    COMPACT_FOOTER = True
     MAIN_ACTIONS = frozenset({"unlock"})
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("u", "unlock", "Unlock more", id="search.unlock"),

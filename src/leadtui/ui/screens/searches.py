@@ -14,11 +14,12 @@ from textual.widgets import DataTable, Static
 from leadtui.api.contract import Scope
 from leadtui.api.errors import LeadError
 from leadtui.api.models import Search
-from leadtui.ui.commands import PaletteCommand
+from leadtui.ui.frame.commands import PaletteCommand
+from leadtui.ui.frame.main_screens import SEARCHES
+from leadtui.ui.frame.stylesheets import stylesheet
+from leadtui.ui.frame.workers import start_worker
 from leadtui.ui.screens.base import LeadScreen
-from leadtui.ui.stylesheets import stylesheet
 from leadtui.ui.widgets.view_table import Cell, ViewTable
-from leadtui.ui.workers import start_worker
 
 PAGE_SIZE = 25
 # Load the next page when the highlight is this close to the last loaded row.
@@ -73,8 +74,8 @@ def search_record(search: Search) -> dict[str, object]:
 class SearchesScreen(LeadScreen):
     CSS_PATH = stylesheet("searches")
 
-    MODE = "searches"
-    LABEL = "Searches"
+    MODE = SEARCHES.mode
+    LABEL = SEARCHES.label
     REQUIRED_SCOPES = ((Scope.SEARCHES_READ, "list your searches"),)
     AUTO_FOCUS = "#searches-table"
 

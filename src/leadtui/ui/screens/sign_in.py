@@ -19,9 +19,9 @@ from leadtui.api.client import LeadClient
 from leadtui.api.errors import LeadError, Unauthorized
 from leadtui.api.models import Identity
 from leadtui.config.secrets import KeyStoreError, NoKeyringAvailable
-from leadtui.ui.handle import AppHandle, app_handle
+from leadtui.ui.frame.handle import AppHandle, app_handle
+from leadtui.ui.frame.stylesheets import stylesheet
 from leadtui.ui.model.errors import describe, key_refusal
-from leadtui.ui.stylesheets import stylesheet
 from leadtui.ui.widgets.key_footer import KeyFooter
 from leadtui.ui.widgets.text_fields import TextField
 

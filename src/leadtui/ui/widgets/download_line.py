@@ -24,7 +24,7 @@ from leadtui.api.errors import ApiError, LeadError
 from leadtui.config.download_folder import free_path
 from leadtui.ui.dialogs.custom_download import CustomDownloadChoice
 from leadtui.ui.dialogs.save_to import SaveTo
-from leadtui.ui.handle import AppHandle, app_handle
+from leadtui.ui.frame.handle import AppHandle, app_handle
 from leadtui.ui.model.export_files import stamp, write_rows_csv
 
 if TYPE_CHECKING:

@@ -12,14 +12,14 @@ from textual.binding import Binding, BindingType
 
 from leadtui.api.contract import ExportStatus, Scope
 from leadtui.api.models import Export
-from leadtui.ui.dialogs.confirm_job_action import ConfirmJobAction
+from leadtui.ui.dialogs.confirm import ConfirmText
 from leadtui.ui.dialogs.custom_download import CustomDownload
+from leadtui.ui.frame.workers import start_worker
 from leadtui.ui.model.export_files import authorized_columns
 from leadtui.ui.model.job_board import JobBoard, failure_reason
 from leadtui.ui.screens.job_results import JobResultsScreen
 from leadtui.ui.widgets.job_panel import JobPanel
 from leadtui.ui.widgets.job_tables import ExportTable
-from leadtui.ui.workers import start_worker
 
 # The status each action needs; anything else greys its key.
 _NEEDS: dict[str, str] = {
@@ -119,7 +119,7 @@ class ExportsPanel(JobPanel[Export]):
         if export is None or export.status != ExportStatus.FAILED or "retry" in self.busy:
             return
         reason = failure_reason(export)
-        ask = ConfirmJobAction(
+        ask = ConfirmText(
             f"Retry export {export.exportId}",
             (f"It failed: {reason}\n" if reason else "")
             + "The export is queued again with the same results. Retrying a failed export "

@@ -15,12 +15,12 @@ from leadtui.spend.errors import Code
 from leadtui.spend.intent import SpendOperation
 from leadtui.spend.quote import Quote
 from leadtui.spend.request import SpendRequest
-from leadtui.ui.dialogs.confirm_job_action import ConfirmJobAction
+from leadtui.ui.dialogs.confirm import ConfirmText
 from leadtui.ui.dialogs.extraction_form import ExtractionForm, launch_problems
+from leadtui.ui.frame.spend_flow import confirm_and_spend
 from leadtui.ui.model.errors import ErrorReport
 from leadtui.ui.model.job_board import JobBoard, failure_reason
 from leadtui.ui.screens.job_results import JobResultsScreen
-from leadtui.ui.spend_flow import confirm_and_spend
 from leadtui.ui.widgets.job_columns import summary
 from leadtui.ui.widgets.job_panel import JobPanel
 from leadtui.ui.widgets.job_tables import ExtractionTable
@@ -240,7 +240,7 @@ class ExtractionsPanel(JobPanel[Extraction]):
         if extraction is None or extraction.status not in _STOPPABLE:
             return
         job_id, extractions = extraction.extractionId, self.lead_app.client.extractions
-        ask = ConfirmJobAction(
+        ask = ConfirmText(
             f"Stop extraction {job_id}",
             "Stopping is final: the extraction cannot be resumed. Results found so far "
             "are archived and stay readable.",

@@ -11,7 +11,7 @@ from textual.content import Content
 from textual.markup import escape
 from textual.widgets import Static
 
-from leadtui.ui.handle import AppHandle, app_handle
+from leadtui.ui.frame.handle import AppHandle, app_handle
 
 if TYPE_CHECKING:
     from leadtui.api.models import Identity

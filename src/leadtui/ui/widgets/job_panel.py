@@ -22,8 +22,8 @@ from textual.widgets import DataTable
 
 from leadtui.api.contract import Scope
 from leadtui.api.errors import LeadError
-from leadtui.ui.dialogs.confirm_job_action import ConfirmJobAction
-from leadtui.ui.handle import AppHandle, app_handle
+from leadtui.ui.dialogs.confirm import ConfirmText
+from leadtui.ui.frame.handle import AppHandle, app_handle
 from leadtui.ui.model.errors import describe
 from leadtui.ui.model.job_board import JobBoard
 from leadtui.ui.widgets.download_line import DownloadLine
@@ -133,7 +133,7 @@ class JobPanel(Vertical, Generic[JobT]):
         doing: str,
         call: Callable[[], Awaitable[T]],
         *,
-        ask: ConfirmJobAction | None = None,
+        ask: ConfirmText | None = None,
         took: Callable[[], Awaitable[T | None]] | None = None,
     ) -> T | None:
         """Make one request while `running`, once `ask` (if any) is answered yes. None when

@@ -22,7 +22,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from leadtui.api.errors import LeadError
-from leadtui.ui.clipboard import copy_and_tell
+from leadtui.ui.frame.clipboard import copy_and_tell
 from leadtui.ui.model.lead_rows import FetchPage, LeadRows, cell_text
 from leadtui.ui.model.shown_leads import ShownLeads
 from leadtui.ui.widgets.table_keys import MOVEMENT_BINDINGS, VIEW_BINDINGS, TypedFilter

@@ -19,7 +19,7 @@ from textual import events
 from textual.binding import Binding, BindingType
 from textual.widgets import DataTable
 
-from leadtui.ui.clipboard import copy_and_tell
+from leadtui.ui.frame.clipboard import copy_and_tell
 from leadtui.ui.model.table_view import TableView
 from leadtui.ui.widgets.table_keys import MOVEMENT_BINDINGS, VIEW_BINDINGS, TypedFilter
 

@@ -15,17 +15,17 @@ from textual.timer import Timer
 
 from leadtui.api.contract import Scope
 from leadtui.api.models import Export, Extraction
+from leadtui.ui.frame.notifications import JobNotifier
+from leadtui.ui.frame.workers import start_worker
 from leadtui.ui.model.job_board import JobBoard, JobKind, JobPoller
-from leadtui.ui.notifications import JobNotifier
-from leadtui.ui.workers import start_worker
 
 if TYPE_CHECKING:
     from textual.app import App
 
     from leadtui.api.client import LeadClient
-    from leadtui.config.settings_model import SettingsModel
+    from leadtui.config.settings import Settings
+    from leadtui.ui.frame.terminal_output import TerminalOutput
     from leadtui.ui.model.errors import ErrorReport
-    from leadtui.ui.terminal_output import TerminalOutput
 
 
 @dataclass(frozen=True)
@@ -33,7 +33,7 @@ class WatchedAccount:
     """What the watcher reads from the app on each tick (the app's handle, narrowed)."""
 
     client: Callable[[], LeadClient]
-    settings: Callable[[], SettingsModel]
+    settings: Callable[[], Settings]
     clock: Callable[[], float]
     signed_in: Callable[[], bool]
     has_scope: Callable[[Scope], bool]

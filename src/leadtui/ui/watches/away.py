@@ -13,7 +13,7 @@ import contextlib
 from typing import TYPE_CHECKING, Any, Final
 
 from leadtui.api.errors import LeadError
-from leadtui.ui.handle import app_handle
+from leadtui.ui.frame.handle import app_handle
 
 if TYPE_CHECKING:
     from textual.app import App

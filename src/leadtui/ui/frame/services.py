@@ -1,18 +1,19 @@
 """What the app needs from the outside world, passed in explicitly (no module globals).
 
 `AppDeps` is fixed for the app's life; a `Session` is one signed-in key, replaced whole on each
-sign-in. `make_app` (ui/app.py) builds the app from them, for `launch.run` and for every test.
+sign-in. `make_app` (ui/frame/app.py) builds the app from them, for `launch.run` and for every test.
 `FirstFrame` is what a launch knows before the first frame (read without pydantic or httpx);
 its `load` builds the rest in a thread once the frame is up.
 """
 
 from __future__ import annotations
 
+import asyncio
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 # Types only: the client (httpx), the settings (pydantic), the keyring and the journal
 # (sqlite3) are not needed to paint the first frame.
@@ -20,7 +21,44 @@ if TYPE_CHECKING:
     from leadtui.api.client import LeadClient
     from leadtui.config.profile import ResolvedProfile
     from leadtui.config.secrets import KeyStore
-    from leadtui.config.settings_model import SettingsModel
+    from leadtui.config.settings import Settings
+
+T = TypeVar("T")
+
+
+class SharedRead(Generic[T]):
+    """Askers of the same moment share one read (or its error). A spend seen in the journal
+    asks for the balance from the watch that saw it and from each screen that shows it, at
+    once: the server is asked once. The read goes out a turn of the event loop after the first
+    ask, and whoever asks after it went out gets a read of their own: an answer never predates
+    the ask it serves (a balance asked for after a spend is read after it)."""
+
+    def __init__(self, read: Callable[[], Awaitable[T]]) -> None:
+        self._read = read
+        self._next: asyncio.Future[T] | None = None
+        """The read not sent yet, which askers join."""
+        self._sending: set[asyncio.Task[None]] = set()
+
+    async def __call__(self) -> T:
+        if self._next is None:
+            self._next = asyncio.get_running_loop().create_future()
+            sending = asyncio.ensure_future(self._send(self._next))
+            self._sending.add(sending)  # held until done: the loop keeps only weak references
+            sending.add_done_callback(self._sending.discard)
+        # Shielded: one asker cancelled (its screen closed) does not cancel the others' read.
+        return await asyncio.shield(self._next)
+
+    async def _send(self, answer: asyncio.Future[T]) -> None:
+        await asyncio.sleep(0)  # the askers of this moment join first
+        self._next = None
+        try:
+            answer.set_result(await self._read())
+        except asyncio.CancelledError:
+            answer.cancel()
+            raise
+        except Exception as error:  # every asker gets it
+            answer.set_exception(error)
+
 
 # Seconds before each automatic retry after a network failure (the last one repeats).
 RETRY_DELAYS = (2.0, 5.0, 10.0, 30.0)
@@ -37,9 +75,9 @@ def connect(base_url: str, api_key: str) -> LeadClient:
 class AppDeps:
     """Everything the app talks to, fixed for its life."""
 
-    settings: SettingsModel
+    settings: Settings
     """The settings as loaded; the app keeps the current copy (`LeadApp.settings`)."""
-    save_settings: Callable[[SettingsModel], object]
+    save_settings: Callable[[Settings], object]
     """Persists settings (theme, the profile's base URL). Blocking: call off the UI thread."""
     profile: str = "default"
     base_url: str = ""

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-_STYLES = Path(__file__).with_name("styles")
+_STYLES = Path(__file__).parent.parent / "styles"
 
 
 def stylesheet(name: str) -> Path:

@@ -13,11 +13,11 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from leadtui.api.errors import ConfigurationError, LeadError
-from leadtui.ui.handle import AppHandle, app_handle
+from leadtui.ui.frame.handle import AppHandle, app_handle
+from leadtui.ui.frame.services import AppDeps, FirstFrame, Session
+from leadtui.ui.frame.workers import start_worker
 from leadtui.ui.model.errors import describe, key_refusal
-from leadtui.ui.services import AppDeps, FirstFrame, Session
 from leadtui.ui.widgets.header import AppHeader
-from leadtui.ui.workers import start_worker
 
 if TYPE_CHECKING:
     from pydantic import SecretStr

@@ -20,13 +20,13 @@ if TYPE_CHECKING:
     from leadtui.api.client import LeadClient
     from leadtui.api.contract import Scope
     from leadtui.api.models import Identity, Search
-    from leadtui.config.settings_model import SettingsModel
+    from leadtui.config.settings import Settings
     from leadtui.spend.gate import SpendGate
     from leadtui.spend.intent import SpendIntent
-    from leadtui.ui.job_watcher import JobWatcher
+    from leadtui.ui.frame.services import AppDeps, Session
     from leadtui.ui.model.errors import ErrorReport
     from leadtui.ui.model.history import History
-    from leadtui.ui.services import AppDeps, Session
+    from leadtui.ui.watches.job_watcher import JobWatcher
 
 
 class AppHandle(Protocol):
@@ -44,6 +44,8 @@ class AppHandle(Protocol):
     """Bumped after each spend the server settled."""
     spends_in_flight: int
     """Spends sent and not answered yet: quitting asks first."""
+    journal_seen: object | None
+    """The journal's activity mark when the app last looked: a change means spends by others."""
     read_only: bool
     """Spending is switched off for this profile."""
     demo: bool
@@ -63,10 +65,10 @@ class AppHandle(Protocol):
     def deps(self) -> AppDeps: ...
 
     @property
-    def settings(self) -> SettingsModel: ...
+    def settings(self) -> Settings: ...
 
     @settings.setter
-    def settings(self, settings: SettingsModel) -> None: ...
+    def settings(self, settings: Settings) -> None: ...
 
     @property
     def started(self) -> bool: ...

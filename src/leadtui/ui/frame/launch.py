@@ -17,16 +17,16 @@ from typing import TYPE_CHECKING
 
 from leadtui.config.looks import first_frame_looks
 from leadtui.config.variables import API_KEY_ENV
-from leadtui.ui.app import LeadApp
-from leadtui.ui.services import AppDeps, FirstFrame, Session
+from leadtui.ui.frame.app import LeadApp
+from leadtui.ui.frame.services import AppDeps, FirstFrame, Session
 
 if TYPE_CHECKING:
     from leadtui.config.profile import ResolvedProfile
     from leadtui.config.secrets import KeyStore
-    from leadtui.config.settings_model import SettingsModel
+    from leadtui.config.settings import Settings
 
 
-def _save_settings(settings: SettingsModel) -> object:
+def _save_settings(settings: Settings) -> object:
     # pydantic-settings (which keeps LEADTUI_* overrides out of the file) only when saving.
     from leadtui.config.settings import save_settings
 
@@ -44,8 +44,8 @@ def _load(
     sys.modules.setdefault("httpx._main", None)  # type: ignore[arg-type]
     from leadtui.config.profile import resolve_profile
     from leadtui.config.secrets import KeyStore
-    from leadtui.config.settings_model import ensure_state_dir
-    from leadtui.ui.sessions import signed_in_session
+    from leadtui.config.settings import ensure_state_dir
+    from leadtui.ui.frame.sessions import signed_in_session
 
     # What reading GET /me needs, imported here rather than on the UI thread after it answers.
     importlib.import_module("leadtui.api.models")

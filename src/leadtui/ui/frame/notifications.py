@@ -17,7 +17,7 @@ from leadtui.ui.model.job_board import JobChange
 if TYPE_CHECKING:
     from textual.app import App
 
-    from leadtui.ui.terminal_output import TerminalOutput
+    from leadtui.ui.frame.terminal_output import TerminalOutput
 
 # Control characters would end the escape early or inject another one.
 _UNSAFE: Final = re.compile(r"[\x00-\x1f\x7f-\x9f;]")

@@ -22,15 +22,15 @@ from textual.signal import Signal
 from leadtui.spend.approvals import ApprovalDesk, ApprovalRequest, Listed, Progress
 from leadtui.spend.errors import JournalError
 from leadtui.spend.quote import plural
+from leadtui.ui.frame.notifications import desktop_escapes
+from leadtui.ui.frame.workers import start_worker
 from leadtui.ui.model.approval_review import settled_standing
-from leadtui.ui.notifications import desktop_escapes
-from leadtui.ui.workers import start_worker
 
 if TYPE_CHECKING:
     from textual.app import App
     from textual.timer import Timer
 
-    from leadtui.ui.handle import AppHandle
+    from leadtui.ui.frame.handle import AppHandle
 
 CHECK_SECONDS: Final = 1.0
 PRUNE_EVERY_SECONDS: Final = 3600.0

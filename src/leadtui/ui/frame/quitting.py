@@ -6,11 +6,18 @@ from __future__ import annotations
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from leadtui.ui.handle import app_handle
-from leadtui.ui.workers import start_worker
+from leadtui.ui.frame.handle import app_handle
+from leadtui.ui.frame.workers import start_worker
 
 if TYPE_CHECKING:
     from textual.app import App
+
+
+IN_FLIGHT = (
+    "A confirmed spend is on its way and the server has not answered yet. If you quit now it "
+    "stays in the journal as pending and is offered at the next start, to resend with the same "
+    "key (the server charges a key at most once) or discard."
+)
 
 
 def quit_text(*, demo: bool) -> str:
@@ -28,11 +35,7 @@ def quit_text(*, demo: bool) -> str:
 def quit_at_once(app: App[Any]) -> None:
     """ctrl+q: quit, unless a confirmed spend is on its way (then ask first)."""
     if app_handle(app).spends_in_flight:
-        from leadtui.ui.spend_flow import confirm_quit as confirm_quit_in_flight
-
-        start_worker(
-            app, partial(confirm_quit_in_flight, app), group="confirm-quit", exclusive=True
-        )
+        start_worker(app, partial(confirm_quit, app), group="confirm-quit", exclusive=True)
         return
     app.exit()
 
@@ -49,17 +52,19 @@ def interrupt(app: App[Any]) -> None:
 
 
 def ask_to_quit(app: App[Any]) -> None:
-    """`q` on a main screen: quit once the user says so (as ctrl+q while a spend is out)."""
-    if app_handle(app).spends_in_flight:
-        quit_at_once(app)
-        return
+    """`q` on a main screen: quit once the user says so."""
     start_worker(app, partial(confirm_quit, app), group="confirm-quit", exclusive=True)
 
 
 async def confirm_quit(app: App[Any]) -> None:
-    """Quit once the user says so."""
+    """Quit once the user says so, told what quitting leaves behind: while a confirmed spend
+    is sending, that it stays pending until the next start."""
     from leadtui.ui.dialogs.confirm import ConfirmText  # a dialog: not for the first frame
 
-    dialog = ConfirmText("Quit leadtui?", quit_text(demo=app_handle(app).demo), "Quit")
+    lead = app_handle(app)
+    if lead.spends_in_flight:
+        dialog = ConfirmText("Quit while a spend is sending?", IN_FLIGHT, "Quit")
+    else:
+        dialog = ConfirmText("Quit leadtui?", quit_text(demo=lead.demo), "Quit")
     if await app.push_screen_wait(dialog):
         app.exit()

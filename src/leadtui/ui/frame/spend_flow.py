@@ -19,7 +19,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
-import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import partial
@@ -47,11 +46,10 @@ from leadtui.spend.gate import settles_spend
 from leadtui.spend.intent import SpendIntent, SpendOperation
 from leadtui.spend.quote import Quote, Unit, affordable_results, still_locked
 from leadtui.spend.request import SpendRequest
-from leadtui.ui.dialogs.confirm import ConfirmText
 from leadtui.ui.dialogs.confirm_spend import ConfirmSpend
-from leadtui.ui.handle import AppHandle, app_handle
+from leadtui.ui.frame.handle import AppHandle, app_handle
+from leadtui.ui.frame.workers import start_worker
 from leadtui.ui.model.errors import ErrorReport, describe
-from leadtui.ui.workers import start_worker
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -249,10 +247,6 @@ async def _offer_pending(app: App[Any]) -> None:
         await lead.show_pending_spends(intents)
 
 
-# What each app last saw of its profile's journal (see `follow_journal`).
-_journal_seen: weakref.WeakKeyDictionary[AppHandle, object] = weakref.WeakKeyDictionary()
-
-
 async def _journal_mark(app: AppHandle) -> object:
     gate = await app.spending()
     return await asyncio.to_thread(gate.journal.activity, gate.profile)
@@ -268,8 +262,7 @@ async def follow_journal(app: AppHandle) -> bool:
         mark = await _journal_mark(app)
     except JournalError:
         return False
-    seen = _journal_seen.get(app)
-    _journal_seen[app] = mark
+    seen, app.journal_seen = app.journal_seen, mark
     if seen is None or seen == mark:
         return False
     app.note_spend()
@@ -312,7 +305,7 @@ async def _after_spend(screen: Screen[Any], result: SpendResult) -> None:
         report = ErrorReport("Overcharged", overcharge, request_id=record.request_id)
         app.notify_error(report)
     with contextlib.suppress(JournalError):  # this spend is followed already
-        _journal_seen[app] = await _journal_mark(app)
+        app.journal_seen = await _journal_mark(app)
 
 
 def _blocked(error: SpendBlocked | JournalError) -> ErrorReport:
@@ -432,16 +425,3 @@ async def _insufficient_results(
         return None
     most, _why = affordable_results(search, app.credits, request.quote.price)
     return unlock_request(search, most, app.credits) if most else None
-
-
-async def confirm_quit(app: App[Any]) -> None:
-    """Quitting while a spend is sending: ask first (it would stay pending until next start)."""
-    dialog = ConfirmText(
-        "Quit while a spend is sending?",
-        "A confirmed spend is on its way and the server has not answered yet. If you quit "
-        "now it stays in the journal as pending and is offered at the next start, to resend "
-        "with the same key (the server charges a key at most once) or discard.",
-        "Quit",
-    )
-    if await app.push_screen_wait(dialog):
-        app.exit()

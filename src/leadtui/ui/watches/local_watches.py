@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from textual.app import App
 
-    from leadtui.ui.handle import AppHandle
-    from leadtui.ui.journal_watch import JournalWatcher
+    from leadtui.ui.frame.handle import AppHandle
+    from leadtui.ui.watches.journal_watch import JournalWatcher
 
 
 class LocalWatches:
@@ -30,8 +30,8 @@ class LocalWatches:
         """The journal's one watch, made on first use (started by `start`)."""
         if self._journal is None:
             from leadtui.spend.journal import default_journal_path
-            from leadtui.ui.journal_watch import JournalWatcher
-            from leadtui.ui.spend_flow import follow_journal
+            from leadtui.ui.frame.spend_flow import follow_journal
+            from leadtui.ui.watches.journal_watch import JournalWatcher
 
             path = self.app.deps.journal_path or default_journal_path()
             self._journal = JournalWatcher(

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from leadtui.ui.handle import app_handle
+from leadtui.ui.frame.handle import app_handle
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -34,6 +34,6 @@ class PendingOffer:
             self.app.call_after_refresh(self._offer)
 
     def _offer(self) -> None:
-        from leadtui.ui.spend_flow import offer_pending_spends
+        from leadtui.ui.frame.spend_flow import offer_pending_spends
 
         offer_pending_spends(self.app)

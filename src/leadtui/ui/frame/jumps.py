@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from leadtui.api.errors import LeadError
-from leadtui.ui.handle import app_handle
+from leadtui.ui.frame.handle import app_handle
 
 if TYPE_CHECKING:
     from textual.app import App

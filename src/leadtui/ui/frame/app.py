@@ -19,24 +19,24 @@ from textual.signal import Signal
 from leadtui.api.contract import Scope
 from leadtui.api.errors import ConfigurationError, Unauthorized
 from leadtui.config.errors import ConfigError
-from leadtui.ui.app_actions import APP_BINDINGS, app_commands
-from leadtui.ui.away import AwayWatch
-from leadtui.ui.commands import LeadCommands, PaletteCommand
-from leadtui.ui.crash import CrashReportingConsole
-from leadtui.ui.handle import AppHandle
-from leadtui.ui.key_bursts import KeysInBursts
-from leadtui.ui.local_watches import LocalWatches
-from leadtui.ui.main_screens import SCREENS
+from leadtui.ui.frame.app_actions import APP_BINDINGS, app_commands
+from leadtui.ui.frame.commands import LeadCommands, PaletteCommand
+from leadtui.ui.frame.crash import CrashReportingConsole
+from leadtui.ui.frame.handle import AppHandle
+from leadtui.ui.frame.key_bursts import KeysInBursts
+from leadtui.ui.frame.main_screens import SCREENS
+from leadtui.ui.frame.pending_offer import PendingOffer
+from leadtui.ui.frame.quitting import ask_to_quit, interrupt, quit_at_once
+from leadtui.ui.frame.services import AppDeps, FirstFrame, Session, SharedRead
+from leadtui.ui.frame.sessions import SessionKeeper, signed_in_session
+from leadtui.ui.frame.stylesheets import stylesheet
+from leadtui.ui.frame.terminal_output import TerminalOutput
 from leadtui.ui.model.errors import ErrorReport, describe, missing_scope
 from leadtui.ui.model.history import History
-from leadtui.ui.pending_offer import PendingOffer
-from leadtui.ui.quitting import ask_to_quit, interrupt, quit_at_once
 from leadtui.ui.screens.base import LeadScreen
 from leadtui.ui.screens.help import HelpScreen
-from leadtui.ui.services import AppDeps, FirstFrame, Session
-from leadtui.ui.sessions import SessionKeeper, signed_in_session
-from leadtui.ui.stylesheets import stylesheet
-from leadtui.ui.terminal_output import TerminalOutput
+from leadtui.ui.watches.away import AwayWatch
+from leadtui.ui.watches.local_watches import LocalWatches
 
 if TYPE_CHECKING:
     from pydantic import SecretStr
@@ -44,10 +44,10 @@ if TYPE_CHECKING:
 
     from leadtui.api.client import LeadClient
     from leadtui.api.models import Identity, Search
-    from leadtui.config.settings_model import SettingsModel
+    from leadtui.config.settings import Settings
     from leadtui.spend.gate import SpendGate
     from leadtui.spend.intent import SpendIntent
-    from leadtui.ui.job_watcher import JobWatcher
+    from leadtui.ui.watches.job_watcher import JobWatcher
 
 THEMES = {"dark": "textual-dark", "light": "textual-light"}
 
@@ -94,7 +94,7 @@ class LeadApp(KeysInBursts):
         """Where the bell and desktop notifications are written (nowhere when headless)."""
         super().__init__()
         # Textual renders a crash as a traceback with every frame's locals, which may hold the
-        # API key: this console renders it as one line instead (ui/crash.py).
+        # API key: this console renders it as one line instead (ui/frame/crash.py).
         self.console.__class__ = CrashReportingConsole
         self._deps = deps
         self._settings = deps.settings if deps is not None else None
@@ -116,14 +116,16 @@ class LeadApp(KeysInBursts):
         self._spend_gate: SpendGate | None = None
         # The journal is opened (and on first use created) once, whoever asks first.
         self._spend_gate_opening = asyncio.Lock()
+        self._identity_read = SharedRead(self._read_identity)
         self.spends_in_flight = 0
-        """Spends sent and not answered yet (counted by ui/spend_flow.py): quitting asks."""
+        """Spends sent and not answered yet (counted by ui/frame/spend_flow.py): quitting asks."""
+        self.journal_seen: object | None = None
         self.spend_settled: Signal[str] = Signal(self, "spend_settled")
         """Published with its idempotency key when a pending spend was resent and settled, or
         discarded: what was shown about it is out of date."""
         self.pending_offer = PendingOffer(self)
         """Spends journaled but never settled (a crash): offered at start and each sign-in."""
-        self.away = AwayWatch(self)  # what changed since the app was last open (ui/away.py)
+        self.away = AwayWatch(self)  # what changed since the app was last open (ui/watches/away.py)
         theme, keymap = (
             (deps.settings.theme, deps.settings.keymap)
             if deps is not None
@@ -141,7 +143,7 @@ class LeadApp(KeysInBursts):
         return self.terminal.driver_class(super().get_driver_class())
 
     def app_handle(self) -> AppHandle:
-        """What screens, dialogs and widgets work with (see ui/handle.py)."""
+        """What screens, dialogs and widgets work with (see ui/frame/handle.py)."""
         return self
 
     @property
@@ -152,14 +154,14 @@ class LeadApp(KeysInBursts):
         return self._deps
 
     @property
-    def settings(self) -> SettingsModel:
+    def settings(self) -> Settings:
         """The current settings (the theme and a profile's base URL change while running)."""
         if self._settings is None:
             raise ConfigurationError("Still starting.")
         return self._settings
 
     @settings.setter
-    def settings(self, settings: SettingsModel) -> None:
+    def settings(self, settings: Settings) -> None:
         self._settings = settings
 
     @property
@@ -213,7 +215,7 @@ class LeadApp(KeysInBursts):
     def jobs(self) -> JobWatcher:
         """The app's one job watcher, made on first use (not needed for the first frame)."""
         if self._jobs is None:
-            from leadtui.ui.job_watcher import JobWatcher, WatchedAccount
+            from leadtui.ui.watches.job_watcher import JobWatcher, WatchedAccount
 
             account = WatchedAccount(
                 client=lambda: self.client,
@@ -229,7 +231,9 @@ class LeadApp(KeysInBursts):
         return self._jobs
 
     async def _follow_journal(self) -> bool:
-        from leadtui.ui.spend_flow import follow_journal  # the spend core: after the first frame
+        from leadtui.ui.frame.spend_flow import (
+            follow_journal,  # the spend core: after the first frame
+        )
 
         return await follow_journal(self)
 
@@ -294,7 +298,11 @@ class LeadApp(KeysInBursts):
     # --- the account, for every screen --------------------------------------------------
 
     async def refresh_identity(self) -> Identity:
-        """GET /me and update the header badge. Raises the client's typed errors."""
+        """GET /me and update the header badge; askers at the same time share one request.
+        Raises the client's typed errors."""
+        return await self._identity_read()
+
+    async def _read_identity(self) -> Identity:
         try:
             identity = await self.client.me()
         except Unauthorized:
@@ -310,17 +318,17 @@ class LeadApp(KeysInBursts):
         return identity
 
     async def open_search(self, search: Search) -> None:
-        from leadtui.ui.jumps import show_search
+        from leadtui.ui.frame.jumps import show_search
 
         await show_search(self, search)
 
     async def show_exports_of(self, search_id: str) -> None:
-        from leadtui.ui.jumps import show_exports_of
+        from leadtui.ui.frame.jumps import show_exports_of
 
         await show_exports_of(self, search_id)
 
     async def show_search_of(self, search_id: str) -> None:
-        from leadtui.ui.jumps import show_search_of
+        from leadtui.ui.frame.jumps import show_search_of
 
         await show_search_of(self, search_id)
 

@@ -1,4 +1,5 @@
-"""The main screens, as the frame knows them before their modules are imported."""
+"""The main screens, as the frame knows them before their modules are imported: each one's
+mode and label are written here once; the screen classes take theirs from these entries."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from leadtui.ui.screens.base import LeadScreen
 class ScreenEntry:
     """A main screen as the frame knows it before its module is imported (start-up time: only
     the screen shown first is imported before the first frame). Calling it builds the screen,
-    which is how Textual's MODES use it. `mode`/`label` equal the class's MODE/LABEL (tested).
+    which is how Textual's MODES use it.
     """
 
     mode: str
@@ -30,10 +31,10 @@ class ScreenEntry:
         return self.screen_class()()
 
 
+ACCOUNT = ScreenEntry("account", "Account", "account", "AccountScreen")
+SEARCHES = ScreenEntry("searches", "Searches", "searches", "SearchesScreen")
+NEW_SEARCH = ScreenEntry("new_search", "New search", "search_builder", "NewSearchScreen")
+JOBS = ScreenEntry("jobs", "Jobs", "jobs", "JobsScreen")
+
 # Screens in tab order; each is an app mode with its own screen stack.
-SCREENS: tuple[ScreenEntry, ...] = (
-    ScreenEntry("account", "Account", "account", "AccountScreen"),
-    ScreenEntry("searches", "Searches", "searches", "SearchesScreen"),
-    ScreenEntry("new_search", "New search", "search_builder", "NewSearchScreen"),
-    ScreenEntry("jobs", "Jobs", "jobs", "JobsScreen"),
-)
+SCREENS: tuple[ScreenEntry, ...] = (ACCOUNT, SEARCHES, NEW_SEARCH, JOBS)
