@@ -220,12 +220,24 @@ async def test_two_waits_at_once_each_hear_a_signal_and_the_handler_comes_back_a
     before = signal.getsignal(signal.SIGTERM)
     first, second = Waiting(journal, client), Waiting(journal, client)
     other = dataclasses.replace(quoted, idempotency_key="second-wait-key-0001")
-    # The first is approved and ends; the second, still waiting, is then stopped.
+    # The first is approved and ends; the second, still waiting, is stopped only then.
+    first_ended = asyncio.Event()
+
+    async def first_wait() -> object:
+        try:
+            return await first.approval().wait(quoted)
+        finally:
+            first_ended.set()
+
+    async def stop_once_the_first_ended() -> None:
+        await first_ended.wait()
+        os.kill(os.getpid(), signal.SIGTERM)
+
     first.on_sleep = [lambda: first.desk.answer(_open(first, quoted), answer(quoted))]
-    second.on_sleep = [None, None, None, lambda: os.kill(os.getpid(), signal.SIGTERM)]
+    second.on_sleep = [stop_once_the_first_ended]
 
     approved, interrupted = await asyncio.gather(
-        first.approval().wait(quoted), second.approval().wait(other), return_exceptions=True
+        first_wait(), second.approval().wait(other), return_exceptions=True
     )
 
     assert not isinstance(approved, BaseException)
