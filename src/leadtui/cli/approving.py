@@ -21,13 +21,13 @@ from leadtui.cli.failures import (
     JOURNAL_UNAVAILABLE,
     OUTCOME_UNKNOWN,
     CliFailure,
+    next_step,
     usage_failure,
 )
 from leadtui.cli.spend_display import decision_failure
 from leadtui.spend.approval_parties import ApprovedSpends
 from leadtui.spend.approval_wait import (
     ApprovalInterrupted,
-    ApprovalMismatch,
     ApprovalRefused,
     ApprovalTimedOut,
     Approved,
@@ -147,12 +147,7 @@ def refusal_hint(refused: ApprovalRefused, profile: str) -> str:
             f"the command again, or wait longer than {waited:.0f} s with --approval-timeout "
             f"SECONDS (at most {MAX_WAIT_SECONDS:.0f})."
         )
-    if refused.code == ApprovalMismatch.code:
-        return (
-            "The request changed while it waited; run the command again to ask anew (an "
-            "approval counts only for the spend it names)."
-        )
-    return "Run the command again to ask the app again."
+    return next_step(refused.code) or "Run the command again to ask the app again."
 
 
 def may_ask_the_app(ctx: Context, refusal_code: str) -> bool:

@@ -116,6 +116,11 @@ _STEPS: Final[dict[str, str]] = {
     "names them).",
     JOB_FAILED: "Queue a failed export again (no credits): `leadtui exports retry ID`.",
     INTERRUPTED: "Run the command again; `leadtui pending list` shows a spend left pending.",
+    Code.APPROVAL_TIMEOUT: "Is leadtui running for this profile? Open it (A shows Approvals) "
+    "and run the command again, or wait longer with --approval-timeout SECONDS.",
+    Code.APPROVAL_MISMATCH: "The request changed while it waited; run the command again to "
+    "ask anew (an approval counts only for the spend it names).",
+    Code.DENIED_IN_APP: "Run the command again to ask the app again.",
 }
 
 # The codes after which there is nothing to do: the thing is done or gone for good.
