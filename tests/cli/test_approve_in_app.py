@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from leadtui.spend.approvals import Answer, ApprovalDesk, Party, Progress, Verdict
+from leadtui.spend.approvals import Answer, ApprovalDesk, Party, Progress, Ruling
 from leadtui.spend.journal import SpendJournal
 from tests.cli.conftest import Cli
 
@@ -20,7 +20,7 @@ def desk() -> ApprovalDesk:
     return ApprovalDesk(SpendJournal())
 
 
-def answer_when_asked(cli: Cli, verdict: Verdict, total: int | None = None) -> None:
+def answer_when_asked(cli: Cli, verdict: Ruling, total: int | None = None) -> None:
     """On the asker's first wait, answer its request as the app would (`total`: an answer
     about another amount than the one asked)."""
     asker_sleep = cli.sleep
@@ -47,7 +47,7 @@ def answer_when_asked(cli: Cli, verdict: Verdict, total: int | None = None) -> N
 def test_approved_in_the_app_the_command_sends_it_once(cli: Cli) -> None:
     search = cli.new_search()
     before = cli.credits()
-    answer_when_asked(cli, Verdict.APPROVED)
+    answer_when_asked(cli, Ruling.APPROVED)
 
     ran = cli.run("unlock", search, "--results", "5", *SPEND)
 
@@ -65,7 +65,7 @@ def test_approved_in_the_app_the_command_sends_it_once(cli: Cli) -> None:
 
 def test_denied_in_the_app_nothing_is_sent(cli: Cli) -> None:
     search = cli.new_search()
-    answer_when_asked(cli, Verdict.DENIED)
+    answer_when_asked(cli, Ruling.DENIED)
 
     ran = cli.run("unlock", search, "--results", "5", *SPEND)
 
@@ -100,9 +100,9 @@ HINTS = {
 @pytest.mark.parametrize(
     ("code", "answer", "message"),
     [
-        ("denied_in_app", {"verdict": Verdict.DENIED}, DENIED),
+        ("denied_in_app", {"verdict": Ruling.DENIED}, DENIED),
         ("approval_timeout", None, TIMED_OUT),
-        ("approval_mismatch", {"verdict": Verdict.APPROVED, "total": 500}, MISMATCH),
+        ("approval_mismatch", {"verdict": Ruling.APPROVED, "total": 500}, MISMATCH),
     ],
     ids=["denied", "timed out", "another amount"],
 )
@@ -147,7 +147,7 @@ def test_the_profile_setting_asks_the_app_without_the_flag(
     config.write_text('[profiles.default]\napprovals = "app"\n')
     monkeypatch.setenv("LEADTUI_CONFIG_FILE", str(config))
     search = cli.new_search()
-    answer_when_asked(cli, Verdict.APPROVED)
+    answer_when_asked(cli, Ruling.APPROVED)
 
     ran = cli.run("unlock", search, "--results", "5", "--json")
 
@@ -186,7 +186,7 @@ def test_a_launch_waits_for_the_app_too(cli: Cli) -> None:
         },
         key="sk_demo_full",
     )
-    answer_when_asked(cli, Verdict.DENIED)
+    answer_when_asked(cli, Ruling.DENIED)
 
     ran = cli.run("extractions", "launch", draft["extractionId"], *SPEND)
 

@@ -19,7 +19,7 @@ import pytest
 from leadtui.cli.exit_codes import Exit
 from leadtui.digest.window import iso
 from leadtui.spend.account import SpendAccount
-from leadtui.spend.approvals import Answer, ApprovalDesk, Party, Verdict
+from leadtui.spend.approvals import Answer, ApprovalDesk, Party, Ruling
 from leadtui.spend.intent import SpendOperation, SpendOutcome
 from leadtui.spend.journal import SpendJournal
 from leadtui.spend.quote import Quote
@@ -173,7 +173,7 @@ def test_approvals_asked_and_answered_in_the_window_are_counted(cli: Cli) -> Non
     desk = ApprovalDesk(SpendJournal(cli.journal_path))
     now = cli.sandbox_clock.now
 
-    def ask(n: int, minutes_ago: float, verdict: Verdict | None) -> None:
+    def ask(n: int, minutes_ago: float, verdict: Ruling | None) -> None:
         at = datetime.fromtimestamp(now - minutes_ago * 60, UTC)
         quote = Quote.unlock_at("srch_x", n, 1, 10_000)
         asked = desk.ask(
@@ -195,11 +195,11 @@ def test_approvals_asked_and_answered_in_the_window_are_counted(cli: Cli) -> Non
             )
             assert desk.answer(asked.id, answer)
 
-    ask(1, 30, Verdict.APPROVED)
-    ask(2, 20, Verdict.DENIED)
-    ask(3, 10, Verdict.TIMED_OUT)
+    ask(1, 30, Ruling.APPROVED)
+    ask(2, 20, Ruling.DENIED)
+    ask(3, 10, Ruling.TIMED_OUT)
     ask(4, 5, None)  # still waiting
-    ask(5, 300, Verdict.APPROVED)  # before the window
+    ask(5, 300, Ruling.APPROVED)  # before the window
     doc = cli.run("digest", "--since", "1h", "--json").doc
     assert doc["approvals"] == {"asked": 4, "approved": 1, "denied": 1, "expired": 1}
 

@@ -31,7 +31,7 @@ from tests.support.approvals_app import (
 )
 from tests.ui.pilot import settle, wait_for_screen, wait_for_text, wait_until
 
-from leadtui.spend.approvals import ApprovalDesk, ApprovalRequest, Verdict
+from leadtui.spend.approvals import ApprovalDesk, ApprovalRequest, Ruling
 from leadtui.spend.journal import SpendJournal
 from leadtui.ui.screens.approvals import ApprovalsScreen
 
@@ -184,7 +184,7 @@ async def test_no_app_to_answer_in_time_sends_nothing(machine: Machine) -> None:
     assert machine.sandbox.credits() == asking.before
     [request] = requests_asked()
     assert request.answer is not None
-    assert request.answer.verdict is Verdict.TIMED_OUT
+    assert request.answer.verdict is Ruling.TIMED_OUT
     logged = (machine.home / "server-stderr.txt").read_text()
     assert "leadtui mcp: Waiting for approval in the running leadtui app" in logged
 
@@ -258,7 +258,7 @@ async def test_a_request_tampered_with_in_the_journal_is_never_approved_nor_sent
         desk = ApprovalDesk(SpendJournal())
         changed = desk.get(request.id)
         assert changed is not None
-        assert answer_as_the_app(desk, changed, Verdict.APPROVED)
+        assert answer_as_the_app(desk, changed, Ruling.APPROVED)
         error = error_of(await asking.outcome())
 
     assert error["code"] == "approval_mismatch"

@@ -15,7 +15,7 @@ import httpx
 import mcp.types as types
 import pytest
 
-from leadtui.spend.approvals import ApprovalDesk, ApprovalRequest, Progress, Verdict
+from leadtui.spend.approvals import ApprovalDesk, ApprovalRequest, Progress, Ruling
 from leadtui.spend.journal import SpendJournal
 from tests.mcp_tools.conftest import SEARCH, Clock, error_of, ok
 from tests.support.approval_answers import answer_as_the_app
@@ -36,7 +36,7 @@ def _requests() -> list[ApprovalRequest]:
     return ApprovalDesk(SpendJournal()).listed().requests
 
 
-def _app_answers(clock: Clock, answer: Callable[[ApprovalRequest], Verdict | None]) -> None:
+def _app_answers(clock: Clock, answer: Callable[[ApprovalRequest], Ruling | None]) -> None:
     """While the server waits (each of its sleeps), the app answers each open request."""
     waits = clock.sleep
 
@@ -79,7 +79,7 @@ async def test_the_profile_setting_opts_in_and_the_wait_is_told_as_progress(
     [request] = _requests()
     assert request.asker.surface == "agent"
     assert request.answer is not None
-    assert request.answer.verdict is Verdict.TIMED_OUT
+    assert request.answer.verdict is Ruling.TIMED_OUT
     # Every 10 s of the 120 s wait, on the server's clock; always growing, never past the total.
     assert [done for done, _, _ in told] == [float(s) for s in range(0, 120, 10)]
     assert {total for _, total, _ in told} == {120.0}
@@ -110,9 +110,9 @@ async def test_a_stale_quote_is_quoted_again_and_the_approved_one_is_sent_under_
 ) -> None:
     search_id, credits = await _search(sandbox_http), await _credits(sandbox_http)
 
-    def app(request: ApprovalRequest) -> Verdict:
+    def app(request: ApprovalRequest) -> Ruling:
         # The first quote went stale (the balance moved); the second one is approved.
-        return Verdict.STALE if len(_requests()) == 1 else Verdict.APPROVED
+        return Ruling.STALE if len(_requests()) == 1 else Ruling.APPROVED
 
     _app_answers(clock, app)
     async with in_process(approve_in_app=True) as client:
@@ -166,5 +166,5 @@ async def test_a_signal_while_waiting_withdraws_the_request_and_is_an_interrupte
     assert error["quote"]["total"] == 2
     [request] = _requests()
     assert request.answer is not None
-    assert request.answer.verdict is Verdict.WITHDRAWN
+    assert request.answer.verdict is Ruling.WITHDRAWN
     assert await _credits(sandbox_http) == credits

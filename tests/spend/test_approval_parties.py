@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 import pytest
 
 from leadtui.spend.approval_parties import ApprovedSpends
-from leadtui.spend.approvals import ApprovalDesk, Party, Verdict
+from leadtui.spend.approvals import ApprovalDesk, Party, Ruling
 from leadtui.spend.intent import SpendIntent
 from leadtui.spend.journal import SpendJournal, canonical_body_hash
 from leadtui.spend.request import SpendRequest
@@ -58,11 +58,11 @@ def test_a_spend_approved_in_the_app_names_its_asker_and_the_app(desk: ApprovalD
 
 @pytest.mark.parametrize(
     ("verdict", "search_id"),
-    [(Verdict.DENIED, "srch_1"), (Verdict.APPROVED, "srch_2")],
+    [(Ruling.DENIED, "srch_1"), (Ruling.APPROVED, "srch_2")],
     ids=["denied", "approved for another spend under the same key"],
 )
 def test_no_approval_of_exactly_that_spend_names_its_own_surface(
-    desk: ApprovalDesk, verdict: Verdict, search_id: str
+    desk: ApprovalDesk, verdict: Ruling, search_id: str
 ) -> None:
     request = unlock()
     desk.answer(ask(desk, request), answer(request, verdict))

@@ -22,7 +22,7 @@ from leadtui.spend.approvals import (
     ApprovalDesk,
     Party,
     Progress,
-    Verdict,
+    Ruling,
 )
 from leadtui.spend.journal import SpendJournal
 from leadtui.spend.request import SpendRequest
@@ -38,7 +38,7 @@ def unlock(results: int = 40, balance: int = 10_000, search_id: str = "srch_1") 
     return spend_requests.unlock(search_id, results, price_per_result=1, balance=balance)
 
 
-def answer(request: SpendRequest, verdict: Verdict = Verdict.APPROVED, **changes: object) -> Answer:
+def answer(request: SpendRequest, verdict: Ruling = Ruling.APPROVED, **changes: object) -> Answer:
     made = Answer(
         verdict,
         Party.here("app", "leadtui app"),
@@ -93,11 +93,11 @@ def test_of_two_answers_only_the_first_counts(desk: ApprovalDesk) -> None:
     request_id = ask(desk, request)
 
     assert desk.answer(request_id, answer(request)) is True
-    assert desk.answer(request_id, answer(request, Verdict.DENIED)) is False
+    assert desk.answer(request_id, answer(request, Ruling.DENIED)) is False
     read = desk.get(request_id)
     assert read is not None
     assert read.answer is not None
-    assert read.answer.verdict is Verdict.APPROVED
+    assert read.answer.verdict is Ruling.APPROVED
 
 
 def test_an_answer_names_the_whole_request_not_only_its_body() -> None:
@@ -205,7 +205,7 @@ def _ended_pid() -> int:
 def _aged(
     tmp_path: Path,
     *,
-    verdict: Verdict | None = None,
+    verdict: Ruling | None = None,
     progress: Progress | None = None,
     pid: int | None = None,
     at: float = NOW - 2 * DAY,
@@ -226,14 +226,12 @@ def _aged(
 
 def test_old_rows_age_out_by_the_rules_and_on_the_callers_clock(tmp_path: Path) -> None:
     gone = _ended_pid()
-    denied = _aged(tmp_path, verdict=Verdict.DENIED)
-    approved = _aged(tmp_path, verdict=Verdict.APPROVED)
-    approved_long_ago = _aged(tmp_path, verdict=Verdict.APPROVED, at=NOW - 31 * DAY)
+    denied = _aged(tmp_path, verdict=Ruling.DENIED)
+    approved = _aged(tmp_path, verdict=Ruling.APPROVED)
+    approved_long_ago = _aged(tmp_path, verdict=Ruling.APPROVED, at=NOW - 31 * DAY)
     abandoned = _aged(tmp_path, pid=gone)
-    sending = _aged(
-        tmp_path, verdict=Verdict.APPROVED, progress=Progress.SENDING, at=NOW - 40 * DAY
-    )
-    fresh = _aged(tmp_path, verdict=Verdict.DENIED, at=NOW - KEEP_SECONDS + 60)
+    sending = _aged(tmp_path, verdict=Ruling.APPROVED, progress=Progress.SENDING, at=NOW - 40 * DAY)
+    fresh = _aged(tmp_path, verdict=Ruling.DENIED, at=NOW - KEEP_SECONDS + 60)
     desk = ApprovalDesk(SpendJournal(tmp_path / "journal.sqlite3"))
 
     assert desk.prune(NOW) == 3

@@ -22,7 +22,7 @@ from leadtui.spend.approval_wait import (
     check_wait_seconds,
     quote_now,
 )
-from leadtui.spend.approvals import ApprovalDesk, Party, Progress, Verdict
+from leadtui.spend.approvals import ApprovalDesk, Party, Progress, Ruling
 from leadtui.spend.decision import Surface
 from leadtui.spend.journal import SpendJournal
 from leadtui.spend.request import SpendRequest
@@ -79,7 +79,7 @@ class Waiting:
         return waiting[0].id
 
     def answer_open(
-        self, request: SpendRequest, verdict: Verdict = Verdict.APPROVED, **changes: object
+        self, request: SpendRequest, verdict: Ruling = Ruling.APPROVED, **changes: object
     ) -> None:
         self.desk.answer(self.open_request(), answer(request, verdict, **changes))
 
@@ -112,7 +112,7 @@ async def test_an_approval_returns_the_spend_this_process_holds(
 
 
 async def test_a_denial_refuses_with_the_quote(waiting: Waiting, quoted: SpendRequest) -> None:
-    waiting.on_sleep = [None, lambda: waiting.answer_open(quoted, Verdict.DENIED)]
+    waiting.on_sleep = [None, lambda: waiting.answer_open(quoted, Ruling.DENIED)]
 
     with pytest.raises(DeniedInApp) as refused:
         await waiting.approval().wait(quoted)
@@ -132,7 +132,7 @@ async def test_no_answer_times_out_and_a_late_approval_counts_for_nothing(
     assert waiting.now == pytest.approx(3.0)
     [record] = waiting.desk.listed().requests
     assert record.answer is not None
-    assert record.answer.verdict is Verdict.TIMED_OUT
+    assert record.answer.verdict is Ruling.TIMED_OUT
     assert waiting.desk.answer(record.id, answer(quoted)) is False
 
 
@@ -141,7 +141,7 @@ async def test_a_stale_quote_is_quoted_again_and_asked_anew(
 ) -> None:
     async def spent_elsewhere_then_stale() -> None:
         await sandbox_http.patch("/_sandbox/accounts/acct_demo", json={"credits": 9_000})
-        waiting.answer_open(quoted, Verdict.STALE)
+        waiting.answer_open(quoted, Ruling.STALE)
 
     def approve_the_fresh_one() -> None:
         [fresh] = [r for r in waiting.desk.listed().requests if r.answer is None]
@@ -194,7 +194,7 @@ async def test_a_cancelled_wait_withdraws_its_request(
 
     [record] = waiting.desk.listed().requests
     assert record.answer is not None
-    assert record.answer.verdict is Verdict.WITHDRAWN
+    assert record.answer.verdict is Ruling.WITHDRAWN
 
 
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
@@ -210,7 +210,7 @@ async def test_a_signal_while_waiting_withdraws_and_answers_interrupted(
     assert refused.value.code == "interrupted"
     [record] = waiting.desk.listed().requests
     assert record.answer is not None
-    assert record.answer.verdict is Verdict.WITHDRAWN
+    assert record.answer.verdict is Ruling.WITHDRAWN
     assert signal.getsignal(signum) is before  # the process's own handling is back
 
 
@@ -220,12 +220,24 @@ async def test_two_waits_at_once_each_hear_a_signal_and_the_handler_comes_back_a
     before = signal.getsignal(signal.SIGTERM)
     first, second = Waiting(journal, client), Waiting(journal, client)
     other = dataclasses.replace(quoted, idempotency_key="second-wait-key-0001")
-    # The first is approved and ends; the second, still waiting, is then stopped.
+    # The first is approved and ends; the second, still waiting, is stopped only then.
+    first_ended = asyncio.Event()
+
+    async def first_wait() -> object:
+        try:
+            return await first.approval().wait(quoted)
+        finally:
+            first_ended.set()
+
+    async def stop_once_the_first_ended() -> None:
+        await first_ended.wait()
+        os.kill(os.getpid(), signal.SIGTERM)
+
     first.on_sleep = [lambda: first.desk.answer(_open(first, quoted), answer(quoted))]
-    second.on_sleep = [None, None, None, lambda: os.kill(os.getpid(), signal.SIGTERM)]
+    second.on_sleep = [stop_once_the_first_ended]
 
     approved, interrupted = await asyncio.gather(
-        first.approval().wait(quoted), second.approval().wait(other), return_exceptions=True
+        first_wait(), second.approval().wait(other), return_exceptions=True
     )
 
     assert not isinstance(approved, BaseException)

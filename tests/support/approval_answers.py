@@ -3,10 +3,10 @@ the app without running it)."""
 
 from __future__ import annotations
 
-from leadtui.spend.approvals import Answer, ApprovalDesk, ApprovalRequest, Party, Verdict
+from leadtui.spend.approvals import Answer, ApprovalDesk, ApprovalRequest, Party, Ruling
 
 
-def answer_as_the_app(desk: ApprovalDesk, request: ApprovalRequest, verdict: Verdict) -> bool:
+def answer_as_the_app(desk: ApprovalDesk, request: ApprovalRequest, verdict: Ruling) -> bool:
     """Answer `request` with `verdict` about exactly what it asks; False when it was answered
     first by someone else."""
     answer = Answer(

@@ -10,7 +10,7 @@ import pytest
 
 from leadtui.spend.account import SpendAccount
 from leadtui.spend.approval_wait import ApprovalMismatch, ApprovalTimedOut, DeniedInApp
-from leadtui.spend.approvals import Answer, ApprovalDesk, ApprovalRequest, Party, Verdict
+from leadtui.spend.approvals import Answer, ApprovalDesk, ApprovalRequest, Party, Ruling
 from leadtui.spend.journal import SpendJournal
 from leadtui.ui.dialogs.confirm_spend import ConfirmSpend
 from leadtui.ui.screens.approvals import ApprovalsScreen
@@ -242,7 +242,7 @@ async def test_a_request_retargeted_in_the_journal_is_refused_by_its_asker_and_s
 DAY = 24 * 3600.0
 
 
-def _old_request(verdict: Verdict, touched: float) -> str:
+def _old_request(verdict: Ruling, touched: float) -> str:
     """A request answered with `verdict`, last changed at `touched`."""
     journal = SpendJournal(clock=lambda: touched)
     old = ApprovalDesk(journal)
@@ -270,13 +270,13 @@ async def test_the_app_prunes_old_answered_requests_when_it_starts_and_hourly(
     build_app: Any, sandbox_clock: FakeClock
 ) -> None:
     now = sandbox_clock()
-    denied = _old_request(Verdict.DENIED, now - 2 * DAY)
-    approved = _old_request(Verdict.APPROVED, now - 2 * DAY)
+    denied = _old_request(Ruling.DENIED, now - 2 * DAY)
+    approved = _old_request(Ruling.APPROVED, now - 2 * DAY)
     app = build_app()
     async with app.run_test(size=(100, 30)) as pilot:
         await wait_until(pilot, lambda: denied not in _ids())
         assert approved in _ids()  # kept 30 days: History reads it
-        later = _old_request(Verdict.TIMED_OUT, now - 2 * DAY)
+        later = _old_request(Ruling.TIMED_OUT, now - 2 * DAY)
         journal = app.watches.journal
         looks = journal.looks
         await wait_until(pilot, lambda: journal.looks > looks)

@@ -45,7 +45,7 @@ INTENT_CLAIMED: Final = Code.INTENT_CLAIMED.value
 INTENT_UNREADABLE: Final = Code.INTENT_UNREADABLE.value
 ANOTHER_ACCOUNT: Final = Code.ANOTHER_ACCOUNT.value
 JOB_FAILED: Final = "job_failed"
-INTERRUPTED: Final = "interrupted"
+INTERRUPTED: Final = Code.INTERRUPTED.value
 # The spend core's codes that a hint here names (`spend/errors.py`, which loads nothing else
 # of the spend core).
 NO_LAUNCHES_LEFT: Final = Code.NO_LAUNCHES_LEFT.value

@@ -21,7 +21,7 @@ import signal
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
-from typing import Any, Final
+from typing import Any
 
 from leadtui.api.errors import LeadError
 from leadtui.api.guidance import INVALID_REQUEST
@@ -34,6 +34,7 @@ from leadtui.cli.failures import (
     INTENT_CLAIMED,
     INTENT_SETTLED,
     INTENT_UNREADABLE,
+    INTERRUPTED,
     JOURNAL_UNAVAILABLE,
     NOT_FOUND,
     OUTCOME_UNKNOWN,
@@ -73,8 +74,6 @@ from leadtui.spend.intent import SpendIntent, SpendOperation, UnreadableIntent
 from leadtui.spend.journal import SpendJournal
 from leadtui.spend.quote import Quote, Unit, still_locked
 from leadtui.spend.request import SpendRequest
-
-INTERRUPTED: Final = "interrupted"
 
 Rows = Callable[[dict[str, Any]], Iterable[tuple[str, object]]]
 

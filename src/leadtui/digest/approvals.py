@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from leadtui.digest.marks import Seen
 from leadtui.digest.report import ApprovalCounts
-from leadtui.spend.approvals import ApprovalDesk, Verdict
+from leadtui.spend.approvals import ApprovalDesk, Ruling
 from leadtui.spend.journal import SpendJournal
 from leadtui.spend.origin import spend_origin
 
@@ -31,10 +31,10 @@ def approval_counts(
         answer = request.answer
         if answer is None or not since <= answer.by.at.timestamp() < until:
             continue
-        if answer.verdict is Verdict.APPROVED:
+        if answer.verdict is Ruling.APPROVED:
             approved += 1
-        elif answer.verdict is Verdict.DENIED:
+        elif answer.verdict is Ruling.DENIED:
             denied += 1
-        elif answer.verdict is Verdict.TIMED_OUT:
+        elif answer.verdict is Ruling.TIMED_OUT:
             expired += 1
     return ApprovalCounts(asked, approved, denied, expired)

@@ -92,7 +92,7 @@ class WaitReport:
 
 
 # What to do after the app's answer was no, or about another spend: never ask again unbidden.
-_NOT_AGAIN: Final = {
+_NOT_AGAIN: Final[dict[str, str]] = {
     DeniedInApp.code: "The user said no: do not retry unless they ask for it.",
     ApprovalMismatch.code: "The answer was about another spend (the request was changed while "
     "it waited): do not retry unless the user asks for it.",

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
-from leadtui.spend.approvals import ApprovalDesk, ApprovalRequest, Party, Verdict
+from leadtui.spend.approvals import ApprovalDesk, ApprovalRequest, Party, Ruling
 from leadtui.spend.errors import JournalError
 from leadtui.spend.intent import SpendIntent
 
@@ -99,7 +99,7 @@ class ApprovedSpends:
         if (
             request is None
             or answer is None
-            or answer.verdict is not Verdict.APPROVED
+            or answer.verdict is not Ruling.APPROVED
             or dict(request.params) != dict(intent.params)
         ):
             return SpendParties(intent.surface, intent.authorized_by)

@@ -32,12 +32,11 @@ from leadtui.spend.approvals import (
     ApprovalRequest,
     Party,
     Progress,
+    Ruling,
     UnreadableApproval,
-    Verdict,
 )
-from leadtui.spend.decision import Authorization, Decision, Surface, refusal
-from leadtui.spend.decision import Verdict as Decided
-from leadtui.spend.errors import JournalError, SpendBlocked
+from leadtui.spend.decision import Authorization, Decision, Surface, Verdict, refusal
+from leadtui.spend.errors import Code, JournalError, SpendBlocked
 from leadtui.spend.gate import SpendGate
 from leadtui.spend.origin import spend_origin
 from leadtui.spend.quote import Quote
@@ -56,7 +55,7 @@ class ApprovalRefused(SpendBlocked):
     """No yes came from the app for this spend: nothing was sent. `code` is what every surface
     reports; a surface shows "title: message" (`headline`) and its own next step."""
 
-    code: ClassVar[str] = "denied_in_app"
+    code: ClassVar[str] = Code.DENIED_IN_APP
 
     def __init__(self, message: str, quote: Quote, *, waited: float | None = None) -> None:
         super().__init__(message)
@@ -71,26 +70,26 @@ class ApprovalRefused(SpendBlocked):
 
 class DeniedInApp(ApprovalRefused):
     title = "Denied in the app"
-    code = "denied_in_app"
+    code = Code.DENIED_IN_APP
 
 
 class ApprovalTimedOut(ApprovalRefused):
     title = "No answer from the app"
-    code = "approval_timeout"
+    code = Code.APPROVAL_TIMEOUT
 
 
 class ApprovalMismatch(ApprovalRefused):
     """The answer is not about the spend this process holds (its request was changed)."""
 
     title = "Approval does not match"
-    code = "approval_mismatch"
+    code = Code.APPROVAL_MISMATCH
 
 
 class ApprovalInterrupted(ApprovalRefused):
     """SIGINT or SIGTERM while waiting: the request was withdrawn."""
 
     title = "Interrupted"
-    code = "interrupted"
+    code = Code.INTERRUPTED
 
 
 def check_wait_seconds(seconds: float) -> float:
@@ -208,15 +207,15 @@ class InAppApproval:
                     # Cancelled: withdraw at once (no await), so no app approves a spend
                     # nobody will send; the cancellation, not a journal fault, is reported.
                     with contextlib.suppress(JournalError):
-                        self._close(record, current, Verdict.WITHDRAWN)
+                        self._close(record, current, Ruling.WITHDRAWN)
                     raise
-                if answer.verdict is not Verdict.STALE:
+                if answer.verdict is not Ruling.STALE:
                     return await self._settle(record, current, account, answer)
                 await asyncio.to_thread(self.desk.update, record, Progress.REQUOTED)
                 fresh = await quote_now(
                     self.gate, self.client, current, Surface(self.asker.surface)
                 )
-                if fresh.verdict is Decided.REFUSE:
+                if fresh.verdict is Verdict.REFUSE:
                     raise refusal(fresh)
                 current = dataclasses.replace(current, quote=fresh.quote)
 
@@ -242,9 +241,9 @@ class InAppApproval:
             if answer is not None:
                 return answer
             now = self.clock()
-            ended = Verdict.WITHDRAWN if self._signalled else None
+            ended = Ruling.WITHDRAWN if self._signalled else None
             if ended is None and now >= deadline:
-                ended = Verdict.TIMED_OUT
+                ended = Ruling.TIMED_OUT
             if ended is not None:
                 closed = await asyncio.to_thread(self._close, record, spend, ended)
                 if closed is not None:
@@ -256,7 +255,7 @@ class InAppApproval:
             await self.sleep(self.poll_seconds)
 
     def _close(
-        self, record: ApprovalRequest, spend: SpendRequest, verdict: Verdict
+        self, record: ApprovalRequest, spend: SpendRequest, verdict: Ruling
     ) -> Answer | None:
         """The asker's own answer (timed out, withdrawn); None when another answer was first."""
         answer = Answer(
@@ -275,26 +274,26 @@ class InAppApproval:
     async def _settle(
         self, record: ApprovalRequest, spend: SpendRequest, account: SpendAccount, answer: Answer
     ) -> Approved:
-        if answer.verdict is Verdict.APPROVED and answer.matches(spend, account):
+        if answer.verdict is Ruling.APPROVED and answer.matches(spend, account):
             changed = await asyncio.to_thread(self.desk.update, record, Progress.SENDING)
             return Approved(spend, changed, answer)
-        mismatch = answer.verdict is Verdict.APPROVED
+        mismatch = answer.verdict is Ruling.APPROVED
         reason = "mismatch" if mismatch else answer.verdict.value
         await asyncio.to_thread(self.desk.update, record, Progress.NOT_SENT, {"reason": reason})
         raise self._refusal(answer, spend.quote)
 
     def _refusal(self, answer: Answer, quote: Quote) -> ApprovalRefused:
         total, who, waited = quote.total_text(), answer.by.label, self.timeout
-        if answer.verdict is Verdict.APPROVED:
+        if answer.verdict is Ruling.APPROVED:
             return ApprovalMismatch(
                 f"the approval by {who} names another spend than the {total} this process "
                 "asked (the request was changed). Nothing was sent.",
                 quote,
                 waited=waited,
             )
-        if answer.verdict is Verdict.DENIED:
+        if answer.verdict is Ruling.DENIED:
             return DeniedInApp(f"{who} said no to {total}. Nothing was sent.", quote)
-        if answer.verdict is Verdict.WITHDRAWN:
+        if answer.verdict is Ruling.WITHDRAWN:
             return ApprovalInterrupted(
                 f"the wait for the app's answer was interrupted; the request is withdrawn "
                 f"({total} asked). Nothing was sent.",

@@ -28,6 +28,7 @@ from typing import Any, Final
 
 from leadtui.spend.account import SpendAccount
 from leadtui.spend.claims import owner_died
+from leadtui.spend.errors import Code
 from leadtui.spend.intent import SpendOperation
 from leadtui.spend.journal import SpendJournal
 from leadtui.spend.quote import PriceSource, Quote, Unit
@@ -41,8 +42,9 @@ KEEP_APPROVED_SECONDS: Final = 30 * 24 * 3600.0
 COMMAND_LINE: Final = "command line"
 
 
-class Verdict(StrEnum):
-    """How a request was answered; the first answer written is the only one."""
+class Ruling(StrEnum):
+    """An approval's ruling: how its request was answered. The first answer written is the
+    only one."""
 
     APPROVED = "approved"
     """A person said yes in the app to exactly this spend: the asker sends it."""
@@ -64,7 +66,7 @@ class Progress(StrEnum):
     SENT = "sent"
     NOT_SENT = "not_sent"
     """Denied, timed out, withdrawn, or the answer did not match: nothing was sent."""
-    UNKNOWN = "outcome_unknown"
+    UNKNOWN = Code.OUTCOME_UNKNOWN.value
 
 
 class UnreadableApproval(Exception):
@@ -113,7 +115,7 @@ class Party:
 class Answer:
     """The app's (or the asker's own) answer, naming the spend the person saw."""
 
-    verdict: Verdict
+    verdict: Ruling
     by: Party
     idempotency_key: str
     request_hash: str
@@ -145,7 +147,7 @@ class Answer:
     @classmethod
     def from_json(cls, doc: Mapping[str, Any]) -> Answer:
         return cls(
-            Verdict(doc["verdict"]),
+            Ruling(doc["verdict"]),
             Party.from_json(doc["by"]),
             str(doc["idempotency_key"]),
             str(doc["request_hash"]),
@@ -355,7 +357,7 @@ class ApprovalDesk:
         return {
             r.idempotency_key: r
             for r in self.listed().requests
-            if r.answer is not None and r.answer.verdict is Verdict.APPROVED
+            if r.answer is not None and r.answer.verdict is Ruling.APPROVED
         }
 
     def prune(self, now: float | None = None) -> int:
@@ -387,5 +389,5 @@ def _aged_out(row: sqlite3.Row, now: float) -> bool:
         return False
     if request.progress is Progress.SENDING and alive:
         return False
-    approved = request.answer is not None and request.answer.verdict is Verdict.APPROVED
+    approved = request.answer is not None and request.answer.verdict is Ruling.APPROVED
     return age > (KEEP_APPROVED_SECONDS if approved else KEEP_SECONDS)

@@ -23,7 +23,7 @@ class Code(StrEnum):
     """Every code of ours a spend can end with, spelled here once for every surface."""
 
     READ_ONLY = "read_only"
-    INSUFFICIENT_CREDITS = "insufficient_credits"
+    INSUFFICIENT_CREDITS = ErrorCode.INSUFFICIENT_CREDITS.value
     NO_LAUNCHES_LEFT = "no_launches_left"
     OVER_CEILING = "over_ceiling"
     OVER_BUDGET = "over_budget"
@@ -31,7 +31,7 @@ class Code(StrEnum):
     QUOTE_CHANGED = "quote_changed"
     """The price or the total rose above what was authorized, after it was authorized."""
     PENDING_SAME_SPEND = "pending_same_spend"
-    IDEMPOTENCY_CONFLICT = "idempotency_conflict"
+    IDEMPOTENCY_CONFLICT = ErrorCode.IDEMPOTENCY_CONFLICT.value
     CONFIRMATION_REQUIRED = "confirmation_required"
     """Nothing the user set in advance (budget, ceiling, allowance) covers it."""
     OUTCOME_UNKNOWN = "outcome_unknown"
@@ -40,6 +40,11 @@ class Code(StrEnum):
     INTENT_CLAIMED = "intent_claimed"
     INTENT_UNREADABLE = "intent_unreadable"
     ANOTHER_ACCOUNT = "another_account"
+    DENIED_IN_APP = "denied_in_app"
+    APPROVAL_TIMEOUT = "approval_timeout"
+    APPROVAL_MISMATCH = "approval_mismatch"
+    INTERRUPTED = "interrupted"
+    """Ctrl-C or SIGTERM before anything was sent (or while waiting for the app's answer)."""
 
 
 class JournalError(Exception):

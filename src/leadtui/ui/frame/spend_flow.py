@@ -304,7 +304,7 @@ async def _after_spend(screen: Screen[Any], result: SpendResult) -> None:
 
 def _blocked(error: SpendBlocked | JournalError) -> ErrorReport:
     if isinstance(error, SpendBlocked):
-        code = "read_only" if isinstance(error, ReadOnlyProfile) else None
+        code = Code.READ_ONLY if isinstance(error, ReadOnlyProfile) else None
         return ErrorReport(error.title, error.message, code=code)
     return ErrorReport(
         error.title,

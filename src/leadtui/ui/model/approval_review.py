@@ -17,7 +17,7 @@ from typing import Any
 
 from leadtui.api.models import ExtractionRequest
 from leadtui.spend.account import SpendAccount
-from leadtui.spend.approvals import ApprovalRequest, Progress, Verdict
+from leadtui.spend.approvals import ApprovalRequest, Progress, Ruling
 from leadtui.spend.intent import SpendOperation
 from leadtui.spend.quote import Quote, plural
 from leadtui.spend.request import SpendRequest
@@ -45,11 +45,11 @@ class Standing(StrEnum):
 
 
 _ANSWERED = {
-    Verdict.APPROVED: Standing.APPROVED,
-    Verdict.DENIED: Standing.DENIED,
-    Verdict.STALE: Standing.STALE,
-    Verdict.TIMED_OUT: Standing.TIMED_OUT,
-    Verdict.WITHDRAWN: Standing.WITHDRAWN,
+    Ruling.APPROVED: Standing.APPROVED,
+    Ruling.DENIED: Standing.DENIED,
+    Ruling.STALE: Standing.STALE,
+    Ruling.TIMED_OUT: Standing.TIMED_OUT,
+    Ruling.WITHDRAWN: Standing.WITHDRAWN,
 }
 _DONE = {Progress.SENT: Standing.SENT, Progress.UNKNOWN: Standing.UNKNOWN}
 
@@ -103,7 +103,7 @@ def settled_standing(request: ApprovalRequest) -> Standing | None:
     if request.progress is Progress.NOT_SENT:
         if request.detail.get("reason") == "mismatch":
             return Standing.MISMATCH  # the asker refused the yes: it named another spend
-        if request.answer is None or request.answer.verdict is Verdict.APPROVED:
+        if request.answer is None or request.answer.verdict is Ruling.APPROVED:
             return Standing.NOT_SENT
     if request.answer is not None:
         return _ANSWERED[request.answer.verdict]

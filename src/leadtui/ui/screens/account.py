@@ -132,7 +132,8 @@ class AccountScreen(LeadScreen):
                     "The account could not be loaded: see the message above."
                 )
             if self.usage is None:
-                self.query_one("#usage-totals", Static).update("")  # not loading any more
+                for line in self.query("#usage-totals").results(Static):
+                    line.update("")  # not loading any more
             self.show_error(error, retry=self.load)
             return
         finally:
@@ -224,10 +225,13 @@ class AccountScreen(LeadScreen):
             self.query_one("#scopes", Static).update(self._scopes_table(identity))
 
     async def watch_usage(self, usage: Usage | None) -> None:
-        if usage is None:
+        # A load's answer may land while the app quits, once this screen's widgets are removed
+        # (they go before its last queued calls run): there is nothing left to draw it in.
+        lines, bodies = self.query("#usage-totals"), self.query("#account-body")
+        if usage is None or not lines or not bodies:
             return
         totals = usage.totals
-        self.query_one("#usage-totals", Static).update(
+        lines.first(Static).update(
             f"[b]Last {usage.window_days} days[/b]  {totals.requests:,} requests · "
             f"{totals.credits_used:,} credits used"
         )
@@ -237,7 +241,7 @@ class AccountScreen(LeadScreen):
             from leadtui.ui.widgets.usage_chart import UsageChart
 
             chart = self._chart = UsageChart(id="usage-days")
-            await self.query_one("#account-body").mount(chart, after="#usage-totals")
+            await bodies.first().mount(chart, after="#usage-totals")
         chart.show_usage(usage)
         if self.focused is None or self.focused.id == "account-body":
             # Its keys (←/→ a day, c credits or requests) work at once. It sits near the top

@@ -24,9 +24,8 @@ from leadtui.api.errors import LeadError
 from leadtui.api.keys import short_key
 from leadtui.spend.account import SpendAccount
 from leadtui.spend.approval_wait import quote_now
-from leadtui.spend.approvals import Answer, ApprovalRequest, Party, UnreadableApproval, Verdict
-from leadtui.spend.decision import Authorization, Surface
-from leadtui.spend.decision import Verdict as Decided
+from leadtui.spend.approvals import Answer, ApprovalRequest, Party, Ruling, UnreadableApproval
+from leadtui.spend.decision import Authorization, Surface, Verdict
 from leadtui.spend.errors import JournalError, SpendBlocked
 from leadtui.spend.origin import spend_origin
 from leadtui.spend.quote import Quote
@@ -234,7 +233,7 @@ class ApprovalsScreen(LeadScreen):
         self._show()
         stale = [row for row in self.rows if row.standing is Standing.STALE]
         for row in stale:
-            await self._answer(row, Verdict.STALE, quiet=True)
+            await self._answer(row, Ruling.STALE, quiet=True)
 
     def action_recheck(self) -> None:
         self._fresh.clear()
@@ -263,11 +262,11 @@ class ApprovalsScreen(LeadScreen):
             return
         gate = await self.lead_app.spending()
         decision = await gate.decide(row.spend, self.lead_app.client, Authorization(Surface.APP))
-        if decision.verdict is Decided.REFUSE:
+        if decision.verdict is Verdict.REFUSE:
             self.app.notify(decision.message, title="Not approved", severity="warning")
             return
         # Approving is a person's yes to exactly this quote: the dialog always asks.
-        asked = dataclasses.replace(decision, verdict=Decided.ASK, authorized_by=None)
+        asked = dataclasses.replace(decision, verdict=Verdict.ASK, authorized_by=None)
         dialog = ConfirmSpend(row.spend, asked, asker=row.request.asker.label)
         await self.app.push_screen(dialog)
         try:
@@ -287,7 +286,7 @@ class ApprovalsScreen(LeadScreen):
                     timeout=6,
                 )
                 return
-            await self._answer(row, Verdict.APPROVED)
+            await self._answer(row, Ruling.APPROVED)
         finally:
             dialog.finished()
 
@@ -295,9 +294,9 @@ class ApprovalsScreen(LeadScreen):
     async def action_deny(self) -> None:
         row = self._table.focused_row
         if row is not None:
-            await self._answer(row, Verdict.DENIED)
+            await self._answer(row, Ruling.DENIED)
 
-    async def _answer(self, row: Review, verdict: Verdict, *, quiet: bool = False) -> None:
+    async def _answer(self, row: Review, verdict: Ruling, *, quiet: bool = False) -> None:
         request = row.request
         quote = row.fresh or request.quote
         answer = Answer(
@@ -322,14 +321,14 @@ class ApprovalsScreen(LeadScreen):
                     severity="warning",
                     timeout=6,
                 )
-        elif verdict is Verdict.APPROVED:
+        elif verdict is Ruling.APPROVED:
             self.app.notify(
                 f"{request.asker.label} sends {row.what} ({quote.total_text()}) with key "
                 f"{short_key(request.idempotency_key)}…",
                 title="Approved by you",
                 timeout=6,
             )
-        elif verdict is Verdict.DENIED:
+        elif verdict is Ruling.DENIED:
             self.app.notify(
                 f"{request.asker.label} sends nothing ({row.what}).",
                 title="Denied by you",
