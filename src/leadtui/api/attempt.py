@@ -28,6 +28,7 @@ from leadtui.api.errors import (
     LeadError,
     MalformedResponse,
     RequestTimeout,
+    TransportError,
     bad_response,
     error_from_response,
 )
@@ -58,6 +59,7 @@ async def attempt(
     (nothing raised here). A JSON body is read whole, up to `max_json_bytes`; a streamed one
     is left to the caller, which must receive at least a floor of bytes per `pace_window`."""
     method, path = request.method, request.url.path
+    where = f"{method} {path}"
     response: httpx.Response | None = None
     try:
         # Bounds the whole attempt, whatever pace the bytes arrive at.
@@ -89,39 +91,26 @@ async def attempt(
                 undecodable, body = str(exc), b""
     except (TimeoutError, httpx.TimeoutException) as exc:
         log.debug("%s %s -> timeout", method, path)
-        if response is None:
-            late = RequestTimeout(
-                f"The server did not answer {method} {path} in time.",
-                idempotency_key=idempotency_key,
-            )
-            late.unsent = isinstance(exc, httpx.ConnectTimeout)
-            return late, None
-        await response.aclose()
-        return RequestTimeout(
-            f"The answer to {method} {path} stopped arriving.",
-            idempotency_key=idempotency_key,
-        ), None
+        late = RequestTimeout(
+            f"The server did not answer {where} in time.", idempotency_key=idempotency_key
+        )
+        late.unsent = isinstance(exc, httpx.ConnectTimeout)
+        return await _cut_off(response, late, f"The answer to {where} stopped arriving."), None
     except httpx.TransportError as exc:
-        log.debug("%s %s -> %s", method, path, type(exc).__name__)
+        why = type(exc).__name__
+        log.debug("%s -> %s", where, why)
         if response is None and isinstance(exc, httpx.ProtocolError):
             # Reached, but the status line or headers were not HTTP: not "unreachable".
             return MalformedResponse(
-                f"The server was reached, but its answer to {method} {path} was not "
-                f"valid HTTP ({type(exc).__name__}).",
+                f"The server was reached, but its answer to {where} was not valid HTTP ({why}).",
                 idempotency_key=idempotency_key,
             ), None
-        if response is None:
-            failed = ConnectionFailed(
-                f"Could not reach the server for {method} {path} ({type(exc).__name__}).",
-                idempotency_key=idempotency_key,
-            )
-            failed.unsent = isinstance(exc, httpx.ConnectError)
-            return failed, None
-        await response.aclose()
-        return ConnectionFailed(
-            f"The connection broke while reading {method} {path} ({type(exc).__name__}).",
-            idempotency_key=idempotency_key,
-        ), None
+        failed = ConnectionFailed(
+            f"Could not reach the server for {where} ({why}).", idempotency_key=idempotency_key
+        )
+        failed.unsent = isinstance(exc, httpx.ConnectError)
+        broke = f"The connection broke while reading {where} ({why})."
+        return await _cut_off(response, failed, broke), None
     except BaseException:
         if response is not None:
             await response.aclose()
@@ -162,6 +151,17 @@ async def attempt(
         error.code,
     )
     return error, None
+
+
+async def _cut_off(
+    response: httpx.Response | None, unanswered: TransportError, broken: str
+) -> TransportError:
+    """`unanswered` when the try was cut off before any answer; while the answer was arriving,
+    the same kind of error saying `broken` (and the answer is closed)."""
+    if response is None:
+        return unanswered
+    await response.aclose()
+    return type(unanswered)(broken, idempotency_key=unanswered.idempotency_key)
 
 
 def _encoded_stream(response: httpx.Response, idempotency_key: str | None) -> ApiError | None:

@@ -12,6 +12,14 @@ from dataclasses import dataclass
 from typing import Final
 
 from leadtui.api.contract import ErrorCode
+from leadtui.api.errors import (
+    ApiError,
+    ConfigurationError,
+    DownloadNotSaved,
+    LeadError,
+    RequestTimeout,
+    TransportError,
+)
 
 # The codes this client reports for what the server never said, the same on every surface.
 INVALID_REQUEST: Final = ErrorCode.INVALID_REQUEST.value
@@ -20,6 +28,21 @@ NETWORK: Final = "network"
 TIMEOUT: Final = "timeout"
 WRITE_FAILED: Final = "write_failed"
 UNEXPECTED: Final = "unexpected"
+
+
+def code_of(error: LeadError) -> str:
+    """The `error.code` a surface reports for a client error: the server's, else ours."""
+    if isinstance(error, ApiError):
+        return error.code
+    if isinstance(error, ConfigurationError):
+        return INVALID_REQUEST
+    if isinstance(error, DownloadNotSaved):
+        return WRITE_FAILED
+    if isinstance(error, RequestTimeout):
+        return TIMEOUT
+    if isinstance(error, TransportError):
+        return NETWORK
+    return UNEXPECTED
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,6 @@ from leadtui.api.errors import (
     ConfigurationError,
     DownloadNotSaved,
     LeadError,
-    RequestTimeout,
     TransportError,
     lost_answer,
 )
@@ -25,6 +24,7 @@ from leadtui.api.guidance import (
     UNEXPECTED,
     WRITE_FAILED,
     SurfaceWords,
+    code_of,
 )
 from leadtui.api.guidance import next_step as next_step_in
 from leadtui.cli.exit_codes import Exit
@@ -213,10 +213,10 @@ def from_lead_error(error: LeadError) -> CliFailure:
             request_id=error.request_id,
         )
     if isinstance(error, TransportError):
-        timed_out = isinstance(error, RequestTimeout)
-        what = "did not answer within its deadline" if timed_out else "was unreachable"
+        code = code_of(error)
+        what = "did not answer within its deadline" if code == TIMEOUT else "was unreachable"
         return CliFailure(
-            TIMEOUT if timed_out else NETWORK,
+            code,
             error.message,
             Exit.UNAVAILABLE,
             hint=f"The server {what} after retries; check the URL and the network, then rerun.",

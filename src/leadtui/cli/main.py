@@ -61,13 +61,25 @@ def _add_profile(parser: argparse.ArgumentParser, default: object = None) -> Non
     )
 
 
-def _add_sandbox(sub: argparse._SubParsersAction[_Parser], summary: str) -> None:
-    sandbox = sub.add_parser(
-        "sandbox",
+def _documented(
+    sub: argparse._SubParsersAction[_Parser], name: str, summary: str, description: str
+) -> _Parser:
+    """A command with its summary, description and the examples of its help epilog."""
+    return sub.add_parser(
+        name,
         help=summary,
-        epilog=epilog("sandbox"),
+        description=description,
+        epilog=epilog(name),
         formatter_class=argparse.RawDescriptionHelpFormatter,
-        description=(
+    )
+
+
+def _add_sandbox(sub: argparse._SubParsersAction[_Parser], summary: str) -> None:
+    sandbox = _documented(
+        sub,
+        "sandbox",
+        summary,
+        (
             "Serve a local, stateful Lead Data API under /api/v1 until Ctrl-C, with demo keys "
             "and test levers under /_sandbox."
         ),
@@ -114,12 +126,8 @@ def _add_sandbox(sub: argparse._SubParsersAction[_Parser], summary: str) -> None
 
 
 def _add_login(sub: argparse._SubParsersAction[_Parser], summary: str) -> None:
-    login = sub.add_parser(
-        "login",
-        help=summary,
-        epilog=epilog("login"),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-        description="Save an API key for a profile, after checking it with GET /me.",
+    login = _documented(
+        sub, "login", summary, "Save an API key for a profile, after checking it with GET /me."
     )
     _add_profile(login, KEEP)
     login.add_argument("--base-url", default=KEEP, help="API base URL, without /api/v1")
@@ -131,12 +139,8 @@ def _add_login(sub: argparse._SubParsersAction[_Parser], summary: str) -> None:
 
 
 def _add_logout(sub: argparse._SubParsersAction[_Parser], summary: str) -> None:
-    logout = sub.add_parser(
-        "logout",
-        help=summary,
-        epilog=epilog("logout"),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-        description="Forget the saved key of a profile (keyring and key file).",
+    logout = _documented(
+        sub, "logout", summary, "Forget the saved key of a profile (keyring and key file)."
     )
     _add_profile(logout, KEEP)
 
@@ -170,18 +174,17 @@ def _allowance(text: str) -> int:
 
 
 def _add_mcp(sub: argparse._SubParsersAction[_Parser], summary: str) -> None:
-    mcp = sub.add_parser(
+    mcp = _documented(
+        sub,
         "mcp",
-        help=summary,
-        description=(
+        summary,
+        (
             "Serve the Lead Data API to an AI agent as Model Context Protocol tools over stdio "
             "(needs the mcp extra: pip install 'leadtui[mcp]'). A spend is sent only within "
             "the budget given here, or after the user accepts its quote when the agent's "
             "client can ask, or (with --approve-in-app) after the user approves it in the "
             "running leadtui app; otherwise nothing is sent."
         ),
-        epilog=epilog("mcp"),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     _add_profile(mcp, KEEP)
     mcp.add_argument("--base-url", default=KEEP, help="API base URL, without /api/v1")
@@ -219,15 +222,14 @@ def _add_mcp(sub: argparse._SubParsersAction[_Parser], summary: str) -> None:
 
 
 def _add_completion(sub: argparse._SubParsersAction[_Parser], summary: str) -> None:
-    completion = sub.add_parser(
+    completion = _documented(
+        sub,
         "completion",
-        help=summary,
-        description=(
+        summary,
+        (
             "Print a completion script for the shell: commands, verbs, options and their "
             "choices. Load it in the shell's start-up file."
         ),
-        epilog=epilog("completion"),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     completion.add_argument("shell", choices=("bash", "zsh", "fish"), help="the shell")
 

@@ -28,7 +28,6 @@ from leadtui.config.variables import API_KEY_ENV, BASE_URL_ENV
 if TYPE_CHECKING:
     from leadtui.config.profile import ResolvedProfile
     from leadtui.config.secrets import KeyStore
-    from leadtui.config.settings import Settings
 
 Sleep = Callable[[float], Awaitable[None]]
 
@@ -84,11 +83,6 @@ class Context:
                 self.ns.profile, base_url=self.ns.base_url, read_key=False
             )
         return self._resolved
-
-    @property
-    def settings(self) -> Settings:
-        """As `load_settings()` finds them; the commands only read them (login saves its own)."""
-        return self.resolved.settings
 
     @property
     def profile(self) -> str:

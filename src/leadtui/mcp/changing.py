@@ -10,7 +10,7 @@ from mcp.types import CallToolResult, ToolAnnotations
 from pydantic import AfterValidator, Field
 
 from leadtui.api.models import ExtractionDraft, SearchRequest
-from leadtui.mcp.reading import ExportId, ExtractionId, record_answer
+from leadtui.mcp.reading import ExportId, ExtractionId, job_answer, record_answer
 from leadtui.mcp.runtime import Runtime
 from leadtui.mcp.schemas import ExportOut, ExtractionOut, SearchOut, bounded
 
@@ -52,8 +52,7 @@ def register(server: MCPServer[Any], runtime: Runtime) -> None:
     async def retry_export(export_id: ExportId) -> Annotated[CallToolResult, ExportOut]:
         """Queue a failed export again. Costs no credits; an export that did not fail comes
         back unchanged."""
-        export = await runtime.client().exports.retry(export_id)
-        return record_answer(export, f"Export {export.exportId}: {export.status}.")
+        return job_answer(await runtime.client().exports.retry(export_id))
 
     @server.tool(annotations=CHANGE)
     async def draft_extraction(request: DraftBody) -> Annotated[CallToolResult, ExtractionOut]:
@@ -83,17 +82,11 @@ def register(server: MCPServer[Any], runtime: Runtime) -> None:
         extraction_id: ExtractionId,
     ) -> Annotated[CallToolResult, ExtractionOut]:
         """Resume a paused extraction. Costs nothing."""
-        extraction = await runtime.client().extractions.resume(extraction_id)
-        return record_answer(
-            extraction, f"Extraction {extraction.extractionId}: {extraction.status}."
-        )
+        return job_answer(await runtime.client().extractions.resume(extraction_id))
 
     @server.tool(annotations=FOR_GOOD)
     async def stop_extraction(
         extraction_id: ExtractionId,
     ) -> Annotated[CallToolResult, ExtractionOut]:
         """Stop an extraction for good (it cannot be resumed). Costs nothing."""
-        extraction = await runtime.client().extractions.stop(extraction_id)
-        return record_answer(
-            extraction, f"Extraction {extraction.extractionId}: {extraction.status}."
-        )
+        return job_answer(await runtime.client().extractions.stop(extraction_id))

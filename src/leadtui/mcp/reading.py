@@ -9,7 +9,7 @@ from mcp.server.mcpserver import MCPServer
 from mcp.types import CallToolResult, ToolAnnotations
 from pydantic import BaseModel, Field
 
-from leadtui.api.models import Lead, Page, Record
+from leadtui.api.models import Export, Extraction, Lead, Page, Record
 from leadtui.mcp.results import answer
 from leadtui.mcp.runtime import Runtime
 from leadtui.mcp.schemas import (
@@ -65,6 +65,13 @@ def page_answer(page: Page[Any], what: str, *, leads: bool = False) -> CallToolR
 
 def record_answer(record: Record, summary: str) -> CallToolResult:
     return answer(with_ids(as_json(record)), summary)
+
+
+def job_answer(job: Export | Extraction) -> CallToolResult:
+    """An export or an extraction, summed up by its status."""
+    if isinstance(job, Export):
+        return record_answer(job, f"Export {job.exportId}: {job.status}.")
+    return record_answer(job, f"Extraction {job.extractionId}: {job.status}.")
 
 
 def register(server: MCPServer[Any], runtime: Runtime) -> None:
@@ -129,8 +136,7 @@ def register(server: MCPServer[Any], runtime: Runtime) -> None:
     @server.tool(annotations=READ)
     async def get_export(export_id: ExportId) -> Annotated[CallToolResult, ExportOut]:
         """One export job: queued, processing, ready or failed, and its progress."""
-        export = await runtime.client().exports.get(export_id)
-        return record_answer(export, f"Export {export.exportId}: {export.status}.")
+        return job_answer(await runtime.client().exports.get(export_id))
 
     @server.tool(annotations=READ)
     async def export_results(
@@ -153,10 +159,7 @@ def register(server: MCPServer[Any], runtime: Runtime) -> None:
         extraction_id: ExtractionId,
     ) -> Annotated[CallToolResult, ExtractionOut]:
         """One extraction: draft, queued, running, paused, stopped, completed or failed."""
-        extraction = await runtime.client().extractions.get(extraction_id)
-        return record_answer(
-            extraction, f"Extraction {extraction.extractionId}: {extraction.status}."
-        )
+        return job_answer(await runtime.client().extractions.get(extraction_id))
 
     @server.tool(annotations=READ)
     async def extraction_results(

@@ -14,24 +14,8 @@ from typing import Any, Final
 
 from mcp.types import CallToolResult, TextContent
 
-from leadtui.api.errors import (
-    ApiError,
-    ConfigurationError,
-    DownloadNotSaved,
-    LeadError,
-    RequestTimeout,
-    TransportError,
-    lost_answer,
-)
-from leadtui.api.guidance import (
-    INVALID_REQUEST,
-    NETWORK,
-    TIMEOUT,
-    UNEXPECTED,
-    WRITE_FAILED,
-    SurfaceWords,
-    next_step,
-)
+from leadtui.api.errors import ApiError, LeadError, TransportError, lost_answer
+from leadtui.api.guidance import INVALID_REQUEST, SurfaceWords, code_of, next_step
 from leadtui.config.variables import API_KEY_ENV
 from leadtui.spend.errors import Code
 
@@ -123,6 +107,7 @@ def invalid(message: str, fields: list[dict[str, str]] | None = None) -> ToolFai
 
 def from_lead_error(error: LeadError) -> ToolFailure:
     """The client's typed error as a tool error; branches on type and `error.code` only."""
+    hint = None
     collection = lost_answer(error)
     if collection is not None:
         # A write that is not idempotent may have gone through: calling again may do it twice.
@@ -130,27 +115,12 @@ def from_lead_error(error: LeadError) -> ToolFailure:
             f"It may have gone through: list_{collection} shows whether it did. Calling the "
             "tool again may do it twice."
         )
-        if isinstance(error, ApiError):
-            return ToolFailure(
-                error.code,
-                error.message,
-                status=error.status,
-                request_id=error.request_id,
-                hint=hint,
-            )
-        return ToolFailure(Code.OUTCOME_UNKNOWN, error.message, hint=hint)
+        if not isinstance(error, ApiError):
+            return ToolFailure(Code.OUTCOME_UNKNOWN, error.message, hint=hint)
+    elif isinstance(error, TransportError):
+        hint = "The service could not be reached after retries; try again later."
     if isinstance(error, ApiError):
         return ToolFailure(
-            error.code, error.message, status=error.status, request_id=error.request_id
+            error.code, error.message, status=error.status, request_id=error.request_id, hint=hint
         )
-    if isinstance(error, ConfigurationError):
-        return ToolFailure(INVALID_REQUEST, error.message)
-    if isinstance(error, DownloadNotSaved):
-        return ToolFailure(WRITE_FAILED, error.message)
-    if isinstance(error, TransportError):
-        return ToolFailure(
-            TIMEOUT if isinstance(error, RequestTimeout) else NETWORK,
-            error.message,
-            hint="The service could not be reached after retries; try again later.",
-        )
-    return ToolFailure(UNEXPECTED, error.message)
+    return ToolFailure(code_of(error), error.message, hint=hint)

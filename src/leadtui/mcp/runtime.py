@@ -23,7 +23,6 @@ from leadtui.api.guidance import NOT_SIGNED_IN
 from leadtui.config.errors import ConfigError
 from leadtui.config.profile import ResolvedProfile, resolve_profile
 from leadtui.config.secrets import KeyStoreError
-from leadtui.config.settings import Settings
 from leadtui.config.variables import API_KEY_ENV, BASE_URL_ENV
 from leadtui.mcp.results import ToolFailure
 from leadtui.spend.decision import Allowance
@@ -106,7 +105,7 @@ class Runtime:
             from leadtui.spend.journal import SpendJournal
 
             journal = SpendJournal(self.deps.journal_path)
-            self._gate = SpendGate(journal, profile=self.profile, policy=self.resolved.policy)
+            self._gate = SpendGate(journal, profile=self.resolved.name, policy=self.resolved.policy)
         return self._gate
 
     @property
@@ -128,14 +127,6 @@ class Runtime:
     def approves_in_app(self) -> bool:
         """`--approve-in-app`, or `approvals = "app"` in the profile (as for the command line)."""
         return self.options.approve_in_app or self.resolved.approvals_in_app
-
-    @property
-    def settings(self) -> Settings:
-        return self.resolved.settings
-
-    @property
-    def profile(self) -> str:
-        return self.resolved.name
 
     def client(self) -> LeadClient:
         """The client for this profile, built once; a tool error when nobody is signed in."""

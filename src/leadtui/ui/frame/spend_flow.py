@@ -151,11 +151,8 @@ async def confirm_and_spend(screen: Screen[Any], request: SpendRequest) -> Spend
             else:
                 _show(screen, _blocked(refused))
             return None
-        except (SpendBlocked, JournalError) as error:
-            _show(screen, _blocked(error))
-            return None
-        except SpendOutcomeUnknown as unknown:
-            _outcome_unknown(screen, unknown)
+        except (SpendBlocked, JournalError, SpendOutcomeUnknown) as error:
+            _not_spent(screen, error)
             return None
         except LeadError as error:
             retry = await _explain_failure(screen, request, error)
@@ -200,11 +197,8 @@ async def resend_intent(screen: Screen[Any], intent: SpendIntent) -> SpendResult
         gate = await app.spending()
         with in_flight(app):
             result = dataclasses.replace(await gate.resend(intent, app.client), replayed=True)
-    except (SpendBlocked, JournalError) as error:
-        _show(screen, _blocked(error))
-        return None
-    except SpendOutcomeUnknown as unknown:
-        _outcome_unknown(screen, unknown)
+    except (SpendBlocked, JournalError, SpendOutcomeUnknown) as error:
+        _not_spent(screen, error)
         return None
     await _after_spend(screen, result)
     return result
@@ -361,6 +355,16 @@ async def _explain_failure(
         return None
     _show(screen, describe(error))
     return None
+
+
+def _not_spent(
+    screen: Screen[Any], error: SpendBlocked | JournalError | SpendOutcomeUnknown
+) -> None:
+    """A spend that stopped: blocked before sending, or sent with no outcome known."""
+    if isinstance(error, (SpendBlocked, JournalError)):
+        _show(screen, _blocked(error))
+    else:
+        _outcome_unknown(screen, error)
 
 
 def _outcome_unknown(screen: Screen[Any], unknown: SpendOutcomeUnknown) -> None:

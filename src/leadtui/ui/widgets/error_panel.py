@@ -63,10 +63,6 @@ class ErrorPanel(Vertical):
     def request_id(self) -> str | None:
         return self.report.request_id if self.report else None
 
-    @property
-    def retrying(self) -> bool:
-        return self._timer is not None
-
     def show(self, report: ErrorReport, *, retry: RetryFn | None = None) -> None:
         """Show `report`; if it is transient and `retry` is given, call it after a countdown."""
         self.report = report
