@@ -21,6 +21,7 @@ from leadtui.ui.screens.approvals import ApprovalsScreen
 from tests.support import spend_requests
 from tests.ui.approval_asker import desk, start_asking
 from tests.ui.pilot import wait_for_screen, wait_for_text, wait_until
+from tests.ui.screen import footer_text
 from tests.ui.test_approvals import _credits, _search, _toasts, _unlocks
 from tests.ui.test_history_spends import _spend_elsewhere
 
@@ -112,6 +113,8 @@ async def test_y_on_a_request_of_another_server_says_why(build_app: Any) -> None
         await pilot.press("A")
         await wait_for_screen(pilot, ApprovalsScreen)
         await wait_for_text(pilot, "another server")
+        # `y` is offered once the row has the cursor (the footer says so).
+        await wait_until(pilot, lambda: "y Approve" in footer_text(app))
         await pilot.press("y")
 
         await wait_until(pilot, lambda: _toasts(app, "Not approved here"))
