@@ -4,17 +4,20 @@ are `approving.py`'s."""
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import AsyncIterator
 from typing import Any, Final
 
 from pydantic import BaseModel, Field, model_validator
 
 from leadtui.api.errors import InvalidIdempotencyKey
 from leadtui.api.guidance import INVALID_REQUEST
+from leadtui.config.errors import StateDirError
 from leadtui.mcp import asking
 from leadtui.mcp.asking import Asked
 from leadtui.mcp.results import ToolFailure, from_lead_error
 from leadtui.spend.decision import ASK_CODES, Allowance, Decision, SpendRefused
-from leadtui.spend.errors import Code, SpendBlocked, SpendOutcomeUnknown
+from leadtui.spend.errors import Code, JournalError, SpendBlocked, SpendOutcomeUnknown
 from leadtui.spend.quote import Quote, Unit
 
 AUTHORIZATION_REQUIRED: Final = "authorization_required"
@@ -142,6 +145,20 @@ def outcome_unknown(exc: SpendOutcomeUnknown) -> ToolFailure:
         request_id=cause.request_id,
         details={"idempotency_key": key, "cause": cause.code},
     )
+
+
+@contextlib.asynccontextmanager
+async def refused_unsent() -> AsyncIterator[None]:
+    """The spend core's refusals, and a journal it cannot write, as tool errors: nothing was
+    sent (a spend is first written down)."""
+    try:
+        yield
+    except SpendBlocked as exc:
+        raise blocked(exc) from None
+    except (JournalError, StateDirError) as exc:
+        raise ToolFailure(
+            JOURNAL_UNAVAILABLE, f"{exc} Nothing was sent: a spend is first written down."
+        ) from None
 
 
 def blocked(exc: SpendBlocked) -> ToolFailure:

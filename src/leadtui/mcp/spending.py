@@ -21,21 +21,19 @@ from mcp.server.mcpserver import Context
 from mcp.types import CallToolResult
 
 from leadtui.api.errors import LeadError
-from leadtui.config.errors import StateDirError
 from leadtui.mcp import approving, asking
 from leadtui.mcp.asking import Asked
 from leadtui.mcp.reading import as_json
-from leadtui.mcp.results import ToolFailure, answer, from_lead_error
+from leadtui.mcp.results import answer, from_lead_error
 from leadtui.mcp.runtime import Runtime
 from leadtui.mcp.spend_answers import (
-    JOURNAL_UNAVAILABLE,
     SpendOut,
     allowance_json,
-    blocked,
     declined,
     outcome_unknown,
     quote_words,
     refused,
+    refused_unsent,
 )
 from leadtui.spend.debit import SpendResult
 from leadtui.spend.decision import (
@@ -46,7 +44,7 @@ from leadtui.spend.decision import (
     Surface,
     Verdict,
 )
-from leadtui.spend.errors import Code, JournalError, SpendBlocked, SpendOutcomeUnknown
+from leadtui.spend.errors import Code, SpendOutcomeUnknown
 from leadtui.spend.request import SpendRequest
 
 Make = Callable[[Any], Awaitable[SpendRequest]]
@@ -84,15 +82,9 @@ class Spender:
     async def priced(self, ctx: Context[Any, Any], make: Make) -> Priced:
         """Build the request (`make(client)`), then ask the one decision about it."""
         client = self.runtime.client()
-        try:
+        async with refused_unsent():
             request = await make(client)
             decision = await self.runtime.gate().decide(request, client, self.authorization(ctx))
-        except SpendBlocked as exc:
-            raise blocked(exc) from None
-        except (JournalError, StateDirError) as exc:
-            raise ToolFailure(
-                JOURNAL_UNAVAILABLE, f"{exc} Nothing was sent: a spend is first written down."
-            ) from None
         return Priced(request, decision, make)
 
     async def approved_in_app(self, ctx: Context[Any, Any], priced: Priced) -> asking.Answer:
@@ -138,7 +130,7 @@ class Spender:
         runtime, client = self.runtime, self.runtime.client()
         request = priced.request
         # One spend at a time: two calls must not both fit in what is left of the allowance.
-        async with runtime.spending:
+        async with runtime.spending, refused_unsent():
             runtime.sending = request.idempotency_key
             try:
                 while True:
@@ -153,15 +145,8 @@ class Spender:
                     except SpendRefused as exc:
                         yes, fresh = await self._asked_again(ctx, exc), False
                         request = dataclasses.replace(request, quote=yes.quote)
-            except SpendBlocked as exc:
-                raise blocked(exc) from None
             except SpendOutcomeUnknown as exc:
                 raise outcome_unknown(exc) from None
-            except (JournalError, StateDirError) as exc:
-                raise ToolFailure(
-                    JOURNAL_UNAVAILABLE,
-                    f"{exc} Nothing was sent: a spend is first written down.",
-                ) from None
             except LeadError as exc:  # a definitive refusal: journaled, nothing spent
                 failure = from_lead_error(exc)
                 failure.details["idempotency_key"] = priced.request.idempotency_key
