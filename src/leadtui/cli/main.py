@@ -27,7 +27,7 @@ DEMO_KEY = "sk_demo_full"
 
 def _environment() -> str:
     """The variables as README lists them (one list: `config/variables.py`)."""
-    rows = [(v.name, v.meaning.replace("`", "")) for v in VARIABLES]
+    rows = [(name, meaning.replace("`", "")) for name, meaning in VARIABLES.items()]
     rows.append(("NO_COLOR", "any value: no colour on stderr"))
     width = max(len(name) for name, _ in rows) + 2
     return "environment:\n" + "".join(f"  {name.ljust(width)}{said}\n" for name, said in rows)
