@@ -29,9 +29,9 @@ from leadtui.cli.auth_status import check_key, describe_error, describe_identity
 from leadtui.cli.exit_codes import Exit
 from leadtui.cli.failures import from_lead_error
 from leadtui.config.errors import ConfigError
-from leadtui.config.profile import resolve_profile
+from leadtui.config.profile import profile_name, resolve_profile
 from leadtui.config.secrets import KeyStore, KeyStoreError, NoKeyringAvailable
-from leadtui.config.settings import resolve_profile_name, save_settings
+from leadtui.config.settings import save_settings
 from leadtui.config.variables import API_KEY_ENV
 
 # The command line's one exit-code table (`leadtui --help`, README), in the words of these
@@ -174,7 +174,7 @@ def _login(
 
 
 def _logout(ns: argparse.Namespace, io: _Io, store: KeyStore) -> int:
-    profile = resolve_profile_name(ns.profile)
+    profile, _ = profile_name(ns.profile)
     removed = store.delete(profile)
     if removed:
         places = " and ".join(key_place(source) for source in removed)

@@ -155,7 +155,7 @@ def resolve_profile(
     if settings is None:
         on_file = read_settings_file(path)
         settings = settings_from(on_file, path, env)
-    name, name_source = _profile_name(profile, env)
+    name, name_source = profile_name(profile, env)
     if must_exist and name != DEFAULT_PROFILE and name not in settings.profiles:
         raise UnknownProfile(name_source, name, path, sorted(settings.profiles))
 
@@ -181,7 +181,11 @@ def resolve_profile(
     return resolved.with_key(keystore, env) if read_key else resolved
 
 
-def _profile_name(cli_profile: str | None, env: Mapping[str, str]) -> tuple[str, str]:
+def profile_name(
+    cli_profile: str | None, environ: Mapping[str, str] | None = None
+) -> tuple[str, str]:
+    """The profile's name, and where it came from: `--profile` > $LEADTUI_PROFILE > "default"."""
+    env = os.environ if environ is None else environ
     if cli_profile:
         return cli_profile, "--profile"
     if env.get(PROFILE_ENV):

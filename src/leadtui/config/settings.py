@@ -39,7 +39,6 @@ from leadtui.config.settings_file import (
 from leadtui.config.variables import (
     ENV_NESTED_DELIMITER,
     ENV_PREFIX,
-    PROFILE_ENV,
     config_path,
     setting_variables,
 )
@@ -65,16 +64,6 @@ def state_dir() -> Path:
 def ensure_state_dir() -> Path:
     """The state dir, made 0700 if missing; raises StateDirError naming the path and errno."""
     return ensure_private_dir(state_dir())
-
-
-def resolve_profile_name(
-    cli_profile: str | None = None, environ: Mapping[str, str] | None = None
-) -> str:
-    """`--profile` > $LEADTUI_PROFILE > "default"."""
-    if cli_profile:
-        return cli_profile
-    env = os.environ if environ is None else environ
-    return env.get(PROFILE_ENV) or DEFAULT_PROFILE
 
 
 def _default_download_dir() -> Path:
