@@ -23,10 +23,10 @@ from leadtui.cli import auth as auth_cli
 from leadtui.cli.exit_codes import Exit
 from leadtui.cli.main import build_parser
 from leadtui.config.secrets import KeyStore, insecure_key_path
-from leadtui.config.settings import load_settings
 from leadtui.config.variables import config_path
 from tests.config.test_secrets import HangingKeyring
 from tests.support.memory_keyring import MemoryKeyring
+from tests.support.settings_files import load_settings
 
 URL = "http://127.0.0.1"
 MASKED = mask_key("sk_demo_full")

@@ -15,10 +15,10 @@ from leadtui.config.settings import (
     REQUESTS_PER_SETTLED_TICK,
     Polling,
     Settings,
-    load_settings,
     save_settings,
 )
 from leadtui.config.variables import config_path
+from tests.support.settings_files import load_settings
 
 
 def test_defaults_when_no_file_exists() -> None:

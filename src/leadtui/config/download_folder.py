@@ -60,6 +60,13 @@ class FolderCheck:
     new: bool = False
 
 
+def control_character(text: str) -> str | None:
+    """Where `text` holds a control character, which no folder name may: the OS refuses it
+    only when a file is written."""
+    at = next((n for n, char in enumerate(text, start=1) if char < " " or char == "\x7f"), None)
+    return None if at is None else f"character {at} is a control character"
+
+
 def _refused(problem: str) -> FolderCheck:
     return FolderCheck(None, problem)
 
@@ -71,9 +78,9 @@ def check_folder(typed: str, base: Path | None = None) -> FolderCheck:
     text = typed.strip()
     if not text:
         return _refused("type a folder")
-    for position, char in enumerate(text, start=1):
-        if char < " " or char == "\x7f":
-            return _refused(f"character {position} is a control character")
+    problem = control_character(text)
+    if problem is not None:
+        return _refused(problem)
     try:
         path = Path(text).expanduser()
     except RuntimeError:  # ~name of no known user, or no home folder at all
