@@ -1,18 +1,13 @@
 """The one resolver of a profile, for every surface: the app, the command line, the tool server.
 
-One precedence for each value:
-
 - the profile: `--profile`, else $LEADTUI_PROFILE, else "default"; a name the settings file
   does not hold (other than "default") is refused, never taken as an empty profile (that would
   skip its `read_only`);
 - the server: `--base-url`, else $LEADTUI_BASE_URL, else the profile's `base_url`;
-- the key: $LEADTUI_API_KEY, else the OS keyring, else the opt-in key file;
-- read-only, the spend budget, the download folder: defaults < the settings file < LEADTUI_*
-  settings variables; a profile's `spend_budget` overrides the global one, its `read_only`
-  can only add to it.
-
-Reading the key may wait on the keyring (bounded, seconds): `resolve_profile(read_key=False)`
-leaves it for `ResolvedProfile.with_key`, run off the UI thread.
+- the key: $LEADTUI_API_KEY, else the OS keyring, else the opt-in key file (reading it may
+  wait on the keyring: `read_key=False` leaves it for `with_key`, off the UI thread);
+- read-only, the spend budget, the download folder: as the settings say (`settings.py`); a
+  profile's `spend_budget` overrides the global one, its `read_only` can only add to it.
 """
 
 from __future__ import annotations
@@ -21,7 +16,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Final, Literal
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import SecretStr, ValidationError
 
@@ -41,14 +36,12 @@ if TYPE_CHECKING:
 
 BudgetSource = Literal["default", "settings file", "environment"]
 
-UNKNOWN_PROFILE: Final = "unknown_profile"
-
 
 class UnknownProfile(ConfigError):
     """A profile name the settings file does not hold: refused, so that a typo never runs
     without the intended profile's `read_only` or budget."""
 
-    code = UNKNOWN_PROFILE
+    code = "unknown_profile"
     title = "Unknown profile"
 
     def __init__(self, where: str, name: str, path: Path, known: list[str]) -> None:
