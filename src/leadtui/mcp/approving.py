@@ -1,14 +1,10 @@
-"""A spend this client cannot ask its user about, approved in the running leadtui app instead.
+"""A spend this client cannot ask its user about, approved in the running leadtui app instead
+(`--approve-in-app` or the profile's `approvals = "app"`), through the spend core's one routine
+(`spend/approval_wait.py`), naming the agent as its client named itself.
 
-Opted into with `leadtui mcp --approve-in-app` or the profile's `approvals = "app"`: the spend
-is written into the journal for the app's Approvals screen, naming the agent (the client's
-`initialize` info) and this process, and the call waits through the spend core's one routine
-(`spend/approval_wait.py`). Meanwhile the client hears how the wait goes: a progress
-notification when the call carries a progress token, and a line on standard error (the
-server's log on stdio: this server declares no MCP logging capability). Only a yes for exactly
-the spend this process holds lets the tool send it, itself, through the spend core; a no, the
-timeout, an interruption (SIGINT, SIGTERM) or an answer about another spend is a tool error
-with its code and the quote.
+The wait is told as progress notifications and on standard error (the server's log on stdio:
+it declares no MCP logging capability). Only a yes for exactly the spend this process holds
+lets the tool send it; anything else is a tool error with its code and the quote.
 """
 
 from __future__ import annotations
@@ -16,8 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import sys
-from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass, field
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, Final, TextIO
 
 from mcp.server.mcpserver import Context
@@ -66,29 +61,23 @@ def who_asks(ctx: Context[Any, Any]) -> Party:
     return Party.here(Surface.AGENT.value, shown or UNNAMED)
 
 
-@dataclass
-class WaitReport:
-    """`InAppApproval`'s report hook: each line to standard error, and as a progress
-    notification (seconds waited of the timeout; a no-op without a progress token)."""
+def _wait_told(
+    ctx: Context[Any, Any], clock: Callable[[], float], total: float, stderr: TextIO
+) -> Callable[[str], Awaitable[None]]:
+    """Each line of the wait to standard error, and as a progress notification (seconds
+    waited of the timeout; a no-op without a progress token)."""
+    started, told = clock(), -1.0
 
-    ctx: Context[Any, Any]
-    clock: Callable[[], float]
-    total: float
-    stderr: TextIO
-    started: float = field(init=False)
-    told: float = field(init=False, default=-1.0)
+    async def report(line: str) -> None:
+        nonlocal told
+        stderr.write(f"leadtui mcp: {line}\n")
+        stderr.flush()
+        done = min(clock() - started, total)
+        if done > told:  # the protocol wants progress to grow with each notification
+            told = done
+            await ctx.report_progress(done, total, line)
 
-    def __post_init__(self) -> None:
-        self.started = self.clock()
-
-    async def __call__(self, line: str) -> None:
-        self.stderr.write(f"leadtui mcp: {line}\n")
-        self.stderr.flush()
-        done = min(self.clock() - self.started, self.total)
-        if done <= self.told:  # the protocol wants progress to grow with each notification
-            return
-        self.told = done
-        await self.ctx.report_progress(done, self.total, line)
+    return report
 
 
 # What to do after the app's answer was no, or about another spend: never ask again unbidden.
@@ -138,7 +127,7 @@ async def approved_in_app(
         timeout=timeout,
         sleep=runtime.deps.sleep,
         clock=runtime.deps.clock,
-        report=WaitReport(ctx, runtime.deps.clock, timeout, runtime.deps.stderr or sys.stderr),
+        report=_wait_told(ctx, runtime.deps.clock, timeout, runtime.deps.stderr or sys.stderr),
     )
     try:
         return await approval.wait(request)

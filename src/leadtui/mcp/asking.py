@@ -1,12 +1,10 @@
-"""How this server asks the user about a spend: one function, `ask`, and what came of it.
+"""How this server asks the user about a spend (`ask`), and what came of it (`Answer`).
 
-The question is a form (MCP elicitation) whose message shows the quote; only an accepted form
-that says yes authorizes the spend. Declined, cancelled, timed out or failed: nothing is sent.
-On the newest protocol the question travels in the tool's result (the SDK's `Elicit` marker,
-answered when the client calls again, and only for the same words); on older ones it is asked
-here, within `McpDeps.ask_seconds`. A client that cannot ask, when the user opted in, asks
-the running app instead (`approving.py`): its yes comes back as an `Answer` with the spend
-approved.
+The question is a form (MCP elicitation) showing the quote; only an accepted form that says yes
+authorizes the spend. On the newest protocol it travels in the tool's result (the SDK's
+`Elicit`, answered when the client calls again, only for the same words); on older ones it is
+asked here, within `McpDeps.ask_seconds`. A client that cannot ask, when the user opted in,
+asks the running app instead (`approving.py`).
 """
 
 from __future__ import annotations
@@ -63,8 +61,6 @@ class SpendConsent(BaseModel):
 
 
 class Asked(StrEnum):
-    """What came of asking."""
-
     YES = "yes"
     NO = "no"
     DECLINED = "declined"
