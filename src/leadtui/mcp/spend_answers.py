@@ -8,7 +8,7 @@ import contextlib
 from collections.abc import AsyncIterator
 from typing import Any, Final
 
-from pydantic import BaseModel, Field, model_validator
+from pydantic import BaseModel, Field
 
 from leadtui.api.errors import InvalidIdempotencyKey
 from leadtui.api.guidance import INVALID_REQUEST
@@ -64,16 +64,6 @@ class SpendOut(BaseModel):
     allowance_left: dict[str, int] = Field(
         description="What is left of the budget given at start (credits, launches)."
     )
-
-    @model_validator(mode="after")
-    def _ids_of_the_record(self) -> SpendOut:
-        """The record's ids as the tools' arguments name them (wait_for_job takes them)."""
-        record = self.record or {}
-        if self.export_id is None and isinstance(record.get("exportId"), str):
-            self.export_id = record["exportId"]
-        if self.extraction_id is None and isinstance(record.get("extractionId"), str):
-            self.extraction_id = record["extractionId"]
-        return self
 
 
 def allowance_json(allowance: Allowance) -> dict[str, int]:

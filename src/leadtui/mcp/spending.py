@@ -1,13 +1,8 @@
-"""How the spending tools decide and spend (`Spender`): the one spend decision (`spend/`)
-rendered, none added.
-
-The quote, the balance read fresh, the allowance given at start (`--max-credits`,
-`--max-launches`), what the journal knows and the caller's idempotency key all go to
-`SpendGate.decide`; `send` is sent within the allowance (kept in the journal: every spend
-this server sends counts under it from the moment it is journaled, at what it really debited
-once settled), `ask` asks the user (see `asking.py`: in the client, or in the running app
-when the user opted in) and only a yes sends; anything else sends nothing and answers an
-error with its code and the quote. The tools themselves are in `spend_tools.py`.
+"""How the spending tools (`spend_tools.py`) decide and spend: the one spend decision
+(`SpendGate.decide`) rendered, none added. `send` is sent within the allowance given at start
+(counted in the journal from the moment a spend is journaled, at what it really debited once
+settled); `ask` asks the user (`asking.py`) and only a yes sends; anything else sends nothing
+and answers an error with its code and the quote.
 """
 
 from __future__ import annotations
@@ -170,17 +165,19 @@ class Spender:
             raise declined(again, answer.asked)
         return again
 
-    def _dry_run(self, priced: Priced) -> CallToolResult:
-        decision = priced.decision
-        doc = SpendOut(
-            sent=False,
-            dry_run=True,
-            idempotency_key=priced.request.idempotency_key,
+    def _out(self, decision: Decision, **fields: object) -> dict[str, Any]:
+        """What a spending tool answers, with the decision and what is left of the allowance."""
+        return SpendOut(
             quote=decision.quote.to_json(),
             decision=decision.to_json(),
-            record=None,
             allowance_left=allowance_json(self.runtime.allowance_left()),
+            **fields,
         ).model_dump(mode="json")
+
+    def _dry_run(self, priced: Priced) -> CallToolResult:
+        decision = priced.decision
+        key = priced.request.idempotency_key
+        doc = self._out(decision, sent=False, dry_run=True, idempotency_key=key, record=None)
         verdict = decision.verdict.value + (f" ({decision.code.value})" if decision.code else "")
         return answer(
             doc,
@@ -190,19 +187,21 @@ class Spender:
 
     def _sent(self, priced: Priced, result: SpendResult) -> CallToolResult:
         decision = result.decision or priced.decision
-        doc = SpendOut(
+        record = as_json(result.record)
+        doc = self._out(
+            decision,
             sent=True,
             dry_run=False,
             replayed=result.replayed,
             idempotency_key=result.intent.idempotency_key,
-            quote=decision.quote.to_json(),
-            decision=decision.to_json(),
-            record=as_json(result.record),
+            record=record,
+            # The record's ids as the tools' arguments name them (wait_for_job takes them).
+            export_id=record.get("exportId"),
+            extraction_id=record.get("extractionId"),
             debited=result.debited,
             sent_now=result.sent_now,
             overcharge=result.overcharge_json(),
-            allowance_left=allowance_json(self.runtime.allowance_left()),
-        ).model_dump(mode="json")
+        )
         if result.replayed:
             debit = result.debit_text() or "nothing spent again."
             summary = (
