@@ -1,7 +1,5 @@
 """Where downloads go: a free name in a folder (an earlier file is never overwritten) and
-whether a folder the user typed can take files. Shared by the command line and the app.
-
-Blocking (it touches the file system): the app calls these in a thread.
+whether a folder the user typed can take files. Blocking: the app calls these in a thread.
 """
 
 from __future__ import annotations
@@ -20,12 +18,9 @@ NAME_MAX: Final = 120
 
 
 def file_name(name: str) -> str:
-    """`name` as a file name that stays inside its folder, whatever an id holds.
-
-    Ids come from the server or the user (`../../escaped`, `a/b`, control characters): every
-    character outside letters, digits, `.`, `_` and `-` becomes `_`, and a leading dot is
-    dropped (no hidden file, no `..`). Long names are cut, keeping the extension.
-    """
+    """`name` as a file name that stays inside its folder, whatever an id (from the server or
+    the user: `../../escaped`, `a/b`) holds: a leading dot is dropped (no hidden file, no `..`),
+    long names are cut keeping the extension."""
     kept = "".join(char if char in _NAME_CHARS else "_" for char in name).lstrip(".")
     stem, dot, suffix = kept.rpartition(".")
     if dot and len(suffix) <= 8 and len(kept) > NAME_MAX:
@@ -34,12 +29,8 @@ def file_name(name: str) -> str:
 
 
 def free_path(folder: Path, name: str) -> Path:
-    """`folder/name`, or `name-1`, `name-2`… so an earlier download is never overwritten.
-
-    `name` is made safe first (see `file_name`): the path is always directly in `folder`.
-    The folder is created (with its parents) when missing. A name taken by anything, even a
-    link to nothing, counts as taken.
-    """
+    """`folder/name` (made safe: always directly in `folder`, created when missing), or
+    `name-1`, `name-2`… where a name is taken by anything, even a link to nothing."""
     folder.mkdir(parents=True, exist_ok=True)
     target = folder / file_name(name)
     stem, suffix = target.stem, target.suffix

@@ -12,12 +12,9 @@ class ConfigError(Exception):
     """Settings, a profile, a key or a file of ours cannot be used."""
 
     def __init__(self, where: str, problem: str, *, line: int | None = None) -> None:
-        self.where = where
-        """The file, directory or LEADTUI_* variable at fault."""
-        self.problem = problem
-        """What is wrong, in words (no key, no value that could be one)."""
-        self.line = line
-        """The line in the file, when known."""
+        self.where = where  # the file, directory or LEADTUI_* variable at fault
+        self.problem = problem  # in words: no key, nor a value that could be one
+        self.line = line  # in the file, when known
         at = f"{where}, line {line}" if line is not None else where
         super().__init__(f"{at}: {problem}")
 
