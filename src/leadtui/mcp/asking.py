@@ -79,10 +79,6 @@ class Answer:
     approved: Approved | None = None
     """A yes given in the running app: the spend to send, exactly (perhaps quoted again)."""
 
-    @property
-    def given(self) -> bool:
-        return self.asked is Asked.YES
-
 
 def can_ask(ctx: Context[Any, Any]) -> bool:
     """The client declared form elicitation (a bare `elicitation: {}` counts as forms)."""

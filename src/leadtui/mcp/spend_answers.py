@@ -71,13 +71,10 @@ def allowance_json(allowance: Allowance) -> dict[str, int]:
 
 
 def _authorize_hint(quote: Quote) -> str:
-    if quote.unit is Unit.LAUNCH:
-        flag = f"--max-launches {quote.total}"
-    else:
-        flag = f"--max-credits {quote.total}"
+    flag = "--max-launches" if quote.unit is Unit.LAUNCH else "--max-credits"
     return (
         "Ask the user. They can authorize spends in advance by restarting this server with "
-        f"`leadtui mcp {flag}` (or more), approve each in the running leadtui app by "
+        f"`leadtui mcp {flag} {quote.total}` (or more), approve each in the running leadtui app by "
         "restarting it with `leadtui mcp --approve-in-app`, or use an MCP client that can ask "
         "them (form elicitation); then call again."
     )

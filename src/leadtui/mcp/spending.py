@@ -104,7 +104,7 @@ class Spender:
         answer = asking.answer_of(outcome)
         if answer.asked is Asked.CANNOT_ASK:
             raise refused(decision)
-        if not answer.given:
+        if answer.asked is not Asked.YES:
             raise declined(decision, answer.asked)
         if answer.approved is None:
             # Where the answer came with this call, its read came after the yes: the one.
@@ -161,7 +161,7 @@ class Spender:
         if not isinstance(answer, asking.Answer) or answer.asked is Asked.CANNOT_ASK:
             # Nobody to ask in this call (a later call carries the question): both quotes.
             raise refused(dataclasses.replace(again, verdict=Verdict.REFUSE))
-        if not answer.given:
+        if answer.asked is not Asked.YES:
             raise declined(again, answer.asked)
         return again
 

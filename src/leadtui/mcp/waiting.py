@@ -4,7 +4,6 @@ every read. The clock and the sleep are the runtime's, so tests need no wall-clo
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
 from typing import Annotated, Any, Final
 
 from mcp.server.mcpserver import Context, MCPServer
@@ -64,21 +63,19 @@ def register(server: MCPServer[Any], runtime: Runtime) -> None:
         Costs nothing."""
         if (export_id is None) == (extraction_id is None):
             raise invalid("Give exactly one of export_id and extraction_id.")
-        client = runtime.client()
-        fetch: Callable[[], Awaitable[Record]]
         moving: frozenset[str]
         if export_id is not None:
             kind, job_id, moving = "export", export_id, MOVING_EXPORT_STATES
-            fetch = lambda: client.exports.get(export_id)  # noqa: E731
         else:
             assert extraction_id is not None
             kind, job_id, moving = "extraction", extraction_id, MOVING_EXTRACTION_STATES
-            fetch = lambda: client.extractions.get(extraction_id)  # noqa: E731
+        client = runtime.client()
+        fetch = client.exports.get if kind == "export" else client.extractions.get
         clock, sleep = runtime.deps.clock, runtime.deps.sleep
         started = clock()
         deadline = started + timeout_seconds
         while True:
-            record = await fetch()
+            record = await fetch(job_id)
             status = getattr(record, "status", None)
             settled = status not in moving
             waited = clock() - started
