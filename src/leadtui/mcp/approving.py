@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, Final, TextIO
 
 from mcp.server.mcpserver import Context
 
+from leadtui.mcp.asking import Answer, Asked
 from leadtui.mcp.results import ToolFailure
 from leadtui.mcp.runtime import Runtime
 from leadtui.mcp.spend_answers import (
@@ -115,10 +117,11 @@ def refused_in_app(decision: Decision, refusal: ApprovalRefused) -> ToolFailure:
 
 async def approved_in_app(
     runtime: Runtime, ctx: Context[Any, Any], decision: Decision, request: SpendRequest
-) -> Approved:
-    """Ask the running app about `request` (at the decision's quote) and wait: the spend it
-    approved, exactly. Raises ToolFailure (denied, timed out, interrupted, mismatch; or the
-    journal could not be written)."""
+) -> Answer:
+    """Ask the running app about `request` at the decision's quote and wait: a yes with the
+    spend it approved, exactly. Raises ToolFailure (denied, timed out, interrupted, mismatch;
+    or the journal could not be written)."""
+    request = dataclasses.replace(request, quote=decision.quote)
     timeout = runtime.options.approval_timeout or DEFAULT_WAIT_SECONDS
     approval = InAppApproval(
         runtime.gate(),
@@ -130,7 +133,7 @@ async def approved_in_app(
         report=_wait_told(ctx, runtime.deps.clock, timeout, runtime.deps.stderr or sys.stderr),
     )
     try:
-        return await approval.wait(request)
+        return Answer(Asked.YES, await approval.wait(request))
     except ApprovalRefused as refusal:
         raise refused_in_app(decision, refusal) from None
     except SpendBlocked as exc:

@@ -26,7 +26,7 @@ from leadtui.api.models import (
     IDEMPOTENCY_KEY_MIN,
     ExtractionRequest,
 )
-from leadtui.mcp import asking
+from leadtui.mcp import approving, asking
 from leadtui.mcp.asking import SpendConsent
 from leadtui.mcp.reading import ExtractionId, SearchId
 from leadtui.mcp.runtime import Runtime
@@ -157,7 +157,8 @@ def _add_tool(server: MCPServer[Any], spender: Spender, build: Build, seconds: f
         ctx: Context, dry_run: bool, priced: Annotated[Priced, Resolve(price)]
     ) -> Elicit[SpendConsent] | asking.Answer:
         async def in_app() -> asking.Answer:
-            return await spender.approved_in_app(ctx, priced)
+            decision, request = priced.decision, priced.request
+            return await approving.approved_in_app(spender.runtime, ctx, decision, request)
 
         return await asking.ask(
             ctx,

@@ -82,14 +82,6 @@ class Spender:
             decision = await self.runtime.gate().decide(request, client, self.authorization(ctx))
         return Priced(request, decision, make)
 
-    async def approved_in_app(self, ctx: Context[Any, Any], priced: Priced) -> asking.Answer:
-        """Ask the running app about the spend, at the decision's quote, and wait for its yes.
-        Raises ToolFailure when none comes."""
-        decision = priced.decision
-        request = dataclasses.replace(priced.request, quote=decision.quote)
-        approved = await approving.approved_in_app(self.runtime, ctx, decision, request)
-        return asking.Answer(Asked.YES, approved)
-
     async def settle(
         self, ctx: Context[Any, Any], priced: Priced, outcome: Any, dry_run: bool
     ) -> CallToolResult:
