@@ -35,8 +35,6 @@ DraftBody = Annotated[
 
 
 def register(server: MCPServer[Any], runtime: Runtime) -> None:
-    """Add the tools that change but spend nothing to `server`."""
-
     @server.tool(annotations=CHANGE)
     async def create_search(request: SearchBody) -> Annotated[CallToolResult, SearchOut]:
         """Create and count a search. Costs no credits; its results are unlocked (with

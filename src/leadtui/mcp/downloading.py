@@ -33,8 +33,6 @@ Columns = Annotated[
 
 
 def register(server: MCPServer[Any], runtime: Runtime) -> None:
-    """Add `download_export` to `server`."""
-
     @server.tool(annotations=SAVE)
     async def download_export(
         export_id: ExportId, columns: Columns = None

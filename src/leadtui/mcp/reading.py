@@ -75,8 +75,6 @@ def job_answer(job: Export | Extraction) -> CallToolResult:
 
 
 def register(server: MCPServer[Any], runtime: Runtime) -> None:
-    """Add the read tools to `server`."""
-
     @server.tool(annotations=READ)
     async def account() -> Annotated[CallToolResult, AccountOut]:
         """The account behind the key: credits, subscription status, scopes, extraction

@@ -189,7 +189,6 @@ def _add_tool(server: MCPServer[Any], spender: Spender, build: Build, seconds: f
 
 
 def register(server: MCPServer[Any], runtime: Runtime) -> None:
-    """Add the spending tools to `server`."""
     spender = Spender(runtime)
     for build in TOOLS:
         _add_tool(server, spender, build, runtime.deps.ask_seconds)

@@ -47,8 +47,6 @@ def _describe(record: Record, status: str | None) -> str:
 
 
 def register(server: MCPServer[Any], runtime: Runtime) -> None:
-    """Add `wait_for_job` to `server`."""
-
     @server.tool(annotations=WAIT)
     async def wait_for_job(
         ctx: Context,
