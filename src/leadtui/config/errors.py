@@ -1,8 +1,6 @@
-"""What can be wrong with settings, profiles, keys and the files that hold them.
-
-Every error here reads as one line, where first: `<file>, line 3: <what is wrong>` or
-`LEADTUI_PROFILES: <what is wrong>`, so the TUI and the command line can show it as it is.
-None of them ever holds an API key.
+"""What can be wrong with settings, profiles, keys and the files that hold them: each error is
+one line, where first (`<file>, line 3: <what is wrong>`, `LEADTUI_PROFILES: <what is wrong>`),
+shown as it is by every surface, and never holds an API key.
 """
 
 from __future__ import annotations

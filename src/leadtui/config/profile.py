@@ -103,12 +103,9 @@ class ResolvedProfile:
     def with_key(
         self, keystore: KeyStore | None = None, environ: Mapping[str, str] | None = None
     ) -> ResolvedProfile:
-        """This profile with its key: $LEADTUI_API_KEY, else the keyring, else the key file.
-
-        Raises InvalidApiKey when LEADTUI_API_KEY could never be sent, KeyStoreError when the
-        keyring fails and no other key is at hand (UnusableStoredKey, both, for such a saved
-        key). Blocking (the keyring): off the UI thread.
-        """
+        """This profile with its key. Raises InvalidApiKey when LEADTUI_API_KEY could never
+        be sent, KeyStoreError when the keyring fails and no other key is at hand
+        (UnusableStoredKey, both, for such a saved key)."""
         from leadtui.config.secrets import KeySource, KeyStore
 
         env = os.environ if environ is None else environ
@@ -134,14 +131,10 @@ def resolve_profile(
     read_key: bool = True,
     must_exist: bool = True,
 ) -> ResolvedProfile:
-    """The profile named by `profile` (the --profile value), resolved as the module says.
-
-    `base_url` is the --base-url value. `environ` stands for the process environment (every
-    LEADTUI_* variable is read from it). `settings` are used as given instead of reading the
-    file (the app, once running). `must_exist=False` lets a name the file does not hold
-    through: only `leadtui login`, which creates it. Raises UnknownProfile, the settings
-    reader's errors, and with `read_key` those of `ResolvedProfile.with_key`.
-    """
+    """The profile named by `profile` (--profile), resolved as the module says; `settings`
+    as given instead of read (the app, once running). `must_exist=False` lets a name the file
+    does not hold through: only `leadtui login`, which creates it. Raises UnknownProfile, the
+    settings reader's errors, and with `read_key` those of `ResolvedProfile.with_key`."""
     env = os.environ if environ is None else environ
     path = config_path(env)
     on_file: dict[str, object] | None = None

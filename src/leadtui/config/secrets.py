@@ -1,8 +1,8 @@
 """Where saved API keys live: the OS keyring, or, opted into, a file only the user can read.
 
-Every keyring call runs in a daemon thread bounded by a timeout: a locked or wedged Secret
-Service can block for ever, and a daemon thread cannot hold the process open on exit. The UI
-still calls these off its own thread. `keyring` is imported lazily: it costs ~80 ms at start-up.
+Every keyring call runs in a daemon thread bounded by a timeout (the UI still calls these off
+its own thread): a locked or wedged Secret Service can block for ever, and a daemon thread
+cannot hold the process open on exit. `keyring` is imported lazily: ~80 ms at start-up.
 """
 
 from __future__ import annotations
@@ -61,10 +61,8 @@ class NoKeyringAvailable(KeyStoreError):
 
 
 class UnusableStoredKey(InvalidApiKey, KeyStoreError):
-    """A saved key that could never be sent (not printable ASCII): sign in again to replace it.
-
-    Both an InvalidApiKey (the command line exits 2) and a KeyStoreError (the TUI opens sign-in).
-    """
+    """A saved key that could never be sent: both an InvalidApiKey (the command line exits 2)
+    and a KeyStoreError (the TUI opens sign-in)."""
 
     def __init__(self, where: str, profile: str, problem: str) -> None:
         super().__init__(
@@ -181,11 +179,9 @@ class KeyStore:
     # --- public -------------------------------------------------------------------------
 
     def get(self, profile: str) -> StoredKey | None:
-        """The saved key of `profile`, keyring first, then the insecure file; None if neither.
-
-        A keyring that fails (other than being absent) is reported only when the file has
-        no key either, so a user who opted into the file is not blocked by a broken keyring.
-        """
+        """The saved key of `profile`, keyring first, then the insecure file. A keyring that
+        fails (other than being absent) is reported only when the file has no key either, so a
+        user who opted into the file is not blocked by a broken keyring."""
         problem: KeyStoreError | None = None
         try:
             backend = self.probe()
@@ -215,11 +211,9 @@ class KeyStore:
         return KeySource.KEYRING
 
     def store_insecure(self, profile: str, key: SecretStr, warn: Callable[[str], None]) -> Path:
-        """Save in the 0600 file; `warn` is told first, before anything is written.
-
-        Raises InvalidApiKey for a key that could never be sent, StateDirError when the
-        file's directory cannot be made (both before the warning), KeyStoreError otherwise.
-        """
+        """Save in the 0600 file, `warn` told first. Raises InvalidApiKey for a key that could
+        never be sent, StateDirError when the file's directory cannot be made (both before the
+        warning), KeyStoreError otherwise."""
         _require_sendable(key)
         ensure_private_dir(self.insecure_path.parent)
         warn(

@@ -88,12 +88,9 @@ def _refuse_secrets(data: Mapping[str, Any], path: Path) -> None:
 def write_settings_file(
     path: Path, text: str, full: Mapping[str, Any], changed: Mapping[str, Any]
 ) -> None:
-    """Save the settings into `text` (the file as read) and write it atomically.
-
-    `full` holds every setting the file should hold, `changed` those that differ from their
-    defaults. A value already on file is updated in place (its comment kept) when it differs;
-    one not on file is added only when it is in `changed`; one on file absent from `full` goes.
-    """
+    """Save the settings into `text` (the file as read) and write it atomically: a value of
+    `full` already on file is updated in place (its comment kept), one not on file is added only
+    when it is in `changed` (differs from its default), one on file absent from `full` goes."""
     import tomllib
 
     import tomlkit
