@@ -74,19 +74,6 @@ class ResolvedProfile:
     key_source: KeySource | None = None
 
     @property
-    def read_only(self) -> bool:
-        return self.policy.read_only
-
-    @property
-    def spend_budget(self) -> int:
-        return self.policy.spend_budget
-
-    @property
-    def budget_from_environment(self) -> bool:
-        """The budget in force comes from a LEADTUI_* variable, not from the settings file."""
-        return self.budget_source == "environment"
-
-    @property
     def approvals_in_app(self) -> bool:
         """`approvals = "app"`: a spend nobody can be asked about here (a script, an agent)
         waits for a yes in the running app instead of being refused."""
