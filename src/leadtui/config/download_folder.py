@@ -4,6 +4,7 @@ whether a folder the user typed can take files. Blocking: the app calls these in
 
 from __future__ import annotations
 
+import itertools
 import os
 import string
 from dataclasses import dataclass
@@ -104,13 +105,9 @@ def complete_folder(typed: str, *, limit: int = 2000) -> str | None:
         return None
     try:
         parent = Path(head + sep).expanduser()
-        names = []
         with os.scandir(parent) as entries:
-            for count, entry in enumerate(entries):
-                if count >= limit:
-                    break
-                if entry.name.startswith(partial) and entry.is_dir():
-                    names.append(entry.name)
+            looked_at = itertools.islice(entries, limit)
+            names = [e.name for e in looked_at if e.name.startswith(partial) and e.is_dir()]
     except (OSError, RuntimeError):
         return None
     hidden = partial.startswith(".")

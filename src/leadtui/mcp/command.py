@@ -98,29 +98,20 @@ def options_from(ns: argparse.Namespace) -> Options:
     )
 
 
-def options_refusal(ns: argparse.Namespace) -> str | None:
-    """Why the options cannot serve (checked as the command line checks its own), or None."""
-    seconds = getattr(ns, "approval_timeout", None)
-    if seconds is None:
-        return None
-    from leadtui.spend.approval_wait import check_wait_seconds
-
-    try:
-        check_wait_seconds(seconds)
-    except ValueError as exc:
-        return f"--approval-timeout {seconds:g}: {exc}."
-    return None
-
-
 def run(ns: argparse.Namespace, deps: McpDeps | None = None) -> int:
     """Serve until stdin closes (exit 0), Ctrl-C (130) or SIGTERM (143). Raises
     ModuleNotFoundError (`mcp`) without the extra, before anything is answered."""
     if importlib.util.find_spec("mcp") is None:
         raise ModuleNotFoundError("No module named 'mcp'", name="mcp")
-    refusal = options_refusal(ns)
-    if refusal is not None:
-        sys.stderr.write(f"leadtui mcp: {refusal}\n")
-        return 2
+    seconds = getattr(ns, "approval_timeout", None)
+    if seconds is not None:  # checked as the command line checks its own
+        from leadtui.spend.approval_wait import check_wait_seconds
+
+        try:
+            check_wait_seconds(seconds)
+        except ValueError as exc:
+            sys.stderr.write(f"leadtui mcp: --approval-timeout {seconds:g}: {exc}.\n")
+            return 2
     try:
         return _serve(ns, deps)
     except KeyboardInterrupt:  # before serving: nothing was in flight
