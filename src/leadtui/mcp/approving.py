@@ -93,7 +93,6 @@ _NOT_AGAIN: Final[dict[str, str]] = {
 
 
 def _after_the_app(refusal: ApprovalRefused) -> str:
-    """What to do after the running app did not say yes, in an agent's words (by code)."""
     if refusal.code != ApprovalTimedOut.code:
         return _NOT_AGAIN.get(refusal.code, _NOT_AGAIN[DeniedInApp.code])
     waited = refusal.waited or DEFAULT_WAIT_SECONDS

@@ -167,7 +167,6 @@ async def ask(
     dry_run: bool,
     seconds: float,
     in_app: Callable[[], Awaitable[Answer]] | None = None,
-    clock: Callable[[], float] = time.monotonic,
 ) -> Elicit[SpendConsent] | Answer:
     """Ask the user about `decision` when it says ask: in this client when it can; else in the
     running app when the user opted in (`in_app`); else say why not."""
@@ -180,7 +179,7 @@ async def ask(
     try:
         with anyio.fail_after(seconds):
             async with anyio.create_task_group() as group:
-                await group.start(_tell_the_wait, ctx, decision.quote, seconds, clock)
+                await group.start(_tell_the_wait, ctx, decision.quote, seconds)
                 try:
                     result = await ctx.elicit(question(decision), SpendConsent)
                 except (MCPError, ValueError, ValidationError) as exc:
@@ -197,16 +196,15 @@ async def _tell_the_wait(
     ctx: Context[Any, Any],
     quote: Quote,
     seconds: float,
-    clock: Callable[[], float],
     *,
     task_status: anyio.abc.TaskStatus[None] = anyio.TASK_STATUS_IGNORED,
 ) -> None:
     """While the user is asked: a progress notification at once and every PROGRESS_SECONDS
     (seconds waited of the wait), for a client that resets its request timeout on progress.
     A no-op when the call carries no progress token."""
-    started = clock()
+    started = time.monotonic()
     message = f"Waiting for the user's answer about spending {quote.total_text()}"
     while True:
-        await ctx.report_progress(min(clock() - started, seconds), seconds, message)
+        await ctx.report_progress(min(time.monotonic() - started, seconds), seconds, message)
         task_status.started()  # the first one is sent before the question
         await anyio.sleep(PROGRESS_SECONDS)

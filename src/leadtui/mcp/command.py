@@ -1,9 +1,7 @@
 """`leadtui mcp`: serve the tools over stdio until the client closes the connection.
 
-The SDK loads in a thread while a reader thread takes the client's messages; until it has
-loaded, `initialize` and `tools/list` are answered from the manifest (see `handshake.py`) and
-every message is kept; then the SDK serves them all, in order, and the rest as they come. A
-tool call sent however early is answered by the SDK once it is there.
+The SDK loads in a thread while a reader thread keeps the client's messages (answering what the
+manifest can: `handshake.py`); then the SDK serves them all, in order, and the rest as they come.
 """
 
 from __future__ import annotations

@@ -1,13 +1,10 @@
 """The first answers, before the SDK is loaded: `initialize` and `tools/list`, from the manifest.
 
-Loading the `mcp` SDK takes longer than the rest of the server's start-up together. So
-`leadtui mcp` reads the client's messages while the SDK loads in a thread, and answers the
-handshake's `initialize` and the `tools/list` after it at once, with the lines the SDK itself
-wrote for them (`manifest.json`, made by `python -m leadtui.mcp.manifest`; a test holds it to
-the SDK's answers byte for byte). The SDK then serves every message from the first on; its
-own answers to those two requests are compared with the lines sent, and not sent again. Any
-other message (a newer protocol's `server/discover`, a version the manifest does not hold, a
-tool call) waits for the SDK.
+Loading the `mcp` SDK takes longer than the rest of the server's start-up together. So those
+two are answered at once with the lines the SDK itself wrote for them (`manifest.json`, made by
+`python -m leadtui.mcp.manifest`; a test holds it to the SDK's answers byte for byte). The SDK
+then serves every message from the first on; its own answers to those two are compared with
+the lines sent, and not sent again. Any other message waits for the SDK.
 
 Imports nothing of the SDK: keep it so.
 """

@@ -16,7 +16,7 @@ from leadtui.config.errors import StateDirError
 from leadtui.mcp import asking
 from leadtui.mcp.asking import Asked
 from leadtui.mcp.results import ToolFailure, from_lead_error
-from leadtui.spend.decision import ASK_CODES, Allowance, Decision, SpendRefused
+from leadtui.spend.decision import ASK_CODES, Decision, SpendRefused
 from leadtui.spend.errors import Code, JournalError, SpendBlocked, SpendOutcomeUnknown
 from leadtui.spend.quote import Quote, Unit
 
@@ -64,10 +64,6 @@ class SpendOut(BaseModel):
     allowance_left: dict[str, int] = Field(
         description="What is left of the budget given at start (credits, launches)."
     )
-
-
-def allowance_json(allowance: Allowance) -> dict[str, int]:
-    return {"credits": allowance.credits, "launches": allowance.launches}
 
 
 def _authorize_hint(quote: Quote) -> str:

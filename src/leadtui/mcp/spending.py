@@ -23,7 +23,6 @@ from leadtui.mcp.results import answer, from_lead_error
 from leadtui.mcp.runtime import Runtime
 from leadtui.mcp.spend_answers import (
     SpendOut,
-    allowance_json,
     declined,
     outcome_unknown,
     quote_words,
@@ -162,7 +161,7 @@ class Spender:
         return SpendOut(
             quote=decision.quote.to_json(),
             decision=decision.to_json(),
-            allowance_left=allowance_json(self.runtime.allowance_left()),
+            allowance_left=dataclasses.asdict(self.runtime.allowance_left()),
             **fields,
         ).model_dump(mode="json")
 
