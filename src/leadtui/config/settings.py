@@ -229,7 +229,6 @@ def _variable_values(environ: Mapping[str, str] | None) -> dict[str, Any]:
 
 @functools.cache
 def _read_from_variables() -> type[BaseSettings]:
-    """The settings as pydantic-settings reads them from LEADTUI_* variables."""
     from pydantic_settings import BaseSettings, SettingsConfigDict
 
     class FromVariables(Settings, BaseSettings):
@@ -252,13 +251,11 @@ def _undecodable(exc: SettingsError) -> SettingsEnvironmentError:
 def _invalid(error: ValidationError, path: Path, variables: list[str]) -> ConfigError:
     """The settings break a rule: one line, every problem, each named where it was written
     (the variable that set it, else the file and the key)."""
-    sources: list[str] = []
+    sources: dict[str, None] = {}  # in order, each once
     problems: list[str] = []
     for err in error.errors():
         key = ".".join(str(p) for p in err["loc"]) or "settings"
-        source = _variable_of(key, variables) or str(path)
-        if source not in sources:
-            sources.append(source)
+        sources[_variable_of(key, variables) or str(path)] = None
         problems.append(f"{key}: {err['msg']}")
     where = ", ".join(sources)
     problem = f"invalid settings: {'; '.join(problems)}"
@@ -303,12 +300,9 @@ def _without_environment(
 
 
 def save_settings(settings: Settings, path: Path | None = None) -> Path:
-    """Write the settings into the config file, atomically, keeping its comments and layout.
-
-    Values that differ from the defaults are added; values already on file are updated in
-    place; LEADTUI_* overrides are never saved. A symlinked file is written through its link.
-    Returns the path; raises SettingsFileError when the file cannot be read or written.
-    """
+    """Write the settings into the config file (through a link), atomically, keeping its
+    comments and layout (see `write_settings_file`); LEADTUI_* overrides are never saved.
+    Raises SettingsFileError when the file cannot be read or written."""
     path = path or config_path()
     target = path.resolve() if path.is_symlink() else path
     text = read_settings_text(target)
