@@ -15,6 +15,7 @@ from typing import Any
 from mcp.server.mcpserver import Context
 from mcp.types import CallToolResult
 
+from leadtui.api.client import LeadClient
 from leadtui.api.errors import LeadError
 from leadtui.mcp import approving, asking
 from leadtui.mcp.asking import Asked
@@ -41,9 +42,6 @@ from leadtui.spend.decision import (
 from leadtui.spend.errors import Code, SpendOutcomeUnknown
 from leadtui.spend.request import SpendRequest
 
-Make = Callable[[Any], Awaitable[SpendRequest]]
-"""Builds a spend's request with the client (reading what its quote needs)."""
-
 
 @dataclass(frozen=True)
 class Priced:
@@ -51,8 +49,6 @@ class Priced:
 
     request: SpendRequest
     decision: Decision
-    make: Make
-    """How the request was built: built again, it is quoted again."""
 
 
 class Spender:
@@ -73,13 +69,16 @@ class Spender:
             limits=self.runtime.limits,
         )
 
-    async def priced(self, ctx: Context[Any, Any], make: Make) -> Priced:
-        """Build the request (`make(client)`), then ask the one decision about it."""
+    async def priced(
+        self, ctx: Context[Any, Any], make: Callable[[LeadClient], Awaitable[SpendRequest]]
+    ) -> Priced:
+        """Build the request with the client (reading what its quote needs), then ask the one
+        decision about it."""
         client = self.runtime.client()
         async with refused_unsent():
             request = await make(client)
             decision = await self.runtime.gate().decide(request, client, self.authorization(ctx))
-        return Priced(request, decision, make)
+        return Priced(request, decision)
 
     async def settle(
         self, ctx: Context[Any, Any], priced: Priced, outcome: Any, dry_run: bool
