@@ -27,7 +27,6 @@ class UnreadableFile(Exception):
 
     def __init__(self, path: Path, reason: str) -> None:
         super().__init__(f"{path}: {reason}")
-        self.path = path
         self.reason = reason
 
 

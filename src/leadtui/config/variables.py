@@ -1,8 +1,5 @@
-"""Every LEADTUI_* variable and what it means, in one place, for every surface.
-
-The profile resolver (`profile.py`) reads them; README's table of variables is checked
-against `VARIABLES` by a test. Cheap to import (no pydantic): the first frame reads it too.
-Names are matched in any case, as pydantic-settings matches the settings' variables.
+"""Every LEADTUI_* variable and what it means, in one place, for every surface (README's table
+is checked against `VARIABLES`). Cheap to import (no pydantic): the first frame reads it too.
 """
 
 from __future__ import annotations
@@ -62,8 +59,7 @@ def setting_variables(
 ) -> list[str]:
     """The variables of `environ` (None: the process's) that set one of `settings` (their
     names), as pydantic-settings matches them: any case, `LEADTUI_<NAME>` or
-    `LEADTUI_<NAME>__<member>...`. LEADTUI_API_KEY, LEADTUI_BASE_URL, LEADTUI_PROFILE and
-    LEADTUI_CONFIG_FILE are not settings."""
+    `LEADTUI_<NAME>__<member>...`."""
     env = os.environ if environ is None else environ
     fields = [f"{ENV_PREFIX}{name}".lower() for name in settings]
     return sorted(

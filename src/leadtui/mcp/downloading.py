@@ -1,7 +1,5 @@
-"""`download_export`: save a ready export's archive under the download folder and answer its
-path and size, never its bytes. The download is the client's (a new temporary file renamed
-into place); where it goes is `config/download_folder.py`'s, as for the app and the command
-line."""
+"""`download_export`: save a ready export's archive under the download folder (where, as for
+every surface: `config/download_folder.py`) and answer its path and size, never its bytes."""
 
 from __future__ import annotations
 

@@ -1,10 +1,9 @@
 """The output schemas the tools publish, and the argument types they share.
 
-Records keep every field the service sent (the spec shows few), so each schema requires only
-what the spec states and allows the rest. Every tool's published schema is its success schema
-or the one error document (`with_errors`): a client that validates every result against it
-(the TypeScript SDK's does, errors included) accepts both, and the agent reads the error's
-code, quote and hint wherever it runs.
+Each schema requires only what the spec states and allows the rest (records keep every field
+the service sent). Each is published with the one error document (`with_errors`): a client
+that validates every result against it (the TypeScript SDK's does, errors included) accepts
+both.
 """
 
 from __future__ import annotations
