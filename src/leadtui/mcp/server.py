@@ -21,7 +21,7 @@ from leadtui import __version__
 from leadtui.api.errors import LeadError
 from leadtui.api.guidance import UNEXPECTED
 from leadtui.api.reasons import field_reasons
-from leadtui.mcp import changing, downloading, handshake, reading, spend_tools, waiting
+from leadtui.mcp import changing, handshake, reading, spend_tools
 from leadtui.mcp.results import ToolFailure, from_lead_error, invalid
 from leadtui.mcp.runtime import Runtime
 from leadtui.mcp.schemas import with_errors
@@ -86,7 +86,5 @@ def build_server(runtime: Runtime) -> LeadToolServer:
     )
     reading.register(server, runtime)
     changing.register(server, runtime)
-    downloading.register(server, runtime)
-    waiting.register(server, runtime)
     spend_tools.register(server, runtime)
     return server
