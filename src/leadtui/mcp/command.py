@@ -155,7 +155,6 @@ def _until_loaded(
 
 
 def _serve(ns: argparse.Namespace, deps: McpDeps | None) -> int:
-    """Serve until the client closes stdin (0)."""
     stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
     early, kept, inbox, ended = _until_loaded(stdin, stdout)
 

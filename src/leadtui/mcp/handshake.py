@@ -34,8 +34,7 @@ INSTRUCTIONS: Final = (
 MANIFEST_PATH: Final = Path(__file__).with_name("manifest.json")
 INITIALIZE: Final = "initialize"
 LIST_TOOLS: Final = "tools/list"
-EVERY_VERSION: Final = "*"
-"""The key of a result the SDK answers alike under every version."""
+EVERY_VERSION: Final = "*"  # the key of a result the SDK answers alike under every version
 
 
 @dataclass(frozen=True)

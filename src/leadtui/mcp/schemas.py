@@ -169,8 +169,7 @@ ERROR_SCHEMA: Final[dict[str, Any]] = {
 def with_errors(success: dict[str, Any]) -> dict[str, Any]:
     """A tool's published output schema: its success schema or the error document. Definitions
     stay at the root, where the success schema's references point."""
-    branch = {key: value for key, value in success.items() if key != "$defs"}
-    schema: dict[str, Any] = {"type": "object", "anyOf": [branch, ERROR_SCHEMA]}
-    if "$defs" in success:
-        schema["$defs"] = success["$defs"]
-    return schema
+    branch = dict(success)
+    definitions = branch.pop("$defs", None)
+    schema = {"type": "object", "anyOf": [branch, ERROR_SCHEMA]}
+    return schema if definitions is None else schema | {"$defs": definitions}
