@@ -63,10 +63,10 @@ def _refused(problem: str) -> FolderCheck:
     return FolderCheck(None, problem)
 
 
-def check_folder(typed: str, base: Path | None = None) -> FolderCheck:
-    """Whether files can be saved in the folder `typed` (`~` is the home folder; a relative
-    path is taken from `base`, else the working directory): it exists and is a writable
-    folder, or the nearest part of it that exists is one, so it can be created."""
+def check_folder(typed: str) -> FolderCheck:
+    """Whether files can be saved in the folder `typed` (`~` is the home folder, a relative
+    path is from the working directory): it exists and is a writable folder, or the nearest
+    part of it that exists is one, so it can be created."""
     text = typed.strip()
     if not text:
         return _refused("type a folder")
@@ -80,7 +80,7 @@ def check_folder(typed: str, base: Path | None = None) -> FolderCheck:
     existing, new = path, False
     try:
         if not path.is_absolute():
-            path = existing = (base or Path.cwd()) / path
+            path = existing = Path.cwd() / path
         while not existing.exists():
             if existing.is_symlink():
                 return _refused(f"{existing} is a link to nothing")

@@ -60,9 +60,7 @@ class Manifest:
         """The SDK's answer line (without the newline) to `method` under `version`."""
         results = self.results[method]
         result = results.get(version, results.get(EVERY_VERSION))
-        if result is None:
-            return None
-        return envelope(request_id, result)
+        return None if result is None else envelope(request_id, result)
 
 
 def envelope(request_id: Any, result: str) -> str:
