@@ -1,8 +1,6 @@
 """What a tool answers: structured content (under the tool's output schema) with a short text,
-or an `isError` result whose structured content is `{"error": {...}}`.
-
-Whatever came from the service is set off in the text as data inside a fenced block; lead
-records are introduced as untrusted third-party data, never as instructions.
+or an `isError` result whose structured content is `{"error": {...}}`. What came from the
+service is set off in the text as fenced data; lead records as untrusted third-party data.
 """
 
 from __future__ import annotations

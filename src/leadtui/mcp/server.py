@@ -1,9 +1,7 @@
-"""The tool server: the SDK's MCPServer with leadtui's tools, and one rule for every failure.
-
-Whatever a tool raises ends as an `isError` result with an `error.code`: bad arguments with
-each field's reason (never the value), a server error with its code and request id, anything
-unforeseen as `unexpected`, logged without a traceback reaching the client. The server keeps
-serving after any failed call.
+"""The tool server: the SDK's MCPServer with leadtui's tools, and one rule for every failure:
+an `isError` result with an `error.code` (bad arguments with each field's reason, never the
+value; a server error with its code and request id; anything unforeseen as `unexpected`,
+logged without a traceback reaching the client), after which the server keeps serving.
 """
 
 from __future__ import annotations

@@ -1,9 +1,7 @@
-"""The spending tools: `unlock_results`, `create_extraction`, `launch_extraction`.
-
-Each is the request it builds from its own arguments (a function below) and one shell, written
-once by `_add_tool`: price the request, ask about it when the decision says ask, and render the
-decision (`spending.Spender`). The SDK reads a tool's arguments, and a resolver's, from its
-signature; the shell's two functions are given the builder's arguments that way.
+"""The spending tools: each is the request it builds from its own arguments (a function below)
+in one shell, `_add_tool`: price the request, ask about it when the decision says ask, render
+the decision (`spending.Spender`). The SDK reads a tool's and a resolver's arguments from their
+signatures: the shell's functions are given the builder's arguments that way.
 """
 
 # No `from __future__ import annotations` here: the SDK reads each tool's
