@@ -102,8 +102,6 @@ class KeyStore:
         self._timeout = timeout
         self._backend: Any = None
 
-    # --- keyring ------------------------------------------------------------------------
-
     def _bounded(self, call: Callable[[], T]) -> T:
         outcome: list[tuple[bool, Any]] = []
 
@@ -137,8 +135,6 @@ class KeyStore:
         except KeyStoreError:
             return False
         return True
-
-    # --- insecure file ------------------------------------------------------------------
 
     def _read_file(self) -> dict[str, str]:
         try:
@@ -175,8 +171,6 @@ class KeyStore:
             return False
         self._write_file(keys)
         return True
-
-    # --- public -------------------------------------------------------------------------
 
     def get(self, profile: str) -> StoredKey | None:
         """The saved key of `profile`, keyring first, then the insecure file. A keyring that
