@@ -59,14 +59,11 @@ class ResolvedProfile:
     """What one profile comes to: where to send, with which key, under which policy."""
 
     name: str
-    name_source: str
-    """Where the name came from: "--profile", "LEADTUI_PROFILE" or "default"."""
-    settings: Settings
-    """The whole settings as read (file and LEADTUI_* variables)."""
+    name_source: str  # "--profile", "LEADTUI_PROFILE" or "default"
+    settings: Settings  # as read: the file and the LEADTUI_* variables
     config_file: Path
     base_url: str | None
-    base_url_source: str | None
-    """"--base-url", "environment" or "profile"; None when there is no base URL."""
+    base_url_source: str | None  # "--base-url", "environment", "profile"; None without a URL
     policy: SpendPolicy
     budget_source: BudgetSource
     download_dir: Path

@@ -67,17 +67,14 @@ class Asked(StrEnum):
     CANCELLED = "cancelled"
     TIMED_OUT = "timed_out"
     FAILED = "failed"
-    NOT_ASKED = "not_asked"
-    """Nothing needed asking (the decision is send or refuse), or this is a dry run."""
-    CANNOT_ASK = "cannot_ask"
-    """The client declared no way to ask its user (no form elicitation)."""
+    NOT_ASKED = "not_asked"  # nothing needed asking (send or refuse), or a dry run
+    CANNOT_ASK = "cannot_ask"  # the client declared no way to ask its user (no form elicitation)
 
 
 @dataclass(frozen=True)
 class Answer:
     asked: Asked
-    approved: Approved | None = None
-    """A yes given in the running app: the spend to send, exactly (perhaps quoted again)."""
+    approved: Approved | None = None  # a yes in the running app: exactly the spend to send
 
 
 def can_ask(ctx: Context[Any, Any]) -> bool:
