@@ -21,12 +21,7 @@ from mcp.server.mcpserver import Context
 from leadtui.mcp.asking import Answer, Asked
 from leadtui.mcp.results import ToolFailure
 from leadtui.mcp.runtime import Runtime
-from leadtui.mcp.spend_answers import (
-    JOURNAL_UNAVAILABLE,
-    OUTCOME_UNKNOWN,
-    blocked,
-    quote_words,
-)
+from leadtui.mcp.spend_answers import OUTCOME_UNKNOWN, quote_words, refused_unsent
 from leadtui.spend.approval_wait import (
     ApprovalInterrupted,
     ApprovalMismatch,
@@ -44,7 +39,7 @@ from leadtui.spend.approvals import (
     Progress,
 )
 from leadtui.spend.decision import Decision, Surface
-from leadtui.spend.errors import JournalError, SpendBlocked
+from leadtui.spend.errors import JournalError
 from leadtui.spend.journal import SpendJournal
 from leadtui.spend.request import SpendRequest
 
@@ -131,18 +126,11 @@ async def approved_in_app(
         clock=runtime.deps.clock,
         report=_wait_told(ctx, runtime.deps.clock, timeout, runtime.deps.stderr or sys.stderr),
     )
-    try:
-        return Answer(Asked.YES, await approval.wait(request))
-    except ApprovalRefused as refusal:
-        raise refused_in_app(decision, refusal) from None
-    except SpendBlocked as exc:
-        raise blocked(exc) from None
-    except JournalError as exc:
-        raise ToolFailure(
-            JOURNAL_UNAVAILABLE,
-            f"The approval request could not be written into the journal ({exc}). Nothing "
-            "was sent.",
-        ) from None
+    async with refused_unsent():
+        try:
+            return Answer(Asked.YES, await approval.wait(request))
+        except ApprovalRefused as refusal:
+            raise refused_in_app(decision, refusal) from None
 
 
 @contextlib.asynccontextmanager
@@ -158,10 +146,8 @@ async def told_to_the_app(runtime: Runtime, approved: Approved) -> AsyncIterator
     try:
         yield
     except ToolFailure as failure:
-        unknown = failure.code == OUTCOME_UNKNOWN
-        await asyncio.to_thread(
-            ended, Progress.UNKNOWN if unknown else Progress.NOT_SENT, failure.code
-        )
+        progress = Progress.UNKNOWN if failure.code == OUTCOME_UNKNOWN else Progress.NOT_SENT
+        await asyncio.to_thread(ended, progress, failure.code)
         raise
     except BaseException:
         # Cancelled mid-send: whether it went through is the journal's to say.
