@@ -26,7 +26,6 @@ from pydantic import (
 
 from leadtui.config.download_folder import control_character
 from leadtui.config.errors import ConfigError, SettingsEnvironmentError, SettingsFileError
-from leadtui.config.files import ensure_private_dir
 from leadtui.config.settings_file import (
     parse_settings_text,
     read_settings_text,
@@ -56,11 +55,6 @@ def state_dir() -> Path:
     import platformdirs
 
     return Path(platformdirs.user_state_dir(APP_NAME))
-
-
-def ensure_state_dir() -> Path:
-    """The state dir, made 0700 if missing; raises StateDirError naming the path and errno."""
-    return ensure_private_dir(state_dir())
 
 
 def _default_download_dir() -> Path:
