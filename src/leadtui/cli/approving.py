@@ -16,14 +16,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
 
 from leadtui.cli.exit_codes import Exit
-from leadtui.cli.failures import (
-    CONFIRMATION_REQUIRED,
-    JOURNAL_UNAVAILABLE,
-    OUTCOME_UNKNOWN,
-    CliFailure,
-    next_step,
-    usage_failure,
-)
+from leadtui.cli.failures import CliFailure, next_step, usage_failure
 from leadtui.cli.spend_display import decision_failure
 from leadtui.spend.approval_parties import ApprovedSpends
 from leadtui.spend.approval_wait import (
@@ -43,7 +36,7 @@ from leadtui.spend.approvals import (
     Progress,
 )
 from leadtui.spend.decision import SpendRefused
-from leadtui.spend.errors import JournalError
+from leadtui.spend.errors import Code, JournalError
 from leadtui.spend.journal import SpendJournal
 from leadtui.spend.quote import Quote
 from leadtui.spend.request import SpendRequest
@@ -112,12 +105,14 @@ async def approved_in_app(ctx: Context, gate: SpendGate, spend: SpendT) -> tuple
         raise refusal_failure(refused, ctx.profile) from None
     except SpendRefused as exc:
         if exc.decision is None:
-            failure = CliFailure(CONFIRMATION_REQUIRED, exc.message, Exit.CONFIRMATION_REQUIRED)
+            failure = CliFailure(
+                Code.CONFIRMATION_REQUIRED, exc.message, Exit.CONFIRMATION_REQUIRED
+            )
             raise failure from None
         raise decision_failure(exc.decision) from None
     except JournalError as exc:
         raise CliFailure(
-            JOURNAL_UNAVAILABLE,
+            Code.JOURNAL_UNAVAILABLE,
             f"The approval request could not be written into the journal: {exc} Nothing was sent.",
             Exit.UNEXPECTED,
         ) from None
@@ -153,7 +148,9 @@ def refusal_hint(refused: ApprovalRefused, profile: str) -> str:
 def may_ask_the_app(ctx: Context, refusal_code: str) -> bool:
     """True when a spend refused for want of a yes may be asked in the running app instead:
     opted in, and nobody at a terminal to ask here."""
-    return refusal_code == CONFIRMATION_REQUIRED and opted_in(ctx) and not ctx.deps.interactive()
+    return (
+        refusal_code == Code.CONFIRMATION_REQUIRED and opted_in(ctx) and not ctx.deps.interactive()
+    )
 
 
 @contextmanager
@@ -172,7 +169,8 @@ def told_to_the_app(ctx: Context, approved: Approved | None) -> Iterator[None]:
         yield
     except CliFailure as failure:
         ended(
-            Progress.UNKNOWN if failure.code == OUTCOME_UNKNOWN else Progress.NOT_SENT, failure.code
+            Progress.UNKNOWN if failure.code == Code.OUTCOME_UNKNOWN else Progress.NOT_SENT,
+            failure.code,
         )
         raise
     except BaseException:

@@ -25,7 +25,6 @@ from leadtui.api.models import Page
 from leadtui.api.pagination import MAX_PAGES_PER_WALK
 from leadtui.cli.exit_codes import Exit
 from leadtui.cli.failures import (
-    INTERRUPTED,
     LIST_INCOMPLETE,
     CliFailure,
     usage_failure,
@@ -34,6 +33,7 @@ from leadtui.cli.failures import (
 from leadtui.cli.files import AtomicTextFile, file_path, names_stdout
 from leadtui.cli.output import Column, Format, Output, as_json, cell, field, table_lines
 from leadtui.cli.runtime import Context
+from leadtui.spend.errors import Code
 
 T = TypeVar("T", bound=BaseModel)
 
@@ -196,7 +196,7 @@ def _interrupted(listing: Listing, to_file: bool, next_cursor: str | None) -> Cl
         task.uncancel()  # handled here: the command ends with its report, not a traceback
     kept = f" {listing.count:,} items were read" + (", and not written." if to_file else ".")
     failure = CliFailure(
-        INTERRUPTED,
+        Code.INTERRUPTED,
         f"Interrupted before the list's end.{kept}",
         Exit.INTERRUPTED,
         hint="--cursor resumes at next_cursor.",

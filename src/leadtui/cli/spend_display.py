@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from leadtui.cli.exit_codes import Exit
-from leadtui.cli.failures import CONFIRMATION_REQUIRED, CliFailure
+from leadtui.cli.failures import CliFailure
 from leadtui.cli.runtime import Context
 from leadtui.spend.decision import Decision, Verdict
 from leadtui.spend.errors import Code
@@ -107,7 +107,7 @@ def ask(ctx: Context, decision: Decision, still_locked: int | None) -> None:
     answer = ctx.deps.ask(f"Spend {decision.quote.total_text()}? [y/N] ")
     if answer.strip().lower() not in ("y", "yes"):
         raise CliFailure(
-            CONFIRMATION_REQUIRED,
+            Code.CONFIRMATION_REQUIRED,
             "Cancelled: nothing was sent.",
             Exit.CONFIRMATION_REQUIRED,
             hint="Answer y to spend.",

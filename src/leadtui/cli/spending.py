@@ -23,6 +23,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import Any
 
+from leadtui.api.contract import ErrorCode
 from leadtui.api.errors import LeadError
 from leadtui.api.guidance import INVALID_REQUEST
 from leadtui.api.models import ExtractionRequest
@@ -30,15 +31,6 @@ from leadtui.api.urls import segment
 from leadtui.cli import approving, spend_display
 from leadtui.cli.exit_codes import Exit
 from leadtui.cli.failures import (
-    ANOTHER_ACCOUNT,
-    INTENT_CLAIMED,
-    INTENT_SETTLED,
-    INTENT_UNREADABLE,
-    INTERRUPTED,
-    JOURNAL_UNAVAILABLE,
-    NOT_FOUND,
-    OUTCOME_UNKNOWN,
-    READ_ONLY,
     CliFailure,
     from_lead_error,
     usage_failure,
@@ -79,11 +71,11 @@ Rows = Callable[[dict[str, Any]], Iterable[tuple[str, object]]]
 
 # Each refusal of the spend core that is not a decision (nothing sent): code and exit code.
 _REFUSALS: dict[type[SpendBlocked], tuple[str, Exit]] = {
-    ReadOnlyProfile: (READ_ONLY, Exit.CONFIRMATION_REQUIRED),
-    IntentMissing: (NOT_FOUND, Exit.NOT_FOUND),
-    IntentSettled: (INTENT_SETTLED, Exit.CONFLICT),
-    IntentClaimed: (INTENT_CLAIMED, Exit.CONFLICT),
-    IntentOfAnotherAccount: (ANOTHER_ACCOUNT, Exit.USAGE),
+    ReadOnlyProfile: (Code.READ_ONLY, Exit.CONFIRMATION_REQUIRED),
+    IntentMissing: (ErrorCode.NOT_FOUND, Exit.NOT_FOUND),
+    IntentSettled: (Code.INTENT_SETTLED, Exit.CONFLICT),
+    IntentClaimed: (Code.INTENT_CLAIMED, Exit.CONFLICT),
+    IntentOfAnotherAccount: (Code.ANOTHER_ACCOUNT, Exit.USAGE),
 }
 
 
@@ -105,7 +97,7 @@ def _gate(ctx: Context) -> SpendGate:
 
 def _journal_failure(exc: Exception) -> CliFailure:
     return CliFailure(
-        JOURNAL_UNAVAILABLE,
+        Code.JOURNAL_UNAVAILABLE,
         f"{exc} Nothing was sent: a spend is only sent once it is written down.",
         Exit.UNEXPECTED,
     )
@@ -295,14 +287,16 @@ async def _interrupted(gate: SpendGate, request: SpendRequest) -> CliFailure:
     except JournalError:
         intent = None
     if intent is None or not intent.pending:
-        return CliFailure(INTERRUPTED, "Interrupted before anything was sent.", Exit.INTERRUPTED)
+        return CliFailure(
+            Code.INTERRUPTED, "Interrupted before anything was sent.", Exit.INTERRUPTED
+        )
     return CliFailure(
-        OUTCOME_UNKNOWN,
+        Code.OUTCOME_UNKNOWN,
         f"Interrupted while the spend was being sent: whether it went through is unknown. It "
         f"is journaled as pending under the idempotency key {key}.",
         Exit.OUTCOME_UNKNOWN,
         hint=f"Resend it with the same key (never a second debit): leadtui pending resend {key}",
-        details={"idempotency_key": key, "cause": INTERRUPTED},
+        details={"idempotency_key": key, "cause": Code.INTERRUPTED},
     )
 
 
@@ -343,7 +337,7 @@ def _outcome_unknown(exc: SpendOutcomeUnknown) -> CliFailure:
     """The server may have acted: the intent stays pending, to resend with its key (exit 8)."""
     key, cause = exc.intent.idempotency_key, from_lead_error(exc.error)
     return CliFailure(
-        OUTCOME_UNKNOWN,
+        Code.OUTCOME_UNKNOWN,
         f"Whether the spend went through is unknown ({cause.code}: {cause.message}). It is "
         f"journaled as pending under the idempotency key {key}.",
         Exit.OUTCOME_UNKNOWN,
@@ -397,14 +391,14 @@ async def _find(ctx: Context, gate: SpendGate, key_or_prefix: str) -> SpendInten
         spoiled = [u for u in unreadable if u.idempotency_key.startswith(key_or_prefix)]
         if spoiled:
             raise CliFailure(
-                INTENT_UNREADABLE,
+                Code.INTENT_UNREADABLE,
                 f"The journal's entry {spoiled[0].idempotency_key} cannot be read "
                 f"({spoiled[0].reason}): it is never sent. Nothing was sent.",
                 Exit.CONFLICT,
                 hint="Check the account's exports or extractions for it on the server.",
             )
         raise CliFailure(
-            NOT_FOUND,
+            ErrorCode.NOT_FOUND,
             f"No pending spend of this account and profile '{ctx.profile}' has the key "
             f"{key_or_prefix}.",
             Exit.NOT_FOUND,

@@ -18,10 +18,6 @@ from leadtui.api.errors import LeadError  # noqa: E402
 from leadtui.api.guidance import NOT_SIGNED_IN, UNEXPECTED  # noqa: E402
 from leadtui.cli.exit_codes import Exit  # noqa: E402
 from leadtui.cli.failures import (  # noqa: E402
-    CONFIRMATION_REQUIRED,
-    INTERRUPTED,
-    OVER_BUDGET,
-    PRICE_UNKNOWN,
     CliFailure,
     from_lead_error,
     next_step,
@@ -30,6 +26,7 @@ from leadtui.cli.failures import (  # noqa: E402
 )
 from leadtui.cli.output import Format, Output, stdout_closed, stdout_lost  # noqa: E402
 from leadtui.cli.runtime import CliDeps, Context  # noqa: E402
+from leadtui.spend.errors import Code  # noqa: E402
 
 Handler = Callable[[Context], Awaitable[int]]
 
@@ -103,7 +100,7 @@ def _failure_of(ctx: Context) -> CliFailure | int:
     except KeyStoreError as error:
         return CliFailure(NOT_SIGNED_IN, str(error), Exit.AUTH)
     except KeyboardInterrupt:
-        return CliFailure(INTERRUPTED, "Interrupted.", Exit.INTERRUPTED)
+        return CliFailure(Code.INTERRUPTED, "Interrupted.", Exit.INTERRUPTED)
     except BrokenPipeError:
         raise  # the reader went away: see `stdout_lost`
     except OSError as error:
@@ -115,7 +112,7 @@ def _failure_of(ctx: Context) -> CliFailure | int:
 
 
 # The refusals a person could have said yes to, had they been asked.
-_ASKABLE = frozenset({CONFIRMATION_REQUIRED, OVER_BUDGET, PRICE_UNKNOWN})
+_ASKABLE = frozenset({Code.CONFIRMATION_REQUIRED, Code.OVER_BUDGET, Code.PRICE_UNKNOWN})
 
 
 def _with_next_step(ctx: Context, outcome: CliFailure | int) -> CliFailure | int:
@@ -137,7 +134,7 @@ def _with_next_step(ctx: Context, outcome: CliFailure | int) -> CliFailure | int
 
 def _unasked_hint(failure: CliFailure, kept: str) -> str:
     quote = failure.details.get("quote") or {}
-    if failure.code == PRICE_UNKNOWN:
+    if failure.code == Code.PRICE_UNKNOWN:
         return f"Rerun without {kept} to be asked to confirm the estimate."
     if quote.get("unit") == "launch":
         return f"Rerun with --max-launches 1 (or --yes), or without {kept} to be asked."
