@@ -10,10 +10,9 @@ waiting withdraws the request (`interrupted`, exit 130).
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any
 
 from leadtui.cli.exit_codes import Exit
 from leadtui.cli.failures import CliFailure, next_step, usage_failure
@@ -38,28 +37,12 @@ from leadtui.spend.approvals import (
 from leadtui.spend.decision import SpendRefused
 from leadtui.spend.errors import Code, JournalError
 from leadtui.spend.journal import SpendJournal
-from leadtui.spend.quote import Quote
 from leadtui.spend.request import SpendRequest
 
 if TYPE_CHECKING:
     from leadtui.cli.runtime import Context
     from leadtui.spend.gate import SpendGate
     from leadtui.spend.intent import SpendIntent
-
-
-class _Priced(Protocol):
-    """A command's spend (a dataclass): its quote and the request it sends."""
-
-    __dataclass_fields__: ClassVar[dict[str, Any]]
-
-    @property
-    def quote(self) -> Quote: ...
-
-    @property
-    def request(self) -> SpendRequest: ...
-
-
-SpendT = TypeVar("SpendT", bound=_Priced)
 
 
 def opted_in(ctx: Context) -> bool:
@@ -97,10 +80,11 @@ def _approval(ctx: Context, gate: SpendGate) -> InAppApproval:
     )
 
 
-async def approved_in_app(ctx: Context, gate: SpendGate, spend: SpendT) -> tuple[SpendT, Approved]:
-    """Ask the running app and wait; the spend it approved, exactly. Raises CliFailure."""
+async def approved_in_app(ctx: Context, gate: SpendGate, request: SpendRequest) -> Approved:
+    """Ask the running app and wait; its yes names the request it approved, exactly. Raises
+    CliFailure."""
     try:
-        approved = await _approval(ctx, gate).wait(spend.request)
+        return await _approval(ctx, gate).wait(request)
     except ApprovalRefused as refused:
         raise refusal_failure(refused, ctx.profile) from None
     except SpendRefused as exc:
@@ -116,8 +100,6 @@ async def approved_in_app(ctx: Context, gate: SpendGate, spend: SpendT) -> tuple
             f"The approval request could not be written into the journal: {exc} Nothing was sent.",
             Exit.UNEXPECTED,
         ) from None
-    request = approved.request
-    return dataclasses.replace(spend, quote=request.quote, request=request), approved
 
 
 def refusal_failure(refused: ApprovalRefused, profile: str) -> CliFailure:

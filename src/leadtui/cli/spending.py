@@ -95,36 +95,24 @@ def _gate(ctx: Context) -> SpendGate:
     return SpendGate(journal, profile=ctx.profile, policy=ctx.resolved.policy)
 
 
-def _journal_failure(exc: Exception) -> CliFailure:
-    return CliFailure(
-        Code.JOURNAL_UNAVAILABLE,
-        f"{exc} Nothing was sent: a spend is only sent once it is written down.",
-        Exit.UNEXPECTED,
-    )
-
-
-def _key(ctx: Context) -> str | None:
-    key: str | None = getattr(ctx.ns, "idempotency_key", None)
-    return key
-
-
 async def unlock_spend(ctx: Context, search_id: str, results: int) -> Spend:
     """The quote for unlocking `results` results of a search, at the server's price."""
     search = await ctx.client().searches.get(search_id)
     quote = Quote.unlock(search, results, None)
-    return Spend(quote, SpendRequest.for_unlock(quote, search_id, _key(ctx)), still_locked(search))
+    request = SpendRequest.for_unlock(quote, search_id, ctx.ns.idempotency_key)
+    return Spend(quote, request, still_locked(search))
 
 
 async def create_extraction_spend(ctx: Context, body: ExtractionRequest) -> Spend:
     target = "a new extraction of " + ", ".join(body.categories)
     quote = Quote.launch(SpendOperation.EXTRACTION_CREATE, target, None)
-    return Spend(quote, SpendRequest.for_extraction(quote, body, _key(ctx)))
+    return Spend(quote, SpendRequest.for_extraction(quote, body, ctx.ns.idempotency_key))
 
 
 async def launch_extraction_spend(ctx: Context, extraction_id: str) -> Spend:
     segment(extraction_id)  # an id that cannot be sent is refused before it is journaled
     quote = Quote.launch(SpendOperation.EXTRACTION_LAUNCH, f"draft {extraction_id}", None)
-    return Spend(quote, SpendRequest.for_launch(quote, extraction_id, _key(ctx)))
+    return Spend(quote, SpendRequest.for_launch(quote, extraction_id, ctx.ns.idempotency_key))
 
 
 def no_input(ctx: Context) -> bool:
@@ -178,8 +166,8 @@ async def execute(ctx: Context, spend: Spend) -> SpendResult:
             raise refusal
         # Opted in, nobody at a terminal: the running app's Approvals screen may say yes,
         # to the quote the decision priced (fresh balance, the price that counts).
-        spend = priced(spend, decision)
-        spend, approved = await approving.approved_in_app(ctx, gate, spend)
+        approved = await approving.approved_in_app(ctx, gate, priced(spend, decision).request)
+        spend = replace(spend, quote=approved.request.quote, request=approved.request)
         auth = replace(auth, confirmed=True)
     elif decision.verdict is Verdict.ASK:
         spend, auth = _asked(ctx, spend, decision, auth)
@@ -300,11 +288,6 @@ async def _interrupted(gate: SpendGate, request: SpendRequest) -> CliFailure:
     )
 
 
-async def dry_run_document(ctx: Context, spend: Spend) -> dict[str, Any]:
-    """What `--dry-run --json` prints: the decision this command would meet, its quote."""
-    return spend_display.dry_run_document(await decide(ctx, spend), spend.still_locked)
-
-
 async def show_dry_run(ctx: Context, spend: Spend) -> int:
     """`--dry-run`: print the decision and its quote (JSON with --json); nothing is sent."""
     return spend_display.show_dry_run(ctx, await decide(ctx, spend), spend.still_locked)
@@ -323,7 +306,11 @@ def _reported() -> Iterator[None]:
     except SpendBlocked as exc:
         raise _refused(exc) from None
     except (JournalError, StateDirError) as exc:
-        raise _journal_failure(exc) from None
+        raise CliFailure(
+            Code.JOURNAL_UNAVAILABLE,
+            f"{exc} Nothing was sent: a spend is only sent once it is written down.",
+            Exit.UNEXPECTED,
+        ) from None
     except SpendOutcomeUnknown as exc:
         raise _outcome_unknown(exc) from None
 
