@@ -8,15 +8,23 @@ from __future__ import annotations
 
 import argparse
 import gc
+import importlib
 import sys
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Final, NoReturn
+from typing import TYPE_CHECKING, Final, NoReturn, TextIO
 
 from leadtui import __version__
 from leadtui.api.deadlines import MIN_STREAM_BYTES_PER_WINDOW, REQUEST_DEADLINE
 from leadtui.cli.exit_codes import Exit, help_table
 from leadtui.cli.help_texts import epilog
-from leadtui.cli.parser import KEEP, add_twin_commands, common_options, listed_only
+from leadtui.cli.parser import (
+    KEEP,
+    add_profile,
+    add_twin_commands,
+    allowance,
+    common_options,
+    listed_only,
+)
 from leadtui.config.variables import VARIABLES
 
 if TYPE_CHECKING:
@@ -53,12 +61,6 @@ class UsageError(Exception):
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         raise UsageError(f"{self.prog}: {message}")
-
-
-def _add_profile(parser: argparse.ArgumentParser, default: object = None) -> None:
-    parser.add_argument(
-        "--profile", default=default, help="profile name (default: $LEADTUI_PROFILE or 'default')"
-    )
 
 
 def _documented(
@@ -129,7 +131,7 @@ def _add_login(sub: argparse._SubParsersAction[_Parser], summary: str) -> None:
     login = _documented(
         sub, "login", summary, "Save an API key for a profile, after checking it with GET /me."
     )
-    _add_profile(login, KEEP)
+    add_profile(login, KEEP)
     login.add_argument("--base-url", default=KEEP, help="API base URL, without /api/v1")
     login.add_argument(
         "--insecure-storage",
@@ -142,7 +144,7 @@ def _add_logout(sub: argparse._SubParsersAction[_Parser], summary: str) -> None:
     logout = _documented(
         sub, "logout", summary, "Forget the saved key of a profile (keyring and key file)."
     )
-    _add_profile(logout, KEEP)
+    add_profile(logout, KEEP)
 
 
 def _add_auth(sub: argparse._SubParsersAction[_Parser], summary: str) -> None:
@@ -156,21 +158,10 @@ def _add_auth(sub: argparse._SubParsersAction[_Parser], summary: str) -> None:
         description="Which profile, server and key (masked) are used, the spend policy (and "
         "where its budget comes from), and whether the key works.",
     )
-    _add_profile(status, KEEP)
+    add_profile(status, KEEP)
     status.add_argument(
         "--json", action="store_true", help="print exactly one JSON document on stdout"
     )
-
-
-def _allowance(text: str) -> int:
-    """--max-credits / --max-launches of `leadtui mcp`: a whole number, 0 or more."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError("must be 0 or more")
-    return value
 
 
 def _add_mcp(sub: argparse._SubParsersAction[_Parser], summary: str) -> None:
@@ -186,11 +177,11 @@ def _add_mcp(sub: argparse._SubParsersAction[_Parser], summary: str) -> None:
             "running leadtui app; otherwise nothing is sent."
         ),
     )
-    _add_profile(mcp, KEEP)
+    add_profile(mcp, KEEP)
     mcp.add_argument("--base-url", default=KEEP, help="API base URL, without /api/v1")
     mcp.add_argument(
         "--max-credits",
-        type=_allowance,
+        type=allowance,
         default=0,
         metavar="N",
         help="credits the agent may spend without asking, in all: for as long as this server "
@@ -200,7 +191,7 @@ def _add_mcp(sub: argparse._SubParsersAction[_Parser], summary: str) -> None:
     )
     mcp.add_argument(
         "--max-launches",
-        type=_allowance,
+        type=allowance,
         default=0,
         metavar="M",
         help="extraction launches the agent may use without asking, in all, counted as "
@@ -318,19 +309,19 @@ def main(argv: Sequence[str] | None = None, deps: CliDeps | None = None) -> int:
 
         return report_usage_error(str(exc), args, deps)
     except SystemExit as done:  # --help, --version: printed; is it out?
-        if _flushed(deps, 0) != 0:
+        if _printing(deps, lambda _: 0) != 0:
             return Exit.WRITE_FAILED
         raise done from None
     if ns.spec or ns.command == "completion":
-        return _describe_command_line(ns, deps)
+        return _printing(deps, lambda stdout: _describe_command_line(ns, stdout))
     if ns.command == "sandbox":
-        return _with_extra("sandbox", "leadtui sandbox", lambda: _run_sandbox(ns))
+        return _with_extra("sandbox", "leadtui sandbox", lambda: _run("cli.sandbox", ns))
     if ns.command == "mcp":
-        return _with_extra("mcp", "leadtui mcp", lambda: _run_mcp(ns))
+        return _with_extra("mcp", "leadtui mcp", lambda: _run("mcp.command", ns))
     if ns.command in ("login", "logout", "auth"):
         from leadtui.cli import auth as auth_cli
 
-        return _printing(deps, lambda: auth_cli.run(ns))
+        return _printing(deps, lambda _: auth_cli.run(ns))
     if getattr(ns, "runs", None):
         from leadtui.cli.twin import run as run_twin
 
@@ -365,20 +356,15 @@ def _with_extra(extra: str, command: str, run: Callable[[], int]) -> int:
         return int(Exit.USAGE)
 
 
-def _run_sandbox(ns: argparse.Namespace) -> int:
-    from leadtui.cli.sandbox import run as run_sandbox
-
-    return run_sandbox(ns)
-
-
-def _run_mcp(ns: argparse.Namespace) -> int:
-    from leadtui.mcp.command import run as run_mcp
-
-    return run_mcp(ns)
+def _run(module: str, ns: argparse.Namespace) -> int:
+    """`run(ns)` of `leadtui.MODULE`, imported only now (its extra may be missing)."""
+    run: Callable[[argparse.Namespace], int] = importlib.import_module(f"leadtui.{module}").run
+    return run(ns)
 
 
-def _flushed(deps: CliDeps | None, code: int) -> int:
-    """`code`, once what was printed on stdout is out; one line and exit 11 if it cannot be."""
+def _printing(deps: CliDeps | None, run: Callable[[TextIO], int]) -> int:
+    """`run(stdout)` for a command that prints on the process's stdout, then flushed: a closed
+    or full stdout is one line and exit 11, never a traceback."""
     from leadtui.cli.output import stdout_closed, stdout_lost
 
     stdout = deps.stdout if deps is not None else sys.stdout
@@ -386,47 +372,24 @@ def _flushed(deps: CliDeps | None, code: int) -> int:
     if stdout is None:
         return stdout_closed(stderr)
     try:
+        code = run(stdout)
         stdout.flush()
     except OSError as error:
         return stdout_lost(stdout, stderr, error)
     return code
 
 
-def _printing(deps: CliDeps | None, run: Callable[[], int]) -> int:
-    """`run()` for a command that prints on the process's stdout: a closed or full stdout
-    is one line and exit 11, never a traceback."""
-    from leadtui.cli.output import stdout_closed, stdout_lost
-
-    stdout = deps.stdout if deps is not None else sys.stdout
-    stderr = deps.stderr if deps is not None else sys.stderr
-    if stdout is None:
-        return stdout_closed(stderr)
-    try:
-        return _flushed(deps, run())
-    except OSError as error:
-        return stdout_lost(stdout, stderr, error)
-
-
-def _describe_command_line(ns: argparse.Namespace, deps: CliDeps | None) -> int:
+def _describe_command_line(ns: argparse.Namespace, stdout: TextIO) -> int:
     """`--spec` or `completion SHELL`: both read the whole parser, built for them."""
-    from leadtui.cli.output import stdout_closed, stdout_lost
-
-    stdout = deps.stdout if deps is not None else sys.stdout
-    stderr = deps.stderr if deps is not None else sys.stderr
-    if stdout is None:
-        return stdout_closed(stderr)
     parser = build_parser()
-    try:
-        if ns.spec:
-            from leadtui.cli.spec import print_spec
+    if ns.spec:
+        from leadtui.cli.spec import print_spec
 
-            return _flushed(deps, print_spec(parser, stdout))
-        from leadtui.cli.completion import script
+        return print_spec(parser, stdout)
+    from leadtui.cli.completion import script
 
-        stdout.write(script(ns.shell, parser))
-        return _flushed(deps, 0)
-    except OSError as error:
-        return stdout_lost(stdout, stderr, error)
+    stdout.write(script(ns.shell, parser))
+    return 0
 
 
 def _run_demo(ns: argparse.Namespace) -> int:

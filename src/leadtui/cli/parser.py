@@ -34,11 +34,26 @@ def common_options(*, top_level: bool) -> argparse.ArgumentParser:
     parent.add_argument(
         "--jsonl", action="store_true", default=flag, help="print lists as one JSON item per line"
     )
-    parent.add_argument(
-        "--profile", default=default, help="profile name (default: $LEADTUI_PROFILE or 'default')"
-    )
+    add_profile(parent, default)
     parent.add_argument("--base-url", default=default, help="API base URL, without /api/v1")
     return parent
+
+
+def add_profile(parser: argparse.ArgumentParser, default: object) -> None:
+    parser.add_argument(
+        "--profile", default=default, help="profile name (default: $LEADTUI_PROFILE or 'default')"
+    )
+
+
+def allowance(text: str) -> int:
+    """--max-credits, --max-launches: a whole number, 0 or more (else exit 2, nothing sent)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError("must be 0 or more")
+    return value
 
 
 def _command(
@@ -113,14 +128,14 @@ def _spend_options(parser: argparse.ArgumentParser, *, credits: bool) -> None:
     if credits:
         parser.add_argument(
             "--max-credits",
-            type=int,
+            type=allowance,
             metavar="C",
             help="authorize up to C credits: sent only when the quote is at most C",
         )
     else:
         parser.add_argument(
             "--max-launches",
-            type=int,
+            type=allowance,
             metavar="N",
             help="authorize up to N launches: sent only when the spend consumes at most N",
         )

@@ -38,8 +38,6 @@ def _check_count(results: int) -> None:
 async def run(ctx: Context) -> int:
     ns = ctx.ns
     _check_count(ns.results)
-    if ns.max_credits is not None and ns.max_credits < 0:
-        raise usage_failure("--max-credits must be 0 or more. Nothing was sent.")
     approving.check_options(ctx)
     folder = download_folder(ns.download) if ns.download and not ns.dry_run else None
     spend = await spending.unlock_spend(ctx, ns.search_id, ns.results)
