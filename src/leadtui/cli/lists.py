@@ -30,7 +30,7 @@ from leadtui.cli.failures import (
     usage_failure,
     write_failure,
 )
-from leadtui.cli.files import AtomicTextFile, file_path, names_stdout
+from leadtui.cli.files import AtomicTextFile, names_stdout, output_path
 from leadtui.cli.output import Column, Format, Output, as_json, cell, field, table_lines
 from leadtui.cli.runtime import Context
 from leadtui.spend.errors import Code
@@ -164,7 +164,7 @@ def _output_file(ctx: Context) -> AtomicTextFile | None:
     # In a folder (`-o DIR/`): the results' id, or the resource listed, as the file's name.
     named = getattr(ctx.ns, "id", None) or str(ctx.ns.runs).split(":")[0]
     extension = {"table": "txt"}.get(ctx.out.fmt, ctx.out.fmt)
-    path = file_path(given, f"{named}.{extension}")
+    path = output_path(given, f"{named}.{extension}")
     try:
         return AtomicTextFile(path)
     except OSError as exc:
