@@ -17,6 +17,7 @@ import asyncio
 import csv
 import json
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any, TextIO, TypeVar
 
 from pydantic import BaseModel
@@ -31,7 +32,16 @@ from leadtui.cli.failures import (
     write_failure,
 )
 from leadtui.cli.files import AtomicTextFile, names_stdout, output_path
-from leadtui.cli.output import Column, Format, Output, as_json, cell, field, table_lines
+from leadtui.cli.output import (
+    Column,
+    Format,
+    Output,
+    aligned,
+    as_json,
+    cell,
+    column_widths,
+    field,
+)
 from leadtui.cli.runtime import Context
 from leadtui.spend.errors import Code
 
@@ -129,21 +139,13 @@ class Listing:
 
     def _add_table(self, items: Sequence[Mapping[str, Any]]) -> None:
         columns = self._columns_for(items[0])
-        headers = [name for name, _ in columns]
         rows = [[cell(get(item)) for _, get in columns] for item in items]
         if self._widths is None:
             # The first page sets the widths; later pages are cut to them, so rows stream.
-            lines = table_lines(headers, rows)
-            self._widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(headers)]
-            self._stream.write(self._out.bold(lines[0]) + "\n")
-            self._stream.writelines(line + "\n" for line in lines[1:])
-            return
-        for row in rows:
-            cut = [text[:w] for text, w in zip(row, self._widths, strict=True)]
-            self._stream.write(
-                "  ".join(t.ljust(w) for t, w in zip(cut, self._widths, strict=True)).rstrip()
-                + "\n"
-            )
+            headers = [name for name, _ in columns]
+            self._widths = column_widths(headers, rows)
+            self._stream.write(self._out.bold(aligned(headers, self._widths)) + "\n")
+        self._stream.writelines(aligned(row, self._widths) + "\n" for row in rows)
 
     def finish(self, next_cursor: str | None) -> None:
         if self._fmt == "json":
@@ -171,40 +173,17 @@ def _output_file(ctx: Context) -> AtomicTextFile | None:
         raise write_failure(given, exc) from None
 
 
-def _incomplete(error: ListIncomplete, listing: Listing, to_file: bool) -> CliFailure:
-    """A list that could not be read whole: exit 9, never a complete-looking answer. What
-    was read was printed already (a table, CSV, JSON lines), or is in the error (`data`, for
-    --json); a file is left as it was."""
+def _cut_short(
+    listing: Listing, to_file: bool, next_cursor: str | None, failure: CliFailure
+) -> CliFailure:
+    """A list not read to its end, never a complete-looking answer: what was read was printed
+    already (a table, CSV, JSON lines), or is in the error (`data`, for --json); a file is
+    left as it was."""
     kept = f" {listing.count:,} items were read" + (", and not written." if to_file else ".")
-    failure = CliFailure(
-        LIST_INCOMPLETE,
-        f"The list could not be read to its end: {error.reason}.{kept}",
-        Exit.UNAVAILABLE,
-        hint="Run it again later; --cursor resumes at next_cursor.",
-        details={"items_read": listing.count, "next_cursor": error.next_cursor},
-    )
+    details: dict[str, Any] = {"items_read": listing.count, "next_cursor": next_cursor}
     if listing.kept is not None:
-        failure.details["data"] = listing.kept
-    return failure
-
-
-def _interrupted(listing: Listing, to_file: bool, next_cursor: str | None) -> CliFailure:
-    """Ctrl-C part-way (exit 130): what was read was printed already (JSON lines, a table,
-    CSV), or is in the error (`data`, for --json); a file is left as it was."""
-    task = asyncio.current_task()
-    if task is not None:
-        task.uncancel()  # handled here: the command ends with its report, not a traceback
-    kept = f" {listing.count:,} items were read" + (", and not written." if to_file else ".")
-    failure = CliFailure(
-        Code.INTERRUPTED,
-        f"Interrupted before the list's end.{kept}",
-        Exit.INTERRUPTED,
-        hint="--cursor resumes at next_cursor.",
-        details={"items_read": listing.count, "next_cursor": next_cursor},
-    )
-    if listing.kept is not None:
-        failure.details["data"] = listing.kept
-    return failure
+        details["data"] = listing.kept
+    return replace(failure, message=failure.message + kept, details=details)
 
 
 def _one_document_only(ctx: Context, to_file: bool) -> None:
@@ -242,9 +221,20 @@ async def show_pages(
         if target is not None:
             target.abandon()
         if isinstance(exc, ListIncomplete):
-            raise _incomplete(exc, listing, target is not None) from None
+            said = f"The list could not be read to its end: {exc.reason}."
+            failure = CliFailure(LIST_INCOMPLETE, said, Exit.UNAVAILABLE)
+            raise _cut_short(listing, target is not None, exc.next_cursor, failure) from None
         if isinstance(exc, asyncio.CancelledError | KeyboardInterrupt):
-            raise _interrupted(listing, target is not None, last) from None
+            task = asyncio.current_task()
+            if task is not None:
+                task.uncancel()  # handled here: the command ends with its report, not a traceback
+            failure = CliFailure(
+                Code.INTERRUPTED,
+                "Interrupted before the list's end.",
+                Exit.INTERRUPTED,
+                hint="--cursor resumes at next_cursor.",
+            )
+            raise _cut_short(listing, target is not None, last, failure) from None
         raise
     if target is not None:
         try:

@@ -138,6 +138,12 @@ class Output:
         else:
             self.fields(rows(doc))
 
+    def table(self, headers: Sequence[str], rows: Sequence[Sequence[str]]) -> None:
+        widths = column_widths(headers, rows)
+        self.line(self.bold(aligned(headers, widths)))
+        for row in rows:
+            self.line(aligned(row, widths))
+
     def fields(self, rows: Iterable[tuple[str, object]]) -> None:
         """A record as `name: value` lines (the table view of one record)."""
         pairs = [(name, value if isinstance(value, str) else cell(value)) for name, value in rows]
@@ -147,13 +153,14 @@ class Output:
         self.stdout.flush()
 
 
-def table_lines(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
-    """Aligned columns, two spaces apart; the last column is not padded."""
-    widths = [max([len(h), *(len(r[i]) for r in rows)]) for i, h in enumerate(headers)]
-    return [
-        "  ".join(text.ljust(width) for text, width in zip(row, widths, strict=True)).rstrip()
-        for row in (headers, *rows)
-    ]
+def column_widths(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> list[int]:
+    return [max([len(h), *(len(r[i]) for r in rows)]) for i, h in enumerate(headers)]
+
+
+def aligned(row: Sequence[str], widths: Sequence[int]) -> str:
+    """One table row: each cell cut or padded to its width, two spaces apart; the last column
+    is not padded."""
+    return "  ".join(text[:w].ljust(w) for text, w in zip(row, widths, strict=True)).rstrip()
 
 
 def isatty(stream: TextIO) -> bool:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from leadtui.cli.output import as_json, table_lines
+from leadtui.cli.output import as_json
 from leadtui.cli.runtime import Context
 
 
@@ -47,8 +47,5 @@ async def usage(ctx: Context) -> int:
     )
     ctx.out.line()
     rows = [[d.date, f"{d.requests:,}", f"{d.credits_used:,}"] for d in record.daily]
-    lines = table_lines(["Date", "Requests", "Credits used"], rows)
-    ctx.out.line(ctx.out.bold(lines[0]))
-    for text in lines[1:]:
-        ctx.out.line(text)
+    ctx.out.table(["Date", "Requests", "Credits used"], rows)
     return 0

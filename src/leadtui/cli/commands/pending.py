@@ -6,7 +6,6 @@ from leadtui.api.models import Export
 from leadtui.cli import approving, spending
 from leadtui.cli.commands.exports import export_rows
 from leadtui.cli.commands.extractions import extraction_rows
-from leadtui.cli.output import table_lines
 from leadtui.cli.runtime import Context
 from leadtui.spend.intent import SpendIntent
 
@@ -60,11 +59,7 @@ async def list_pending(ctx: Context) -> int:
         [shown(u.idempotency_key), "unreadable", shown(u.reason), "—", "—", "—", "—"]
         for u in unreadable
     ]
-    headers = ["Key", "Operation", "Details", "Credits", "Journaled", "Account", "By"]
-    lines = table_lines(headers, rows)
-    ctx.out.line(ctx.out.bold(lines[0]))
-    for text in lines[1:]:
-        ctx.out.line(text)
+    ctx.out.table(["Key", "Operation", "Details", "Credits", "Journaled", "Account", "By"], rows)
     if intents:
         ctx.out.info("Resend with the same key (never a second debit): leadtui pending resend KEY")
     if unreadable:
