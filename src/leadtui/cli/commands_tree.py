@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 
@@ -34,7 +34,7 @@ class Command:
     summary: str
     options: tuple[Option, ...]
     epilog: str | None
-    subcommands: tuple[str, ...] = field(default=())
+    subcommands: tuple[str, ...] = ()
 
     @property
     def name(self) -> str:

@@ -18,8 +18,6 @@ from typing import Final
 
 from leadtui.cli.commands_tree import Command, Option, walk
 
-SHELLS: Final = ("bash", "zsh", "fish")
-
 # What an option's value is, by its metavar: a file, a folder; otherwise a free value.
 _FILE_METAVARS: Final = frozenset({"FILE", "PATH"})
 _FOLDER_METAVARS: Final = frozenset({"DIR"})

@@ -405,11 +405,7 @@ def listed_only(sub: Any, name: str, summary: str) -> None:
     sub.add_parser(name, help=summary)
 
 
-def _every_command(name: str) -> bool:
-    return True
-
-
-def add_twin_commands(sub: Any, wanted: Callable[[str], bool] = _every_command) -> None:
+def add_twin_commands(sub: Any, wanted: Callable[[str], bool]) -> None:
     """Add account, usage, searches, unlock, exports, extractions and pending to `sub`; those
     not `wanted` only by name and summary (see `listed_only`)."""
     common = common_options(top_level=False)

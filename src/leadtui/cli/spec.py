@@ -12,7 +12,7 @@ from typing import Any, Final, TextIO
 
 from leadtui import __version__
 from leadtui.cli.commands_tree import Command, walk
-from leadtui.cli.exit_codes import Exit
+from leadtui.cli.exit_codes import MEANINGS
 
 # What each command prints on stdout with --json (lists: --jsonl prints their items, one a
 # line). A name in `SHAPES`, or a record model's.
@@ -255,7 +255,7 @@ def spec_document(parser: argparse.ArgumentParser) -> dict[str, Any]:
         "version": __version__,
         "global_options": _command_json(top)["options"],
         "commands": [_command_json(c) for c in commands],
-        "exit_codes": [{"code": code, "meaning": meaning} for code, meaning in Exit.describe()],
+        "exit_codes": [{"code": code, "meaning": meaning} for code, meaning in MEANINGS.items()],
         "shapes": {**SHAPES, **_records()},
     }
 

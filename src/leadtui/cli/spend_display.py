@@ -51,6 +51,14 @@ def quote_lines(decision: Decision, still_locked: int | None) -> list[tuple[str,
     return rows
 
 
+# The hints that name nothing of the decision's; any other code gets its step when reported.
+_HINTS: Final = {
+    Code.QUOTE_CHANGED: "Run it again to be quoted the new price; nothing was sent at either.",
+    Code.INSUFFICIENT_CREDITS: "Buy credits on the account page, or unlock fewer results.",
+    Code.IDEMPOTENCY_CONFLICT: "Choose a new --idempotency-key for a new spend.",
+}
+
+
 def _hint(decision: Decision) -> str | None:
     quote, code = decision.quote, decision.code
     launch = quote.unit is Unit.LAUNCH
@@ -66,17 +74,9 @@ def _hint(decision: Decision) -> str | None:
             f"Rerun with --max-credits {quote.total} (or more) to authorize this amount, "
             "or run it at a terminal to be asked."
         )
-    if code is Code.QUOTE_CHANGED:
-        return "Run it again to be quoted the new price; nothing was sent at either."
-    if code is Code.INSUFFICIENT_CREDITS:
-        return "Buy credits on the account page, or unlock fewer results."
     if code is Code.PENDING_SAME_SPEND:
         return f"leadtui pending resend {decision.pending_key}"
-    if code is Code.IDEMPOTENCY_CONFLICT:
-        return "Choose a new --idempotency-key for a new spend."
-    if code is Code.READ_ONLY:
-        return "Spending is off for this profile: set read_only = false to spend."
-    return None
+    return _HINTS.get(code) if code is not None else None
 
 
 def decision_failure(decision: Decision) -> CliFailure:
