@@ -76,6 +76,11 @@ def _documented(
     )
 
 
+# Two of the sandbox's levers, which `leadtui --demo` takes for its own sandbox too.
+_FAULT_RATE: Final = "share of API requests that fail (503, 502 or a cut connection), 0 to 1"
+_LATENCY: Final = "delay added to every API request, in ms"
+
+
 def _add_sandbox(sub: argparse._SubParsersAction[_Parser], summary: str) -> None:
     sandbox = _documented(
         sub,
@@ -89,36 +94,24 @@ def _add_sandbox(sub: argparse._SubParsersAction[_Parser], summary: str) -> None
     sandbox.add_argument(
         "--host", default="127.0.0.1", help="address to listen on (default: %(default)s)"
     )
-    sandbox.add_argument("--port", type=int, default=8000, help="port (default: %(default)s)")
+    for flag, kind, default, said in (
+        ("--port", int, 8000, "port"),
+        ("--job-seconds", float, 5.0, "seconds an export takes to become ready"),
+        ("--fault-rate", float, 0.0, _FAULT_RATE),
+        ("--latency-ms", int, 0, _LATENCY),
+    ):
+        sandbox.add_argument(
+            flag, type=kind, default=default, help=f"{said} (default: %(default)s)"
+        )
     sandbox.add_argument(
         "--db",
         metavar="FILE",
         help="SQLite file; state survives restarts (default: fresh, in memory)",
     )
     sandbox.add_argument(
-        "--job-seconds",
-        type=float,
-        default=5.0,
-        help="seconds an export takes to become ready (default: %(default)s)",
-    )
-    sandbox.add_argument(
-        "--fault-rate",
-        type=float,
-        default=0.0,
-        help="share of API requests that fail (503, 502 or a cut connection), 0 to 1 "
-        "(default: %(default)s)",
-    )
-    sandbox.add_argument(
         "--fault-seed",
         type=int,
-        default=None,
         help="seed of the fault draw, for a repeatable run (default: random)",
-    )
-    sandbox.add_argument(
-        "--latency-ms",
-        type=int,
-        default=0,
-        help="delay added to every API request, in ms (default: %(default)s)",
     )
     sandbox.add_argument(
         "--demo-data",
@@ -271,24 +264,18 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
         action="store_true",
         help="start a local sandbox and open the app on its demo account (spends nothing real)",
     )
-    # As `leadtui sandbox` takes them, for the demo's sandbox.
-    parser.add_argument(
-        "--latency-ms",
-        dest="demo_latency_ms",
-        metavar="MS",
-        type=int,
-        default=0,
-        help="with --demo: delay added to every API request, in ms (default: %(default)s)",
-    )
-    parser.add_argument(
-        "--fault-rate",
-        dest="demo_fault_rate",
-        metavar="RATE",
-        type=float,
-        default=0.0,
-        help="with --demo: share of API requests that fail (503, 502 or a cut connection), "
-        "0 to 1 (default: %(default)s)",
-    )
+    for flag, dest, metavar, kind, said in (
+        ("--latency-ms", "demo_latency_ms", "MS", int, _LATENCY),
+        ("--fault-rate", "demo_fault_rate", "RATE", float, _FAULT_RATE),
+    ):
+        parser.add_argument(
+            flag,
+            dest=dest,
+            metavar=metavar,
+            type=kind,
+            default=kind(0),
+            help=f"with --demo: {said} (default: %(default)s)",
+        )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (summary, build) in _COMMANDS.items():
         if wanted(name):
