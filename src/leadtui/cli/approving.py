@@ -11,7 +11,7 @@ waiting withdraws the request (`interrupted`, exit 130).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from typing import TYPE_CHECKING, Any
 
 from leadtui.cli.exit_codes import Exit
@@ -144,7 +144,8 @@ def told_to_the_app(ctx: Context, approved: Approved | None) -> Iterator[None]:
     desk = ApprovalDesk(SpendJournal(ctx.deps.journal_path))
 
     def ended(progress: Progress, code: str) -> None:
-        with _quietly():
+        # The journal's spend row holds the outcome; the request only tells the app.
+        with suppress(JournalError):
             desk.update(approved.record, progress, {"code": code})
 
     try:
@@ -159,14 +160,6 @@ def told_to_the_app(ctx: Context, approved: Approved | None) -> Iterator[None]:
         ended(Progress.UNKNOWN, ApprovalInterrupted.code)
         raise
     ended(Progress.SENT, "sent")
-
-
-@contextmanager
-def _quietly() -> Iterator[None]:
-    try:
-        yield
-    except JournalError:
-        return  # the journal's spend row holds the outcome; the request only tells the app
 
 
 def who_asked(ctx: Context) -> Callable[[SpendIntent], dict[str, Any]]:

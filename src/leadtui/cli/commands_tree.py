@@ -42,10 +42,8 @@ class Command:
 
 
 def _subparsers(parser: argparse.ArgumentParser) -> argparse._SubParsersAction[Any] | None:
-    for action in parser._actions:
-        if isinstance(action, argparse._SubParsersAction):
-            return action
-    return None
+    actions = (a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return next(actions, None)
 
 
 def _option(action: argparse.Action) -> Option:

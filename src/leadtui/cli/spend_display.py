@@ -115,24 +115,20 @@ def ask(ctx: Context, decision: Decision, still_locked: int | None) -> None:
         )
 
 
-def dry_run_document(decision: Decision, still_locked: int | None) -> dict[str, Any]:
-    """What `--dry-run --json` prints: the decision this command would meet, its quote."""
-    return {
-        "dry_run": True,
-        "quote": decision.quote.to_json(),
-        "decision": decision.to_json(),
-        "authorized_by": (
-            decision.authorized_by.value if decision.authorized_by is not None else None
-        ),
-        "refused": None if decision.sends or decision.code is None else decision.code.value,
-        "still_locked": still_locked,
-    }
-
-
 def show_dry_run(ctx: Context, decision: Decision, still_locked: int | None) -> int:
     """`--dry-run`: print the decision and its quote (JSON with --json); nothing is sent."""
     if ctx.out.machine:
-        ctx.out.document(dry_run_document(decision, still_locked))
+        by = decision.authorized_by
+        ctx.out.document(
+            {
+                "dry_run": True,
+                "quote": decision.quote.to_json(),
+                "decision": decision.to_json(),
+                "authorized_by": by.value if by is not None else None,
+                "refused": None if decision.sends or decision.code is None else decision.code.value,
+                "still_locked": still_locked,
+            }
+        )
         return 0
     if decision.sends:
         how = f"yes ({decision.authorized_by})"

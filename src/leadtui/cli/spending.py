@@ -147,11 +147,6 @@ def priced(spend: Spend, decision: Decision) -> Spend:
     return replace(spend, quote=decision.quote, request=request)
 
 
-async def decide(ctx: Context, spend: Spend) -> Decision:
-    with _reported():
-        return await _gate(ctx).decide(spend.request, ctx.client(), authorization(ctx, spend))
-
-
 async def execute(ctx: Context, spend: Spend) -> SpendResult:
     """Decide; ask when the decision asks; then spend: decided again right before the POST
     (unless nobody was asked: the decision's read is then that one), journaled, sent."""
@@ -289,8 +284,10 @@ async def _interrupted(gate: SpendGate, request: SpendRequest) -> CliFailure:
 
 
 async def show_dry_run(ctx: Context, spend: Spend) -> int:
-    """`--dry-run`: print the decision and its quote (JSON with --json); nothing is sent."""
-    return spend_display.show_dry_run(ctx, await decide(ctx, spend), spend.still_locked)
+    """`--dry-run`: the decision this spend would meet; nothing is sent."""
+    with _reported():
+        decision = await _gate(ctx).decide(spend.request, ctx.client(), authorization(ctx, spend))
+    return spend_display.show_dry_run(ctx, decision, spend.still_locked)
 
 
 @contextmanager

@@ -7,7 +7,6 @@ ZIP in DIR once. Every failure on the way exits non-zero with its error.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -104,14 +103,9 @@ async def _follow(ctx: Context, export: Export, folder: Path | None, spent: dict
     if ctx.out.machine:
         ctx.out.document(as_json(ready) | spent | saved)
     else:
-        ctx.out.fields(_with_saved(export_rows(as_json(ready)), saved))
+        rows = list(export_rows(as_json(ready)))
+        if saved:
+            rows.append(("Saved to", saved["path"]))
+            rows.append(("Downloaded", "now" if saved["downloaded"] else "before (kept)"))
+        ctx.out.fields(rows)
     return 0
-
-
-def _with_saved(
-    rows: Iterable[tuple[str, object]], saved: dict[str, Any]
-) -> Iterable[tuple[str, object]]:
-    yield from rows
-    if saved:
-        yield "Saved to", saved["path"]
-        yield "Downloaded", "now" if saved["downloaded"] else "before (kept)"
