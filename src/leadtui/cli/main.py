@@ -86,10 +86,8 @@ def _add_sandbox(sub: argparse._SubParsersAction[_Parser], summary: str) -> None
         sub,
         "sandbox",
         summary,
-        (
-            "Serve a local, stateful Lead Data API under /api/v1 until Ctrl-C, with demo keys "
-            "and test levers under /_sandbox."
-        ),
+        "Serve a local, stateful Lead Data API under /api/v1 until Ctrl-C, with demo keys "
+        "and test levers under /_sandbox.",
     )
     sandbox.add_argument(
         "--host", default="127.0.0.1", help="address to listen on (default: %(default)s)"
@@ -162,13 +160,11 @@ def _add_mcp(sub: argparse._SubParsersAction[_Parser], summary: str) -> None:
         sub,
         "mcp",
         summary,
-        (
-            "Serve the Lead Data API to an AI agent as Model Context Protocol tools over stdio "
-            "(needs the mcp extra: pip install 'leadtui[mcp]'). A spend is sent only within "
-            "the budget given here, or after the user accepts its quote when the agent's "
-            "client can ask, or (with --approve-in-app) after the user approves it in the "
-            "running leadtui app; otherwise nothing is sent."
-        ),
+        "Serve the Lead Data API to an AI agent as Model Context Protocol tools over stdio "
+        "(needs the mcp extra: pip install 'leadtui[mcp]'). A spend is sent only within "
+        "the budget given here, or after the user accepts its quote when the agent's "
+        "client can ask, or (with --approve-in-app) after the user approves it in the "
+        "running leadtui app; otherwise nothing is sent.",
     )
     add_profile(mcp, KEEP)
     mcp.add_argument("--base-url", default=KEEP, help="API base URL, without /api/v1")
@@ -210,10 +206,8 @@ def _add_completion(sub: argparse._SubParsersAction[_Parser], summary: str) -> N
         sub,
         "completion",
         summary,
-        (
-            "Print a completion script for the shell: commands, verbs, options and their "
-            "choices. Load it in the shell's start-up file."
-        ),
+        "Print a completion script for the shell: commands, verbs, options and their "
+        "choices. Load it in the shell's start-up file.",
     )
     completion.add_argument("shell", choices=("bash", "zsh", "fish"), help="the shell")
 
@@ -245,10 +239,8 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
 
     parser = _Parser(
         prog="leadtui",
-        description=(
-            "A keyboard-driven terminal app for the Lead Data API (run without a command), "
-            "and its command-line twin for scripts and agents."
-        ),
+        description="A keyboard-driven terminal app for the Lead Data API (run without a command), "
+        "and its command-line twin for scripts and agents.",
         epilog=_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
         parents=[common_options(top_level=True)],

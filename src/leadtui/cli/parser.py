@@ -151,10 +151,8 @@ def _spend_options(parser: argparse.ArgumentParser, *, credits: bool) -> None:
     parser.add_argument(
         "--idempotency-key",
         metavar="K",
-        help=(
-            "your key for this spend: the same key again returns the first outcome (never a "
-            "second debit); with another request it is refused"
-        ),
+        help="your key for this spend: the same key again returns the first outcome (never a "
+        "second debit); with another request it is refused",
     )
     parser.add_argument(
         "--no-input",
@@ -308,11 +306,9 @@ def _pending(sub: Any, summary: str, common: argparse.ArgumentParser) -> None:
         "pending",
         help=summary,
         parents=[common],
-        description=(
-            "The spend journal's intents with no known outcome (the same journal the app offers "
-            "at start). Resending uses the same idempotency key: never a second debit. "
-            "Without a verb: list."
-        ),
+        description="The spend journal's intents with no known outcome (the same journal the "
+        "app offers at start). Resending uses the same idempotency key: never a second debit. "
+        "Without a verb: list.",
     )
     parser.set_defaults(runs="pending:list_pending", all=True)
     verbs = parser.add_subparsers(dest="verb", metavar="VERB")
@@ -335,10 +331,8 @@ def _digest(sub: Any, summary: str, common: argparse.ArgumentParser) -> None:
     digest.add_argument(
         "--since",
         metavar="DURATION|TIME",
-        help=(
-            "start of the window: 90m, 24h, 7d, or a UTC time such as 2026-11-26T08:00Z "
-            "(default: when the app or the digest last looked for this profile)"
-        ),
+        help="start of the window: 90m, 24h, 7d, or a UTC time such as 2026-11-26T08:00Z "
+        "(default: when the app or the digest last looked for this profile)",
     )
 
 
