@@ -48,5 +48,4 @@ MEANINGS: dict[Exit, str] = {
 
 
 def help_table() -> str:
-    """The exit codes as `--help` shows them, one per line."""
     return "\n".join(f"  {code:>3}  {meaning}" for code, meaning in MEANINGS.items())

@@ -66,7 +66,6 @@ class _Parser(argparse.ArgumentParser):
 def _documented(
     sub: argparse._SubParsersAction[_Parser], name: str, summary: str, description: str
 ) -> _Parser:
-    """A command with its summary, description and the examples of its help epilog."""
     return sub.add_parser(
         name,
         help=summary,

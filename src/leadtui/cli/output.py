@@ -20,6 +20,8 @@ from leadtui.cli.failures import CliFailure
 
 Format = Literal["table", "json", "jsonl", "csv"]
 Column = tuple[str, Callable[[Mapping[str, Any]], object]]
+# A record's `name: value` rows, as people read it.
+Rows = Callable[[dict[str, Any]], Iterable[tuple[str, object]]]
 
 # A table cell longer than this is cut with an ellipsis: a table is for reading, JSON for all.
 MAX_CELL: Final = 40
@@ -127,11 +129,8 @@ class Output:
             print(f"leadtui: error ({where}): {said}", file=self.stderr)
         self.stderr.flush()
 
-    def record(
-        self, record: BaseModel, rows: Callable[[dict[str, Any]], Iterable[tuple[str, object]]]
-    ) -> None:
-        """One record the server returned: the whole of it as JSON, or the `rows` people
-        read."""
+    def record(self, record: BaseModel, rows: Rows) -> None:
+        """One record the server returned: the whole of it as JSON, or its `rows`."""
         doc = as_json(record)
         if self.machine:
             self.document(doc)

@@ -361,8 +361,7 @@ def listed_only(sub: Any, name: str, summary: str) -> None:
 
 
 def add_twin_commands(sub: Any, wanted: Callable[[str], bool]) -> None:
-    """Add account, usage, searches, unlock, exports, extractions and pending to `sub`; those
-    not `wanted` only by name and summary (see `listed_only`)."""
+    """The twin's commands; those not `wanted` only by name and summary (see `listed_only`)."""
     common = common_options(top_level=False)
     for name, (summary, build) in _TWIN_COMMANDS.items():
         if wanted(name):

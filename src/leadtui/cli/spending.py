@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import Any
@@ -35,7 +35,7 @@ from leadtui.cli.failures import (
     from_lead_error,
     usage_failure,
 )
-from leadtui.cli.output import as_json
+from leadtui.cli.output import Rows, as_json
 from leadtui.cli.runtime import Context
 from leadtui.cli.spend_display import decision_failure
 from leadtui.config.errors import StateDirError
@@ -66,8 +66,6 @@ from leadtui.spend.intent import SpendIntent, SpendOperation, UnreadableIntent
 from leadtui.spend.journal import SpendJournal
 from leadtui.spend.quote import Quote, Unit, still_locked
 from leadtui.spend.request import SpendRequest
-
-Rows = Callable[[dict[str, Any]], Iterable[tuple[str, object]]]
 
 # Each refusal of the spend core that is not a decision (nothing sent): code and exit code.
 _REFUSALS: dict[type[SpendBlocked], tuple[str, Exit]] = {

@@ -82,7 +82,6 @@ def run(ns: argparse.Namespace, deps: CliDeps | None = None) -> int:
 
 
 def _failure_of(ctx: Context) -> CliFailure | int:
-    """The command's exit code, or the failure it ended with."""
     from leadtui.config.errors import ConfigError
     from leadtui.config.profile import UnknownProfile
     from leadtui.config.secrets import KeyStoreError

@@ -81,13 +81,11 @@ async def _consume_launch(ctx: Context, spend: spending.Spend) -> int:
 
 
 async def create(ctx: Context) -> int:
-    """Create and launch in one call."""
     body = checked(ExtractionRequest, ctx.ns.file, ctx.deps.stdin)
     return await _consume_launch(ctx, await spending.create_extraction_spend(ctx, body))
 
 
 async def launch(ctx: Context) -> int:
-    """Launch a draft."""
     spend = await spending.launch_extraction_spend(ctx, ctx.ns.id)
     return await _consume_launch(ctx, spend)
 

@@ -2,20 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from leadtui.cli.lists import show_pages
-from leadtui.cli.output import Column
+from leadtui.cli.output import Column, Rows
 from leadtui.cli.runtime import Context
 from leadtui.cli.waiting import Goal, wait_for
 
 Handler = Callable[[Context], Awaitable[int]]
-Rows = Callable[[dict[str, Any]], Iterable[tuple[str, object]]]
 
 
 def _resource(ctx: Context, name: str) -> Any:
-    """`client.searches`, `client.exports` or `client.extractions`."""
     return getattr(ctx.client(), name)
 
 
