@@ -15,7 +15,7 @@ from contextlib import contextmanager, suppress
 from typing import TYPE_CHECKING, Any
 
 from leadtui.cli.exit_codes import Exit
-from leadtui.cli.failures import CliFailure, next_step, usage_failure
+from leadtui.cli.failures import CliFailure, usage_failure
 from leadtui.cli.spend_display import decision_failure
 from leadtui.spend.approval_parties import ApprovedSpends
 from leadtui.spend.approval_wait import (
@@ -88,12 +88,10 @@ async def approved_in_app(ctx: Context, gate: SpendGate, request: SpendRequest) 
     except ApprovalRefused as refused:
         raise refusal_failure(refused, ctx.profile) from None
     except SpendRefused as exc:
-        if exc.decision is None:
-            failure = CliFailure(
-                Code.CONFIRMATION_REQUIRED, exc.message, Exit.CONFIRMATION_REQUIRED
-            )
-            raise failure from None
-        raise decision_failure(exc.decision) from None
+        if exc.decision is not None:
+            raise decision_failure(exc.decision) from None
+        code = Code.CONFIRMATION_REQUIRED
+        raise CliFailure(code, exc.message, Exit.CONFIRMATION_REQUIRED) from None
     except JournalError as exc:
         raise CliFailure(
             Code.JOURNAL_UNAVAILABLE,
@@ -104,27 +102,23 @@ async def approved_in_app(ctx: Context, gate: SpendGate, request: SpendRequest) 
 
 def refusal_failure(refused: ApprovalRefused, profile: str) -> CliFailure:
     """A refusal as the command line reports it (with the quote): its title once, then what
-    happened, and a next step that fits its code."""
+    happened. A timeout's next step names the profile and the wait; any other is its code's."""
+    hint = None
+    if refused.code == ApprovalTimedOut.code:
+        waited = refused.waited or DEFAULT_WAIT_SECONDS
+        hint = (
+            f"Is leadtui running for profile '{profile}'? Open it (A shows Approvals) and run "
+            f"the command again, or wait longer than {waited:.0f} s with --approval-timeout "
+            f"SECONDS (at most {MAX_WAIT_SECONDS:.0f})."
+        )
     interrupted = refused.code == ApprovalInterrupted.code
     return CliFailure(
         refused.code,
         refused.headline,
         Exit.INTERRUPTED if interrupted else Exit.CONFIRMATION_REQUIRED,
-        hint=refusal_hint(refused, profile),
+        hint=hint,
         details={"quote": refused.quote.to_json()},
     )
-
-
-def refusal_hint(refused: ApprovalRefused, profile: str) -> str:
-    """What to do after a refusal, in the command line's words (branches on the code)."""
-    if refused.code == ApprovalTimedOut.code:
-        waited = refused.waited or DEFAULT_WAIT_SECONDS
-        return (
-            f"Is leadtui running for profile '{profile}'? Open it (A shows Approvals) and run "
-            f"the command again, or wait longer than {waited:.0f} s with --approval-timeout "
-            f"SECONDS (at most {MAX_WAIT_SECONDS:.0f})."
-        )
-    return next_step(refused.code) or "Run the command again to ask the app again."
 
 
 def may_ask_the_app(ctx: Context, refusal_code: str) -> bool:
