@@ -76,7 +76,12 @@ def run(ns: argparse.Namespace, deps: CliDeps | None = None) -> int:
     )
     ctx = Context(ns, deps, out)
     try:
-        return _report(out, _with_next_step(ctx, _failure_of(ctx)))
+        outcome = _failure_of(ctx)
+        if isinstance(outcome, CliFailure):
+            _with_next_step(ctx, outcome)
+            out.failure(outcome)
+            return int(outcome.exit)
+        return outcome
     except OSError as error:
         return stdout_lost(out.stdout, out.stderr, error)
 
@@ -102,11 +107,9 @@ def _failure_of(ctx: Context) -> CliFailure | int:
         return CliFailure(Code.INTERRUPTED, "Interrupted.", Exit.INTERRUPTED)
     except BrokenPipeError:
         raise  # the reader went away: see `stdout_lost`
-    except OSError as error:
-        if _stdout_broken(ctx.out.stdout):
-            raise  # standard output itself failed: see `stdout_lost`
-        return CliFailure(UNEXPECTED, f"{type(error).__name__}: {error}", Exit.UNEXPECTED)
     except Exception as error:  # the promise: no traceback ever reaches a user
+        if isinstance(error, OSError) and _stdout_broken(ctx.out.stdout):
+            raise  # standard output itself failed: see `stdout_lost`
         return CliFailure(UNEXPECTED, f"{type(error).__name__}: {error}", Exit.UNEXPECTED)
 
 
@@ -114,11 +117,9 @@ def _failure_of(ctx: Context) -> CliFailure | int:
 _ASKABLE = frozenset({Code.CONFIRMATION_REQUIRED, Code.OVER_BUDGET, Code.PRICE_UNKNOWN})
 
 
-def _with_next_step(ctx: Context, outcome: CliFailure | int) -> CliFailure | int:
+def _with_next_step(ctx: Context, outcome: CliFailure) -> None:
     """A failure with no hint of its own gets its code's next step. A person at a terminal
     who was not asked (--json, --no-input) is told what kept them from it, not sent to one."""
-    if not isinstance(outcome, CliFailure):
-        return outcome
     if outcome.code in _ASKABLE and ctx.deps.interactive():
         from leadtui.cli.spending import no_input
 
@@ -128,7 +129,6 @@ def _with_next_step(ctx: Context, outcome: CliFailure | int) -> CliFailure | int
             outcome.hint = _unasked_hint(outcome, " and ".join(kept))
     if outcome.hint is None:
         outcome.hint = next_step(outcome.code)
-    return outcome
 
 
 def _unasked_hint(failure: CliFailure, kept: str) -> str:
@@ -139,13 +139,6 @@ def _unasked_hint(failure: CliFailure, kept: str) -> str:
         return f"Rerun with --max-launches 1 (or --yes), or without {kept} to be asked."
     total = quote.get("total", "C")
     return f"Rerun with --max-credits {total} (or more), or without {kept} to be asked."
-
-
-def _report(out: Output, outcome: CliFailure | int) -> int:
-    if not isinstance(outcome, CliFailure):
-        return outcome
-    out.failure(outcome)
-    return int(outcome.exit)
 
 
 def _stdout_broken(stdout: TextIO) -> bool:
@@ -190,6 +183,7 @@ def report_usage_error(message: str, argv: Sequence[str], deps: CliDeps | None) 
         deps.stderr.write(f"{message}{between}{failure.hint}\n")
         return int(Exit.USAGE)
     try:
-        return _report(out, failure)
+        out.failure(failure)
     except OSError as error:
         return stdout_lost(out.stdout, out.stderr, error)
+    return int(Exit.USAGE)
