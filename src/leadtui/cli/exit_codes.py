@@ -45,7 +45,3 @@ MEANINGS: dict[Exit, str] = {
     "closed)",
     Exit.INTERRUPTED: "interrupted (Ctrl-C); with --json the error document says what was read",
 }
-
-
-def help_table() -> str:
-    return "\n".join(f"  {code:>3}  {meaning}" for code, meaning in MEANINGS.items())

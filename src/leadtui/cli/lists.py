@@ -6,7 +6,7 @@ format, to stdout or a file. Memory stays flat however many pages `--all` walks 
 pages themselves (to stream each as it arrives, and to print one page's `next_cursor`) and may
 start at `--cursor`. A walk with `--all` ends only on a page without `next_cursor`: a server
 that repeats a cursor, or sends an empty page that still names a next one, raises
-ListIncomplete after what was read, so a partial list never looks complete.
+`list_incomplete` after what was read, so a partial list never looks complete.
 
 Apart from `output.py` so that a command showing one record loads none of this.
 """
@@ -48,14 +48,11 @@ from leadtui.spend.errors import Code
 T = TypeVar("T", bound=BaseModel)
 
 
-class ListIncomplete(Exception):
-    """The server's pages stopped leading on before the list's end: `reason` in words,
-    `next_cursor` the page that was never read."""
-
-    def __init__(self, reason: str, next_cursor: str | None) -> None:
-        super().__init__(reason)
-        self.reason = reason
-        self.next_cursor = next_cursor
+def _incomplete(reason: str, next_cursor: str | None) -> CliFailure:
+    """The server's pages stopped leading on before the list's end (exit 9); `next_cursor`
+    is the page that was never read."""
+    said = f"The list could not be read to its end: {reason}."
+    return CliFailure(LIST_INCOMPLETE, said, Exit.UNAVAILABLE, details={"next_cursor": next_cursor})
 
 
 async def walk_pages(
@@ -68,17 +65,17 @@ async def walk_pages(
         page = await fetch(cursor)
         yield page
         if every and page.dropped_cursor is not None:
-            raise ListIncomplete(
+            raise _incomplete(
                 "the server sent an empty page that names a next one", page.dropped_cursor
             )
         following = page.next_cursor
         if not every or following is None:
             return
         if following in seen:
-            raise ListIncomplete("the server named a page it had already sent", following)
+            raise _incomplete("the server named a page it had already sent", following)
         cursor = following
         seen.add(cursor)
-    raise ListIncomplete(f"the list did not end within {MAX_PAGES_PER_WALK:,} pages", cursor)
+    raise _incomplete(f"the list did not end within {MAX_PAGES_PER_WALK:,} pages", cursor)
 
 
 def _csv_value(value: object) -> str:
@@ -220,10 +217,9 @@ async def show_pages(
     except BaseException as exc:
         if target is not None:
             target.abandon()
-        if isinstance(exc, ListIncomplete):
-            said = f"The list could not be read to its end: {exc.reason}."
-            failure = CliFailure(LIST_INCOMPLETE, said, Exit.UNAVAILABLE)
-            raise _cut_short(listing, target is not None, exc.next_cursor, failure) from None
+        if isinstance(exc, CliFailure) and exc.code == LIST_INCOMPLETE:
+            cursor = exc.details["next_cursor"]
+            raise _cut_short(listing, target is not None, cursor, exc) from None
         if isinstance(exc, asyncio.CancelledError | KeyboardInterrupt):
             task = asyncio.current_task()
             if task is not None:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Final, NoReturn, TextIO
 
 from leadtui import __version__
 from leadtui.api.deadlines import MIN_STREAM_BYTES_PER_WINDOW, REQUEST_DEADLINE
-from leadtui.cli.exit_codes import Exit, help_table
+from leadtui.cli.exit_codes import MEANINGS, Exit
 from leadtui.cli.help_texts import epilog
 from leadtui.cli.parser import (
     KEEP,
@@ -44,7 +44,7 @@ def _environment() -> str:
 _EPILOG = (
     _environment()
     + "\nexit codes (the commands for scripts):\n"
-    + help_table()
+    + "\n".join(f"  {code:>3}  {meaning}" for code, meaning in MEANINGS.items())
     + "\n\nscripts: add --json for one JSON document on stdout (errors too), --jsonl for lines."
     + "\nA spend is sent only when authorized: a prompt at a terminal, --max-credits C, or the"
     + "\nprofile's spend_budget; otherwise exit 10 and nothing is sent."
@@ -64,13 +64,18 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _documented(
-    sub: argparse._SubParsersAction[_Parser], name: str, summary: str, description: str
+    sub: argparse._SubParsersAction[_Parser],
+    name: str,
+    summary: str,
+    description: str,
+    example: str | None = None,
 ) -> _Parser:
+    """A command with the example (and request body) of `example`, by default its name's."""
     return sub.add_parser(
         name,
         help=summary,
         description=description,
-        epilog=epilog(name),
+        epilog=epilog(example or name),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
 
@@ -140,13 +145,13 @@ def _add_logout(sub: argparse._SubParsersAction[_Parser], summary: str) -> None:
 def _add_auth(sub: argparse._SubParsersAction[_Parser], summary: str) -> None:
     auth = sub.add_parser("auth", help=summary, description="Inspect authentication.")
     auth_sub = auth.add_subparsers(dest="auth_command", metavar="ACTION", required=True)
-    status = auth_sub.add_parser(
+    status = _documented(
+        auth_sub,
         "status",
-        epilog=epilog("auth:status"),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-        help="which profile and key are used, and whether it works",
-        description="Which profile, server and key (masked) are used, the spend policy (and "
-        "where its budget comes from), and whether the key works.",
+        "which profile and key are used, and whether it works",
+        "Which profile, server and key (masked) are used, the spend policy (and where its "
+        "budget comes from), and whether the key works.",
+        "auth:status",
     )
     add_profile(status, KEEP)
     status.add_argument(

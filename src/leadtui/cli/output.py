@@ -65,17 +65,12 @@ class Output:
     stdout: TextIO
     stderr: TextIO
     fmt: Format
-    tty: bool
-    color: bool
     json_asked: bool = False
     """--json or --jsonl was given, whatever --format says."""
 
-    @classmethod
-    def build(
-        cls, stdout: TextIO, stderr: TextIO, fmt: Format, *, json_asked: bool = False
-    ) -> Output:
-        tty = isatty(stderr)
-        return cls(stdout, stderr, fmt, tty, tty and not os.environ.get("NO_COLOR"), json_asked)
+    def __post_init__(self) -> None:
+        self.tty = isatty(self.stderr)
+        self.color = self.tty and not os.environ.get("NO_COLOR")
 
     @property
     def machine(self) -> bool:

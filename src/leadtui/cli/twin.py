@@ -71,9 +71,7 @@ def run(ns: argparse.Namespace, deps: CliDeps | None = None) -> int:
     deps = deps or CliDeps()
     if deps.stdout is None:  # started with stdout closed (`>&-`): nowhere to answer
         return stdout_closed(deps.stderr)
-    out = Output.build(
-        deps.stdout, deps.stderr, output_format(ns), json_asked=bool(ns.json or ns.jsonl)
-    )
+    out = Output(deps.stdout, deps.stderr, output_format(ns), json_asked=bool(ns.json or ns.jsonl))
     ctx = Context(ns, deps, out)
     try:
         outcome = _failure_of(ctx)
@@ -176,7 +174,7 @@ def report_usage_error(message: str, argv: Sequence[str], deps: CliDeps | None) 
     machine = "--json" in argv or "--jsonl" in argv
     if machine and deps.stdout is None:  # stdout closed (`>&-`): the document has no place
         return stdout_closed(deps.stderr)
-    out = Output.build(deps.stdout, deps.stderr, "json" if machine else "table")
+    out = Output(deps.stdout, deps.stderr, "json" if machine else "table")
     failure = usage_failure(message, hint="`leadtui --help` lists the commands and options.")
     if not machine:  # at a terminal, the hint on a line of its own; in a log, one line
         between = "\n" if out.tty else " "

@@ -30,14 +30,12 @@ async def list_pending(ctx: Context) -> int:
     unreadable = await spending.unreadable_intents(ctx)
     spoiled = [{"idempotency_key": u.idempotency_key, "unreadable": u.reason} for u in unreadable]
     who = approving.who_asked(ctx)
+    data = [spending.intent_json(i) | who(i) for i in intents]
     if ctx.out.fmt == "jsonl":
-        for intent in intents:
-            ctx.out.document(spending.intent_json(intent) | who(intent))
-        for entry in spoiled:
-            ctx.out.document(entry)
+        for doc in [*data, *spoiled]:
+            ctx.out.document(doc)
         return 0
     if ctx.out.machine:
-        data = [spending.intent_json(i) | who(i) for i in intents]
         ctx.out.document({"data": data, "unreadable": spoiled, "next_cursor": None})
         return 0
     if not intents and not unreadable:

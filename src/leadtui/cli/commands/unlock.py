@@ -74,10 +74,9 @@ async def _within_ceiling(ctx: Context, pending_key: str) -> bool:
     ceiling = ctx.ns.max_credits
     if ceiling is None or ctx.ns.idempotency_key is None:
         return False
-    for intent in await spending.pending_intents(ctx):
-        if intent.idempotency_key == pending_key:
-            return intent.amount is not None and intent.amount <= ceiling
-    return False
+    pending = await spending.pending_intents(ctx)
+    amount = next((i.amount for i in pending if i.idempotency_key == pending_key), None)
+    return amount is not None and amount <= ceiling
 
 
 async def _follow(ctx: Context, export: Export, folder: Path | None, spent: dict[str, Any]) -> int:
