@@ -34,7 +34,6 @@ from leadtui.cli.failures import (
 from leadtui.cli.files import AtomicTextFile, names_stdout, output_path
 from leadtui.cli.output import (
     Column,
-    Format,
     Output,
     aligned,
     as_json,
@@ -91,9 +90,9 @@ class Listing:
     `columns`, or, when None (lead records, whose fields the spec does not show), from the
     first record's fields."""
 
-    def __init__(self, out: Output, fmt: Format, columns: Sequence[Column] | None, stream: TextIO):
+    def __init__(self, out: Output, columns: Sequence[Column] | None, stream: TextIO):
         self._out = out
-        self._fmt = fmt
+        self._fmt = out.fmt
         self._columns = list(columns) if columns is not None else None
         self._stream = stream
         self._kept: list[Mapping[str, Any]] = []
@@ -205,7 +204,7 @@ async def show_pages(
     target = _output_file(ctx)
     _one_document_only(ctx, to_file=target is not None)
     stream = target.stream if target else ctx.out.stdout
-    listing = Listing(ctx.out, ctx.out.fmt, columns, stream)
+    listing = Listing(ctx.out, columns, stream)
     last: str | None = None
     try:
         async for page in walk_pages(lambda c: fetch(c, ns.limit), ns.cursor, every=ns.all):

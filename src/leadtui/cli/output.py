@@ -10,6 +10,7 @@ import json
 import os
 import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from contextlib import suppress
 from dataclasses import dataclass
 from typing import Any, Final, Literal, TextIO
 
@@ -174,11 +175,8 @@ def stdout_lost(stdout: TextIO, stderr: TextIO, error: OSError) -> int:
     anything else (a full disk) is one line on stderr, exit 11. The process's own stdout is
     then pointed at /dev/null, or Python complains while flushing it at exit."""
     if stdout is sys.__stdout__:
-        try:
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, stdout.fileno())
-        except (OSError, ValueError):
-            pass
+        with suppress(OSError, ValueError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), stdout.fileno())
     if error.errno == errno.EPIPE:
         return Exit.OK
     reason = error.strerror or type(error).__name__

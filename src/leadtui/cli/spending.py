@@ -19,7 +19,7 @@ import asyncio
 import os
 import signal
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -246,11 +246,10 @@ def _terminate_cancels() -> Iterator[None]:
     task = asyncio.current_task()
     installed = False
     if task is not None and hasattr(signal, "SIGTERM"):
-        try:
+        # Not the main thread, or no signals here: the default stays.
+        with suppress(NotImplementedError, RuntimeError, ValueError):
             loop.add_signal_handler(signal.SIGTERM, task.cancel)
             installed = True
-        except (NotImplementedError, RuntimeError, ValueError):
-            installed = False  # not the main thread, or no signals here: the default stays
     try:
         yield
     finally:
@@ -271,14 +270,8 @@ async def _interrupted(gate: SpendGate, request: SpendRequest) -> CliFailure:
         return CliFailure(
             Code.INTERRUPTED, "Interrupted before anything was sent.", Exit.INTERRUPTED
         )
-    return CliFailure(
-        Code.OUTCOME_UNKNOWN,
-        f"Interrupted while the spend was being sent: whether it went through is unknown. It "
-        f"is journaled as pending under the idempotency key {key}.",
-        Exit.OUTCOME_UNKNOWN,
-        hint=f"Resend it with the same key (never a second debit): leadtui pending resend {key}",
-        details={"idempotency_key": key, "cause": Code.INTERRUPTED},
-    )
+    said = "Interrupted while the spend was being sent: whether it went through is unknown."
+    return _left_pending(key, said, CliFailure(Code.INTERRUPTED, said, Exit.INTERRUPTED))
 
 
 async def show_dry_run(ctx: Context, spend: Spend) -> int:
@@ -307,7 +300,9 @@ def _reported() -> Iterator[None]:
             Exit.UNEXPECTED,
         ) from None
     except SpendOutcomeUnknown as exc:
-        raise _outcome_unknown(exc) from None
+        cause = from_lead_error(exc.error)
+        said = f"Whether the spend went through is unknown ({cause.code}: {cause.message})."
+        raise _left_pending(exc.intent.idempotency_key, said, cause) from None
 
 
 def _refused(exc: SpendBlocked) -> CliFailure:
@@ -315,13 +310,12 @@ def _refused(exc: SpendBlocked) -> CliFailure:
     return CliFailure(code, f"{exc.title}: {exc.message}", exit_code)
 
 
-def _outcome_unknown(exc: SpendOutcomeUnknown) -> CliFailure:
-    """The server may have acted: the intent stays pending, to resend with its key (exit 8)."""
-    key, cause = exc.intent.idempotency_key, from_lead_error(exc.error)
+def _left_pending(key: str, said: str, cause: CliFailure) -> CliFailure:
+    """The server may have acted: the intent stays pending, to resend with its key (exit 8).
+    `cause` is what cut the send short (its code, and the server's status and request id)."""
     return CliFailure(
         Code.OUTCOME_UNKNOWN,
-        f"Whether the spend went through is unknown ({cause.code}: {cause.message}). It is "
-        f"journaled as pending under the idempotency key {key}.",
+        f"{said} It is journaled as pending under the idempotency key {key}.",
         Exit.OUTCOME_UNKNOWN,
         hint=f"Resend it with the same key (never a second debit): leadtui pending resend {key}",
         status=cause.status,
