@@ -62,12 +62,6 @@ def check_options(ctx: Context) -> None:
 
 
 def _approval(ctx: Context, gate: SpendGate) -> InAppApproval:
-    stderr = ctx.deps.stderr
-
-    def tell(line: str) -> None:
-        stderr.write(line + "\n")
-        stderr.flush()
-
     seconds = getattr(ctx.ns, "approval_timeout", None)
     return InAppApproval(
         gate,
@@ -76,7 +70,7 @@ def _approval(ctx: Context, gate: SpendGate) -> InAppApproval:
         timeout=DEFAULT_WAIT_SECONDS if seconds is None else seconds,
         sleep=ctx.deps.sleep,
         clock=ctx.deps.clock,
-        report=tell,
+        report=lambda line: print(line, file=ctx.deps.stderr, flush=True),
     )
 
 

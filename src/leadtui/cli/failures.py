@@ -113,6 +113,10 @@ def next_step(code: str) -> str | None:
     return next_step_in(code, CLI_WORDS) or _STEPS.get(code)
 
 
+# The members of every error document, in its order.
+_DOCUMENTED: Final = ("code", "message", "request_id", "status", "hint")
+
+
 @dataclass
 class CliFailure(Exception):
     """A failure to report and exit with; `details` are extra members of the error object."""
@@ -129,13 +133,7 @@ class CliFailure(Exception):
         super().__init__(self.message)
 
     def document(self) -> dict[str, Any]:
-        error: dict[str, Any] = {
-            "code": self.code,
-            "message": self.message,
-            "request_id": self.request_id,
-            "status": self.status,
-            "hint": self.hint,
-        }
+        error = {name: getattr(self, name) for name in _DOCUMENTED}
         return {"error": error | self.details}
 
 

@@ -96,15 +96,13 @@ def _add_sandbox(sub: argparse._SubParsersAction[_Parser], summary: str) -> None
     sandbox.add_argument(
         "--host", default="127.0.0.1", help="address to listen on (default: %(default)s)"
     )
-    for flag, kind, default, said in (
+    for flag, kind, value, said in (
         ("--port", int, 8000, "port"),
         ("--job-seconds", float, 5.0, "seconds an export takes to become ready"),
         ("--fault-rate", float, 0.0, _FAULT_RATE),
         ("--latency-ms", int, 0, _LATENCY),
     ):
-        sandbox.add_argument(
-            flag, type=kind, default=default, help=f"{said} (default: %(default)s)"
-        )
+        sandbox.add_argument(flag, type=kind, default=value, help=f"{said} (default: %(default)s)")
     sandbox.add_argument(
         "--db",
         metavar="FILE",

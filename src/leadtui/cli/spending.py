@@ -188,8 +188,7 @@ def spent_json(ctx: Context, result: SpendResult) -> dict[str, Any]:
     debited, request_id}, or null). An overcharge is also a warning on stderr."""
     overcharge = result.overcharge_text()
     if overcharge is not None:
-        ctx.deps.stderr.write(f"Warning: {overcharge}\n")
-        ctx.deps.stderr.flush()
+        print(f"Warning: {overcharge}", file=ctx.deps.stderr, flush=True)
     return {
         "idempotency_key": result.intent.idempotency_key,
         "debited": result.debited,
