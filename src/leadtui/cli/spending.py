@@ -370,7 +370,6 @@ async def _find(ctx: Context, gate: SpendGate, key_or_prefix: str) -> SpendInten
                 f"The journal's entry {spoiled[0].idempotency_key} cannot be read "
                 f"({spoiled[0].reason}): it is never sent. Nothing was sent.",
                 Exit.CONFLICT,
-                hint="Check the account's exports or extractions for it on the server.",
             )
         raise CliFailure(
             ErrorCode.NOT_FOUND,

@@ -86,8 +86,7 @@ async def create(ctx: Context) -> int:
 
 
 async def launch(ctx: Context) -> int:
-    spend = await spending.launch_extraction_spend(ctx, ctx.ns.id)
-    return await _consume_launch(ctx, spend)
+    return await _consume_launch(ctx, await spending.launch_extraction_spend(ctx, ctx.ns.id))
 
 
 # Exit 0 once completed, 3 if it failed or was stopped, 4 on --timeout.
