@@ -25,22 +25,9 @@ from pydantic import BaseModel
 from leadtui.api.models import Page
 from leadtui.api.pagination import MAX_PAGES_PER_WALK
 from leadtui.cli.exit_codes import Exit
-from leadtui.cli.failures import (
-    LIST_INCOMPLETE,
-    CliFailure,
-    usage_failure,
-    write_failure,
-)
+from leadtui.cli.failures import LIST_INCOMPLETE, CliFailure, usage_failure, write_failure
 from leadtui.cli.files import AtomicTextFile, names_stdout, output_path
-from leadtui.cli.output import (
-    Column,
-    Output,
-    aligned,
-    as_json,
-    cell,
-    column_widths,
-    field,
-)
+from leadtui.cli.output import Column, Output, aligned, as_json, cell, column_widths, field
 from leadtui.cli.runtime import Context
 from leadtui.spend.errors import Code
 

@@ -30,11 +30,7 @@ from leadtui.api.models import ExtractionRequest
 from leadtui.api.urls import segment
 from leadtui.cli import approving, spend_display
 from leadtui.cli.exit_codes import Exit
-from leadtui.cli.failures import (
-    CliFailure,
-    from_lead_error,
-    usage_failure,
-)
+from leadtui.cli.failures import CliFailure, from_lead_error, usage_failure
 from leadtui.cli.output import Rows, as_json
 from leadtui.cli.runtime import Context
 from leadtui.cli.spend_display import decision_failure
