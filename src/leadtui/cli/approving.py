@@ -84,8 +84,9 @@ async def approved_in_app(ctx: Context, gate: SpendGate, request: SpendRequest) 
     except SpendRefused as exc:
         if exc.decision is not None:
             raise decision_failure(exc.decision) from None
-        code = Code.CONFIRMATION_REQUIRED
-        raise CliFailure(code, exc.message, Exit.CONFIRMATION_REQUIRED) from None
+        raise CliFailure(
+            Code.CONFIRMATION_REQUIRED, exc.message, Exit.CONFIRMATION_REQUIRED
+        ) from None
     except JournalError as exc:
         raise CliFailure(
             Code.JOURNAL_UNAVAILABLE,

@@ -266,7 +266,7 @@ async def _interrupted(gate: SpendGate, request: SpendRequest) -> CliFailure:
             Code.INTERRUPTED, "Interrupted before anything was sent.", Exit.INTERRUPTED
         )
     said = "Interrupted while the spend was being sent: whether it went through is unknown."
-    return _left_pending(key, said, CliFailure(Code.INTERRUPTED, said, Exit.INTERRUPTED))
+    return _left_pending(key, said, Code.INTERRUPTED)
 
 
 async def show_dry_run(ctx: Context, spend: Spend) -> int:
@@ -297,7 +297,8 @@ def _reported() -> Iterator[None]:
     except SpendOutcomeUnknown as exc:
         cause = from_lead_error(exc.error)
         said = f"Whether the spend went through is unknown ({cause.code}: {cause.message})."
-        raise _left_pending(exc.intent.idempotency_key, said, cause) from None
+        key = exc.intent.idempotency_key
+        raise _left_pending(key, said, cause.code, cause.status, cause.request_id) from None
 
 
 def _refused(exc: SpendBlocked) -> CliFailure:
@@ -305,17 +306,19 @@ def _refused(exc: SpendBlocked) -> CliFailure:
     return CliFailure(code, f"{exc.title}: {exc.message}", exit_code)
 
 
-def _left_pending(key: str, said: str, cause: CliFailure) -> CliFailure:
+def _left_pending(
+    key: str, said: str, cause: str, status: int | None = None, request_id: str | None = None
+) -> CliFailure:
     """The server may have acted: the intent stays pending, to resend with its key (exit 8).
-    `cause` is what cut the send short (its code, and the server's status and request id)."""
+    `cause` is the code of what cut the send short."""
     return CliFailure(
         Code.OUTCOME_UNKNOWN,
         f"{said} It is journaled as pending under the idempotency key {key}.",
         Exit.OUTCOME_UNKNOWN,
         hint=f"Resend it with the same key (never a second debit): leadtui pending resend {key}",
-        status=cause.status,
-        request_id=cause.request_id,
-        details={"idempotency_key": key, "cause": cause.code},
+        status=status,
+        request_id=request_id,
+        details={"idempotency_key": key, "cause": cause},
     )
 
 
