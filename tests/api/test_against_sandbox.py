@@ -72,11 +72,11 @@ async def ready_export(client: LeadClient, clock: FakeClock, amount: int) -> tup
 
 
 async def test_discovery_and_openapi_are_public_and_document_all_24_operations(
-    make_client: MakeClient,
+    sandbox_http: httpx.AsyncClient,
 ) -> None:
-    client = make_client("sk_demo_revoked")  # a rejected key does not matter here
-    discovery = await client.discovery()
-    openapi = await client.openapi()
+    # No key is sent: both documents are public.
+    discovery = (await sandbox_http.get(f"{API_PREFIX}/")).json()
+    openapi = (await sandbox_http.get(f"{API_PREFIX}/openapi.json")).json()
     assert discovery["openapi"].endswith("/openapi.json")
     assert openapi["openapi"] == "3.1.0"
     assert openapi["info"]["version"] == "1.0.0"

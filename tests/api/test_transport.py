@@ -248,14 +248,10 @@ async def test_requests_carry_bearer_auth_user_agent_and_the_api_prefix() -> Non
     script = Script([httpx.Response(200, json=ME)])
     async with scripted_client(script, Sleeps()) as client:
         await client.me()
-        await client.discovery()
-    me_request, discovery_request = script.requests
+    (me_request,) = script.requests
     assert me_request.url.path == "/api/v1/me"
     assert me_request.headers["Authorization"] == f"Bearer {KEY}"
     assert me_request.headers["User-Agent"].startswith("leadtui/")
-    # Public endpoints do not need the key, so it is not sent.
-    assert discovery_request.url.path == "/api/v1/"
-    assert "Authorization" not in discovery_request.headers
 
 
 async def test_ids_are_sent_as_one_path_segment() -> None:

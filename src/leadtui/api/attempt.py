@@ -35,6 +35,9 @@ from leadtui.api.errors import (
 
 log = logging.getLogger("leadtui.api")
 
+# The largest JSON answer is a page of at most 100 records (~35 KB from the sandbox); 8 MiB
+# is ample headroom, yet bounds what a broken or hostile server can make us hold and parse.
+MAX_JSON_BYTES: Final = 8 * 1024 * 1024
 # An error object is a few hundred bytes; past this the body is not one (a proxy's page).
 MAX_ERROR_BYTES: Final = 64 * 1024
 
@@ -53,10 +56,9 @@ async def attempt(
     stream: bool,
     within: float,
     pace_window: float,
-    max_json_bytes: int,
 ) -> tuple[LeadError | None, httpx.Response | None]:
     """One try, given `within` seconds: a usable response, or the error it amounts to
-    (nothing raised here). A JSON body is read whole, up to `max_json_bytes`; a streamed one
+    (nothing raised here). A JSON body is read whole, up to MAX_JSON_BYTES; a streamed one
     is left to the caller, which must receive at least a floor of bytes per `pace_window`."""
     method, path = request.method, request.url.path
     where = f"{method} {path}"
@@ -83,7 +85,7 @@ async def attempt(
                     request_id_of(response),
                 )
                 return None, response
-            limit = max_json_bytes if response.is_success else MAX_ERROR_BYTES
+            limit = MAX_JSON_BYTES if response.is_success else MAX_ERROR_BYTES
             undecodable: str | None = None
             try:
                 body = await read_capped(response, limit)
@@ -121,7 +123,7 @@ async def attempt(
             problem = (
                 f"the body cannot be decoded: {undecodable}"
                 if undecodable is not None
-                else f"the body is larger than {max_json_bytes // (1024 * 1024)} MiB"
+                else f"the body is larger than {MAX_JSON_BYTES // (1024 * 1024)} MiB"
             )
             log.debug("%s %s -> %d %s", method, path, response.status_code, problem)
             return bad_response(

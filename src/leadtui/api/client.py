@@ -6,7 +6,7 @@ import os
 import ssl
 from functools import cached_property
 from types import TracebackType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import httpx
 from pydantic import SecretStr
@@ -153,18 +153,6 @@ class LeadClient:
     async def aclose(self) -> None:
         """Close the connection pool."""
         await self._transport.aclose()
-
-    async def discovery(self) -> dict[str, Any]:
-        """The discovery document (`GET /`, no auth)."""
-        from leadtui.api.parsing import parse_document
-
-        return parse_document(await self._transport.request("GET", "/", auth=False))
-
-    async def openapi(self) -> dict[str, Any]:
-        """The OpenAPI 3.1 document (`GET /openapi.json`, no auth)."""
-        from leadtui.api.parsing import parse_document
-
-        return parse_document(await self._transport.request("GET", "/openapi.json", auth=False))
 
     async def me(self) -> Identity:
         """The account behind the key: credits, subscription, scopes."""

@@ -135,19 +135,3 @@ def parse_page(response: httpx.Response, model: type[R], limit: int | None) -> P
         page.next_cursor = None
     page._poll_after = poll_hint(response)
     return page
-
-
-def parse_document(response: httpx.Response) -> dict[str, Any]:
-    """A free-form JSON object (discovery, OpenAPI)."""
-    try:
-        doc = _document_adapter.validate_json(response.content)
-    except ValidationError as exc:
-        raise bad_response(
-            response.status_code,
-            f"expected a JSON object; {_describe(exc)}",
-            request_id_of(response),
-        ) from None
-    return doc
-
-
-_document_adapter: TypeAdapter[dict[str, Any]] = TypeAdapter(dict[str, Any])

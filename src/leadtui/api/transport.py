@@ -45,9 +45,6 @@ log = logging.getLogger("leadtui.api")
 Sleep = Callable[[float], Awaitable[None]]
 
 RETRY_STATUSES: Final = GATEWAY_STATUSES | {429}
-# The largest JSON answer is a page of at most 100 records (~35 KB from the sandbox); 8 MiB
-# is ample headroom, yet bounds what a broken or hostile server can make us hold and parse.
-MAX_JSON_BYTES: Final = 8 * 1024 * 1024
 # Methods that may be replayed without a key: reading twice changes nothing.
 _SAFE_METHODS: Final = frozenset({"GET", "HEAD", "OPTIONS"})
 
@@ -73,16 +70,15 @@ class Transport:
         user_agent: str,
         transport: httpx.AsyncBaseTransport | None = None,
         sleep: Sleep | None = None,
-        deadline: float | None = None,
-        max_json_bytes: int = MAX_JSON_BYTES,
         on_exchange: ExchangeObserver | None = None,
     ) -> None:
         self.on_exchange = on_exchange
         """Told of every attempt, failed or not (see `Exchange`)."""
         self._api_key = api_key
         self._policy = policy
-        self._deadline = deadline if deadline is not None else DEADLINE_PER_TIMEOUT * timeout
-        self._max_json_bytes = max_json_bytes
+        # One request's attempts may take this long in all (connect and answer); it is also
+        # the pace window of streamed bodies.
+        self._deadline = DEADLINE_PER_TIMEOUT * timeout
         self._sleep: Sleep = sleep or asyncio.sleep
         self._http = httpx.AsyncClient(
             base_url=base_url + API_PREFIX,
@@ -101,20 +97,12 @@ class Transport:
     def __repr__(self) -> str:
         return f"Transport(base_url={str(self._http.base_url)!r})"
 
-    @property
-    def deadline(self) -> float:
-        """Seconds one request's attempts may take in all (connect and answer); also the pace
-        window of streamed bodies."""
-        return self._deadline
-
     async def aclose(self) -> None:
         await self._http.aclose()
 
-    def _headers(self, *, auth: bool, idempotency_key: str | None, stream: bool) -> dict[str, str]:
-        headers: dict[str, str] = {}
-        if auth:
-            # The only place the secret is unwrapped.
-            headers["Authorization"] = f"Bearer {self._api_key.get_secret_value()}"
+    def _headers(self, *, idempotency_key: str | None, stream: bool) -> dict[str, str]:
+        # The only place the secret is unwrapped.
+        headers = {"Authorization": f"Bearer {self._api_key.get_secret_value()}"}
         if idempotency_key is not None:
             headers[IDEMPOTENCY_HEADER] = idempotency_key
         if stream:
@@ -166,7 +154,6 @@ class Transport:
         json: Any = None,
         content: bytes | None = None,
         idempotency_key: str | None = None,
-        auth: bool = True,
     ) -> httpx.Response:
         """Send with retries; return a 2xx response with its body read, or raise. `content`
         is a JSON body already encoded, sent as these exact bytes on every attempt."""
@@ -177,7 +164,6 @@ class Transport:
             json=json,
             content=content,
             idempotency_key=idempotency_key,
-            auth=auth,
             stream=False,
         ) as response:
             return response
@@ -193,7 +179,7 @@ class Transport:
     ) -> AsyncIterator[httpx.Response]:
         """Like `request`, but the 2xx body is left unread for the caller to stream."""
         async with self._send(
-            method, path, json=json, idempotency_key=idempotency_key, auth=True, stream=True
+            method, path, json=json, idempotency_key=idempotency_key, stream=True
         ) as response:
             yield response
 
@@ -207,7 +193,6 @@ class Transport:
         json: Any = None,
         content: bytes | None = None,
         idempotency_key: str | None,
-        auth: bool,
         stream: bool,
     ) -> AsyncIterator[httpx.Response]:
         # A write is replayed only when the server can recognise the replay by its key.
@@ -218,7 +203,7 @@ class Transport:
             params=params,
             json=json,
             content=content,
-            headers=self._headers(auth=auth, idempotency_key=idempotency_key, stream=stream),
+            headers=self._headers(idempotency_key=idempotency_key, stream=stream),
         )
         retry_number = 0
         earlier: list[LeadError] = []
@@ -237,7 +222,6 @@ class Transport:
                 stream=stream,
                 within=left,
                 pace_window=self._deadline,
-                max_json_bytes=self._max_json_bytes,
             )
             left -= now() - attempt_began
             self._report(request, idempotency_key, retry_number, started, failure, response)
