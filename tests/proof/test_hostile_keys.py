@@ -13,7 +13,6 @@ from pydantic import SecretStr, ValidationError
 from leadtui.api.client import LeadClient
 from leadtui.api.errors import ConfigurationError, InvalidIdempotencyKey, LeadError
 from leadtui.api.keys import api_key_problem, idempotency_key_problem
-from leadtui.api.retry_policy import RetryPolicy
 from leadtui.api.transport import Transport
 from tests.api.hostile import HostileServer, json_response
 from tests.support.idempotency import IdempotencyParams
@@ -95,7 +94,7 @@ async def test_a_transport_built_around_the_client_still_never_leaks_the_key(key
     server = HostileServer(lambda seen: json_response({}))
     async with server as url:
         transport = Transport(
-            url, SecretStr(key), timeout=5.0, policy=RetryPolicy(), user_agent="leadtui-test"
+            url, SecretStr(key), timeout=5.0, max_retries=3, user_agent="leadtui-test"
         )
         try:
             with pytest.raises(LeadError) as caught:

@@ -16,7 +16,6 @@ from leadtui.api.deadlines import DEFAULT_TIMEOUT
 from leadtui.api.errors import ConfigurationError
 from leadtui.api.exchange import ExchangeObserver
 from leadtui.api.keys import api_key_problem, mask_key
-from leadtui.api.retry_policy import RetryPolicy
 from leadtui.api.transport import Sleep, Transport
 from leadtui.api.urls import validate_base_url
 
@@ -88,7 +87,7 @@ class LeadClient:
             self._base_url,
             secret,
             timeout=timeout,
-            policy=RetryPolicy(max_retries=max_retries),
+            max_retries=max_retries,
             user_agent=USER_AGENT,
             transport=transport,
             sleep=sleep,

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import random
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import asynccontextmanager
@@ -38,13 +39,17 @@ from leadtui.api.errors import (
 )
 from leadtui.api.exchange import Exchange, ExchangeObserver, failure_outcome
 from leadtui.api.keys import unprintable_position
-from leadtui.api.retry_policy import RetryPolicy
 
 log = logging.getLogger("leadtui.api")
 
 Sleep = Callable[[float], Awaitable[None]]
 
 RETRY_STATUSES: Final = GATEWAY_STATUSES | {429}
+# Full jitter: the n-th retry waits a uniform draw in [0, min(CAP, BASE * 2^n)] seconds.
+BACKOFF_BASE: Final = 0.5
+BACKOFF_CAP: Final = 8.0
+# A longer Retry-After is raised to the caller (with `.retry_after`) rather than slept.
+MAX_RETRY_AFTER: Final = 60.0
 # Methods that may be replayed without a key: reading twice changes nothing.
 _SAFE_METHODS: Final = frozenset({"GET", "HEAD", "OPTIONS"})
 
@@ -57,6 +62,10 @@ def _may_have_acted(failure: LeadError) -> bool:
     return not failure.unsent
 
 
+def backoff(retry_number: int) -> float:
+    return random.uniform(0.0, min(BACKOFF_CAP, BACKOFF_BASE * (2**retry_number)))
+
+
 class Transport:
     """Sends requests under `{base_url}/api/v1` and turns failures into typed errors."""
 
@@ -66,7 +75,7 @@ class Transport:
         api_key: SecretStr,
         *,
         timeout: float,
-        policy: RetryPolicy,
+        max_retries: int,
         user_agent: str,
         transport: httpx.AsyncBaseTransport | None = None,
         sleep: Sleep | None = None,
@@ -75,7 +84,7 @@ class Transport:
         self.on_exchange = on_exchange
         """Told of every attempt, failed or not (see `Exchange`)."""
         self._api_key = api_key
-        self._policy = policy
+        self._max_retries = max_retries
         # One request's attempts may take this long in all (connect and answer); it is also
         # the pace window of streamed bodies.
         self._deadline = DEADLINE_PER_TIMEOUT * timeout
@@ -209,7 +218,7 @@ class Transport:
         earlier: list[LeadError] = []
         # One deadline for connecting and answering, shared by every attempt: a server that
         # answers slowly cannot multiply it by the number of retries. (The waits between
-        # attempts are the retry policy's, bounded there.)
+        # attempts are bounded by the backoff cap and MAX_RETRY_AFTER.)
         now = asyncio.get_running_loop().time
         left = self._deadline
         while True:
@@ -249,7 +258,7 @@ class Transport:
                 request.url.path,
                 delay,
                 retry_number,
-                self._policy.max_retries,
+                self._max_retries,
             )
             await self._sleep(delay)
 
@@ -289,16 +298,16 @@ class Transport:
         self, failure: LeadError, retry_number: int, *, retryable: bool
     ) -> float | None:
         """Seconds to wait before the next attempt, or None to give up and raise."""
-        if not retryable or retry_number >= self._policy.max_retries:
+        if not retryable or retry_number >= self._max_retries:
             return None
         if isinstance(failure, ApiError):
             if failure.status not in RETRY_STATUSES:
                 return None
             if failure.retry_after is not None:
-                if failure.retry_after > self._policy.max_retry_after:
+                if failure.retry_after > MAX_RETRY_AFTER:
                     return None
                 return failure.retry_after
-        return self._policy.backoff(retry_number)
+        return backoff(retry_number)
 
 
 def poll_hint(response: httpx.Response) -> float | None:
