@@ -109,16 +109,6 @@ class Transport:
     async def aclose(self) -> None:
         await self._http.aclose()
 
-    def _headers(self, *, idempotency_key: str | None, stream: bool) -> dict[str, str]:
-        # The only place the secret is unwrapped.
-        headers = {"Authorization": f"Bearer {self._api_key.get_secret_value()}"}
-        if idempotency_key is not None:
-            headers[IDEMPOTENCY_HEADER] = idempotency_key
-        if stream:
-            # Archives are compressed already; an encoded one could inflate without bound.
-            headers["Accept-Encoding"] = "identity"
-        return headers
-
     def _build(
         self,
         method: str,
@@ -126,8 +116,9 @@ class Transport:
         *,
         params: Mapping[str, Any] | None,
         json: Any,
-        headers: dict[str, str],
-        content: bytes | None = None,
+        content: bytes | None,
+        idempotency_key: str | None,
+        stream: bool,
     ) -> httpx.Request:
         """The request, or ConfigurationError when a value cannot go into it.
 
@@ -135,19 +126,24 @@ class Transport:
         control character) would hold the whole value, the key included. Our error is raised
         after any handler, so nothing is in its `__cause__` or `__context__`.
         """
+        # The only place the secret is unwrapped.
+        headers = {"Authorization": f"Bearer {self._api_key.get_secret_value()}"}
+        if idempotency_key is not None:
+            headers[IDEMPOTENCY_HEADER] = idempotency_key
+        if stream:
+            # Archives are compressed already; an encoded one could inflate without bound.
+            headers["Accept-Encoding"] = "identity"
+        if content is not None:
+            headers["Content-Type"] = "application/json"
         bad_header = next(
             (name for name, value in headers.items() if unprintable_position(value) is not None),
             None,
         )
         if bad_header is None:
             try:
-                if content is not None:
-                    headers = {**headers, "Content-Type": "application/json"}
-                    return self._http.build_request(
-                        method, path, params=params, content=content, headers=headers
-                    )
+                # `content`, when given, is the JSON body already encoded: httpx sends it as is.
                 return self._http.build_request(
-                    method, path, params=params, json=json, headers=headers
+                    method, path, params=params, json=json, content=content, headers=headers
                 )
             except UnicodeError:
                 pass
@@ -179,17 +175,10 @@ class Transport:
 
     @asynccontextmanager
     async def stream(
-        self,
-        method: str,
-        path: str,
-        *,
-        json: Any = None,
-        idempotency_key: str | None = None,
+        self, method: str, path: str, *, json: Any = None
     ) -> AsyncIterator[httpx.Response]:
         """Like `request`, but the 2xx body is left unread for the caller to stream."""
-        async with self._send(
-            method, path, json=json, idempotency_key=idempotency_key, stream=True
-        ) as response:
+        async with self._send(method, path, json=json, stream=True) as response:
             yield response
 
     @asynccontextmanager
@@ -201,7 +190,7 @@ class Transport:
         params: Mapping[str, Any] | None = None,
         json: Any = None,
         content: bytes | None = None,
-        idempotency_key: str | None,
+        idempotency_key: str | None = None,
         stream: bool,
     ) -> AsyncIterator[httpx.Response]:
         # A write is replayed only when the server can recognise the replay by its key.
@@ -212,7 +201,8 @@ class Transport:
             params=params,
             json=json,
             content=content,
-            headers=self._headers(idempotency_key=idempotency_key, stream=stream),
+            idempotency_key=idempotency_key,
+            stream=stream,
         )
         retry_number = 0
         earlier: list[LeadError] = []
