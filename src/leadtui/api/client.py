@@ -59,7 +59,6 @@ class LeadClient:
         max_retries: int = 3,
         transport: httpx.AsyncBaseTransport | None = None,
         sleep: Sleep | None = None,
-        on_exchange: ExchangeObserver | None = None,
     ) -> None:
         url = base_url if base_url is not None else os.environ.get(BASE_URL_ENV)
         if not url:
@@ -91,7 +90,6 @@ class LeadClient:
             user_agent=USER_AGENT,
             transport=transport,
             sleep=sleep,
-            on_exchange=on_exchange,
         )
 
     @cached_property
@@ -150,7 +148,6 @@ class LeadClient:
         await self.aclose()
 
     async def aclose(self) -> None:
-        """Close the connection pool."""
         await self._transport.aclose()
 
     async def me(self) -> Identity:

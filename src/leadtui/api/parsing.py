@@ -9,7 +9,6 @@ import httpx
 from pydantic import (
     AliasChoices,
     BaseModel,
-    ConfigDict,
     Field,
     StringConstraints,
     TypeAdapter,
@@ -29,22 +28,20 @@ MAX_CURSOR_CHARS: Final = 2048
 Cursor = Annotated[str, StringConstraints(max_length=MAX_CURSOR_CHARS)]
 
 
+# These three read what they name and pass over any other member (pydantic's default).
 class _Wrapped(BaseModel, Generic[T]):
     """A single object under `data`, as `GET /me` (and the sandbox, everywhere) returns it."""
 
-    model_config = ConfigDict(extra="ignore")
     data: T
 
 
 class _CursorHolder(BaseModel):
-    model_config = ConfigDict(extra="ignore")
     next_cursor: Cursor | None = None
 
 
 class _WirePage(BaseModel, Generic[T]):
     """A page as it arrives; `next_cursor` at the top, or under `meta` or `pagination`."""
 
-    model_config = ConfigDict(extra="ignore")
     # No page is ever longer than the spec's largest `limit`; validation stops past it.
     data: list[T] = Field(validation_alias=AliasChoices("data", "items"), max_length=PAGE_LIMIT_MAX)
     next_cursor: Cursor | None = None

@@ -79,9 +79,8 @@ class Transport:
         user_agent: str,
         transport: httpx.AsyncBaseTransport | None = None,
         sleep: Sleep | None = None,
-        on_exchange: ExchangeObserver | None = None,
     ) -> None:
-        self.on_exchange = on_exchange
+        self.on_exchange: ExchangeObserver | None = None
         """Told of every attempt, failed or not (see `Exchange`)."""
         self._api_key = api_key
         self._max_retries = max_retries
