@@ -43,7 +43,6 @@ MAX_ERROR_BYTES: Final = 64 * 1024
 
 
 def request_id_of(response: httpx.Response) -> str | None:
-    """The request id the server gave this answer, if any."""
     value: str | None = response.headers.get(REQUEST_ID_HEADER)
     return value
 

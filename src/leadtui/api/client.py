@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING
 import httpx
 from pydantic import SecretStr
 
-from leadtui import __version__
 from leadtui.api.deadlines import DEFAULT_TIMEOUT
 from leadtui.api.errors import ConfigurationError
 from leadtui.api.exchange import ExchangeObserver
@@ -29,7 +28,6 @@ if TYPE_CHECKING:
 
 BASE_URL_ENV = "LEADTUI_BASE_URL"
 API_KEY_ENV = "LEADTUI_API_KEY"
-USER_AGENT = f"leadtui/{__version__}"
 
 
 def _plain_http_transport() -> httpx.AsyncHTTPTransport:
@@ -87,7 +85,6 @@ class LeadClient:
             secret,
             timeout=timeout,
             max_retries=max_retries,
-            user_agent=USER_AGENT,
             transport=transport,
             sleep=sleep,
         )

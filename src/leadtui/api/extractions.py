@@ -65,11 +65,9 @@ class Extractions(Resource):
         return await self._keyed("PATCH", path, Extraction, key, body)
 
     async def pause(self, extraction_id: str, idempotency_key: str | None = None) -> Extraction:
-        """Pause a running extraction."""
         return await self._act(extraction_id, "pause", idempotency_key)
 
     async def resume(self, extraction_id: str, idempotency_key: str | None = None) -> Extraction:
-        """Resume a paused extraction."""
         return await self._act(extraction_id, "resume", idempotency_key)
 
     async def stop(self, extraction_id: str, idempotency_key: str | None = None) -> Extraction:

@@ -20,6 +20,7 @@ from typing import Any, Final
 import httpx
 from pydantic import SecretStr
 
+from leadtui import __version__
 from leadtui.api.attempt import attempt, request_id_of
 from leadtui.api.bodies import (
     ACCEPT_ENCODING,
@@ -76,7 +77,6 @@ class Transport:
         *,
         timeout: float,
         max_retries: int,
-        user_agent: str,
         transport: httpx.AsyncBaseTransport | None = None,
         sleep: Sleep | None = None,
     ) -> None:
@@ -92,7 +92,7 @@ class Transport:
             base_url=base_url + API_PREFIX,
             timeout=httpx.Timeout(timeout),
             headers={
-                "User-Agent": user_agent,
+                "User-Agent": f"leadtui/{__version__}",
                 "Accept": "application/json",
                 "Accept-Encoding": ACCEPT_ENCODING,
             },
