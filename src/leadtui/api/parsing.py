@@ -6,14 +6,7 @@ from functools import cache
 from typing import Annotated, Any, Final, Generic, TypeVar
 
 import httpx
-from pydantic import (
-    AliasChoices,
-    BaseModel,
-    Field,
-    StringConstraints,
-    TypeAdapter,
-    ValidationError,
-)
+from pydantic import AliasChoices, BaseModel, Field, StringConstraints, TypeAdapter, ValidationError
 
 from leadtui.api.attempt import request_id_of
 from leadtui.api.errors import bad_response

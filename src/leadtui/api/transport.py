@@ -22,14 +22,8 @@ from pydantic import SecretStr
 
 from leadtui import __version__
 from leadtui.api.attempt import attempt, request_id_of
-from leadtui.api.bodies import (
-    ACCEPT_ENCODING,
-)
-from leadtui.api.contract import (
-    API_PREFIX,
-    GATEWAY_STATUSES,
-    IDEMPOTENCY_HEADER,
-)
+from leadtui.api.bodies import ACCEPT_ENCODING
+from leadtui.api.contract import API_PREFIX, GATEWAY_STATUSES, IDEMPOTENCY_HEADER
 from leadtui.api.deadlines import DEADLINE_PER_TIMEOUT
 from leadtui.api.errors import (
     ApiError,
