@@ -167,6 +167,3 @@ class HelpScreen(ModalScreen[None]):
             box.scroll_end(animate=False)
         else:
             box.scroll_home(animate=False)
-
-    async def action_dismiss(self, result: None = None) -> None:
-        self.dismiss(result)
