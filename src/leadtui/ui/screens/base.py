@@ -186,16 +186,11 @@ class LeadScreen(Screen[None]):
         self._check_required_scopes()
         self.refresh_bindings()
 
-    def missing_required_scope(self) -> ErrorReport | None:
-        for scope, doing in self.REQUIRED_SCOPES:
-            if not self.lead_app.has_scope(scope):
-                return missing_scope(scope, doing)
-        return None
-
     def _check_required_scopes(self) -> None:
-        report = self.missing_required_scope()
-        if report is not None:
-            self.show_error(report)
+        has = self.lead_app.has_scope
+        missing = [(scope, doing) for scope, doing in self.REQUIRED_SCOPES if not has(scope)]
+        if missing:
+            self.show_error(missing_scope(*missing[0]))
         elif self._showing_scope_notice():
             self.clear_error()
 
