@@ -66,11 +66,6 @@ def _values(search: Search) -> tuple[object, ...]:
     )
 
 
-def search_record(search: Search) -> dict[str, object]:
-    """The search as the server sent it, the fields the spec does not fix included."""
-    return search.model_dump(mode="json")
-
-
 class SearchesScreen(LeadScreen):
     CSS_PATH = stylesheet("searches")
 
@@ -98,7 +93,8 @@ class SearchesScreen(LeadScreen):
             lambda search: search_cells(search, narrow=self.narrow),
             row_id=lambda search: search.searchId,
             values=_values,
-            record=search_record,
+            # As the server sent it, the fields the spec does not fix included.
+            record=lambda search: search.model_dump(mode="json"),
             id="searches-table",
         )
         yield Static("", id="searches-status")
@@ -110,7 +106,7 @@ class SearchesScreen(LeadScreen):
 
     def on_mount(self) -> None:
         self.table.focus()
-        self.watch(self.app, "sign_ins", self._signed_in, init=False)
+        self.watch(self.app, "sign_ins", self.reload, init=False)
         self.reload()
 
     def on_resize(self) -> None:  # LeadScreen's runs too (Textual calls every class's)
@@ -121,9 +117,6 @@ class SearchesScreen(LeadScreen):
             for column in table.columns.values():
                 column.content_width = 0  # widths are measured again from the new cells
             table.apply(lambda: None)
-
-    def _signed_in(self) -> None:
-        self.reload()
 
     def on_screen_resume(self) -> None:
         if self.searches:
