@@ -25,8 +25,8 @@ from leadtui.ui.dialogs.confirm import ConfirmText
 from leadtui.ui.frame.stylesheets import stylesheet
 from leadtui.ui.widgets.text_fields import ListField
 
-LIST_FIELDS = ("categories", "countries", "localisations", "enrichment_sources")
-EXAMPLES = {
+# Each list field, with the example its empty field shows.
+LIST_FIELDS = {
     "categories": "bakery, florist",
     "countries": "FR, BE",
     "localisations": "Paris, Lyon",
@@ -52,10 +52,6 @@ def _problems(error: ValidationError) -> list[str]:
         what = "missing" if item["type"] == "missing" else item["msg"]
         lines.append(f"{where}: {what}")
     return lines
-
-
-def _explain(error: ValidationError) -> str:
-    return "\n".join(f"✗ {line}" for line in _problems(error)[:4])
 
 
 def launch_problems(request: Mapping[str, Any]) -> list[str]:
@@ -112,13 +108,13 @@ class ExtractionForm(ModalScreen[ExtractionFormResult | None]):
                 f"Edit draft {self.draft.extractionId}" if self.draft else "New extraction"
             )
             box.border_subtitle = "lists: comma-separated; may be empty"
-            for name in LIST_FIELDS:
+            for name, example in LIST_FIELDS.items():
                 with Horizontal(classes="form-row"):
                     yield Label(name.replace("_", " "))
                     yield ListField(
                         ", ".join(self._initial(name) or []),
                         what=name,
-                        placeholder=EXAMPLES[name],
+                        placeholder=example,
                         id=f"x-{name}",
                         compact=True,
                     )
@@ -182,7 +178,7 @@ class ExtractionForm(ModalScreen[ExtractionFormResult | None]):
             else:
                 checked = ExtractionDraft.model_validate(body).to_body()
         except ValidationError as error:
-            errors.update(_explain(error))
+            errors.update("\n".join(f"✗ {line}" for line in _problems(error)[:4]))
             return
         except ValueError as error:
             errors.update(str(error))
