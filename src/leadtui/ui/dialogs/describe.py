@@ -85,17 +85,12 @@ class Describe(ModalScreen[None]):
     # --- drawing -------------------------------------------------------------------------
 
     def _draw(self) -> None:
-        hits = set(matches(self.lines, self.search_text))
-        out = Text(no_wrap=True, overflow="ellipsis")
-        for index, line in enumerate(self._highlighted):
-            shown = line.copy()
-            if index in hits:
-                shown.stylize("underline")
-            if index == self.cursor:
-                shown.stylize("reverse")
-            out.append_text(shown)
-            if index < len(self._highlighted) - 1:
-                out.append("\n")
+        shown = [line.copy() for line in self._highlighted]
+        for index in matches(self.lines, self.search_text):
+            shown[index].stylize("underline")
+        if 0 <= self.cursor < len(shown):
+            shown[self.cursor].stylize("reverse")
+        out = Text("\n", no_wrap=True, overflow="ellipsis").join(shown)
         self.query_one("#describe-text", Static).update(out)
         self.query_one("#describe-where", Static).update(self._where())
         self._keep_cursor_visible()
