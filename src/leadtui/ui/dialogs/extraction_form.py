@@ -23,6 +23,7 @@ from textual.widgets import Button, Input, Label, Static, TextArea
 from leadtui.api.models import Extraction, ExtractionDraft, ExtractionRequest
 from leadtui.ui.dialogs.confirm import ConfirmText
 from leadtui.ui.frame.stylesheets import stylesheet
+from leadtui.ui.model.search_draft import split_values
 from leadtui.ui.widgets.text_fields import ListField
 
 # Each list field, with the example its empty field shows.
@@ -39,10 +40,6 @@ class ExtractionFormResult:
     body: dict[str, Any]
     """A valid ExtractionDraft body (launch=False) or ExtractionRequest body (launch=True)."""
     launch: bool
-
-
-def _split(text: str) -> list[str]:
-    return [part.strip() for part in text.replace("\n", ",").split(",") if part.strip()]
 
 
 def _problems(error: ValidationError) -> list[str]:
@@ -151,9 +148,9 @@ class ExtractionForm(ModalScreen[ExtractionFormResult | None]):
         # Every list is sent, empty ones too: the spec allows empty lists, so a draft saved
         # here can be launched, and what is launched is what the form shows.
         body: dict[str, Any] = {
-            name: _split(self.query_one(f"#x-{name}", Input).value) for name in LIST_FIELDS
+            name: split_values(self.query_one(f"#x-{name}", Input).value) for name in LIST_FIELDS
         }
-        urls = _split(self.query_one("#x-urls", TextArea).text)
+        urls = split_values(self.query_one("#x-urls", TextArea).text)
         if urls:
             body["urls"] = urls
         serp_text = self.query_one("#x-serp_config", TextArea).text.strip()
