@@ -82,8 +82,6 @@ class Describe(ModalScreen[None]):
         self._draw()
         self.query_one("#describe-json").focus()
 
-    # --- drawing -------------------------------------------------------------------------
-
     def _draw(self) -> None:
         shown = [line.copy() for line in self._highlighted]
         for index in matches(self.lines, self.search_text):
@@ -114,8 +112,6 @@ class Describe(ModalScreen[None]):
         elif self.cursor >= view.scroll_y + height:
             view.scroll_to(y=self.cursor - height + 1, animate=False)
 
-    # --- moving --------------------------------------------------------------------------
-
     def _go(self, line: int) -> None:
         self.cursor = max(0, min(len(self.lines) - 1, line))
         self._draw()
@@ -145,8 +141,6 @@ class Describe(ModalScreen[None]):
     def action_last(self) -> None:
         self._go(len(self.lines) - 1)
 
-    # --- searching -----------------------------------------------------------------------
-
     def action_search(self) -> None:
         box = self.query_one("#describe-search", Input)
         box.add_class("-open")
@@ -170,8 +164,6 @@ class Describe(ModalScreen[None]):
         found = find(self.lines, self.search_text, self.cursor + step, step)
         if found is not None:
             self._go(found)
-
-    # --- copying and closing -------------------------------------------------------------
 
     def action_copy_field(self) -> None:
         path = self.lines[self.cursor].path

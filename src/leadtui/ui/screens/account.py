@@ -141,8 +141,6 @@ class AccountScreen(LeadScreen):
         if not self.is_requesting("refresh"):
             self.load()
 
-    # --- drawing ------------------------------------------------------------------------
-
     def _draw_identity(self, identity: Identity | None) -> None:
         if identity is None:
             return

@@ -112,8 +112,6 @@ class JobsScreen(LeadScreen):
                 ]
         return []
 
-    # --- the board ------------------------------------------------------------------------
-
     def _board_changed(self, board: JobBoard) -> None:
         now = self.lead_app.clock()
         for panel in self.panels:
@@ -163,8 +161,6 @@ class JobsScreen(LeadScreen):
         status = self.query_one("#jobs-status", Static)
         status.update(line)
         status.set_class(board.stale, "-stale")
-
-    # --- the screen's own keys ------------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if (gate := super().check_action(action, parameters)) is not True:

@@ -125,8 +125,6 @@ class SearchesScreen(LeadScreen):
     def palette_commands(self) -> list[PaletteCommand]:
         return [PaletteCommand("searches: refresh", "List the searches again", self.reload)]
 
-    # --- loading ------------------------------------------------------------------------
-
     def reload(self) -> None:
         self.searches, self.next_cursor, self.exhausted = [], None, False
         self.load_more()
@@ -165,8 +163,6 @@ class SearchesScreen(LeadScreen):
         new = [s for s in page.items if s.searchId not in {k.searchId for k in self.searches}]
         self.searches = new + [fresh.get(s.searchId, s) for s in self.searches]
         self._draw()
-
-    # --- drawing and filtering ----------------------------------------------------------
 
     def _draw(self) -> None:
         table = self.table
