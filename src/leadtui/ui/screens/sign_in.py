@@ -172,11 +172,10 @@ class SignInScreen(Screen[SignedIn | None]):
             await asyncio.to_thread(keystore.store, profile, key)
         except NoKeyringAvailable as error:
             self._keep_unsaved(client, identity, str(error))
-            return
         except KeyStoreError as error:
             self._keep_unsaved(client, identity, f"The key could not be saved: {error}")
-            return
-        self.dismiss(SignedIn(client, identity, "keyring"))
+        else:
+            self.dismiss(SignedIn(client, identity, "keyring"))
 
     def _keep_unsaved(self, client: LeadClient, identity: Identity, why: str) -> None:
         self._unsaved = (client, identity)
