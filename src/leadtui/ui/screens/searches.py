@@ -198,10 +198,7 @@ class SearchesScreen(LeadScreen):
         search_id = event.row_key.value
         search = next((s for s in self.searches if s.searchId == search_id), None)
         if search is not None:
-            self.open_search(search)
-
-    def open_search(self, search: Search) -> None:
-        start_worker(self.app, partial(self.lead_app.open_search, search), group="open-search")
+            start_worker(self.app, partial(self.lead_app.open_search, search), group="open-search")
 
     def action_refresh(self) -> None:
         self.reload()
