@@ -160,8 +160,4 @@ class HelpScreen(ModalScreen[None]):
         self.box.scroll_relative(y=lines, animate=False)
 
     def action_scroll_to_end(self, bottom: bool) -> None:
-        box = self.box
-        if bottom:
-            box.scroll_end(animate=False)
-        else:
-            box.scroll_home(animate=False)
+        self.box.scroll_to(y=self.box.max_scroll_y if bottom else 0, animate=False)
