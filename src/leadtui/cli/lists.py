@@ -2,11 +2,11 @@
 format, to stdout or a file. Memory stays flat however many pages `--all` walks (except
 `json`, which is one document and so is built whole).
 
-`leadtui.api.pagination.iterate` yields items from the first page; the command line needs the
-pages themselves (to stream each as it arrives, and to print one page's `next_cursor`) and may
-start at `--cursor`. A walk with `--all` ends only on a page without `next_cursor`: a server
-that repeats a cursor, or sends an empty page that still names a next one, raises
-ListIncomplete after what was read, so a partial list never looks complete.
+The command line walks the pages themselves (to stream each as it arrives, and to print one
+page's `next_cursor`) and may start at `--cursor`. A walk with `--all` ends only on a page
+without `next_cursor`: a server that repeats a cursor, or sends an empty page that still
+names a next one, raises ListIncomplete after what was read, so a partial list never looks
+complete.
 
 Apart from `output.py` so that a command showing one record loads none of this.
 """
@@ -21,8 +21,7 @@ from typing import Any, TextIO, TypeVar
 
 from pydantic import BaseModel
 
-from leadtui.api.models import Page
-from leadtui.api.pagination import MAX_PAGES_PER_WALK
+from leadtui.api.models import MAX_PAGES_PER_WALK, Page
 from leadtui.cli.exit_codes import Exit
 from leadtui.cli.failures import (
     INTERRUPTED,
