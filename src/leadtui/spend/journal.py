@@ -45,11 +45,8 @@ from leadtui.spend.intent import (
 from leadtui.spend.journal_file import create_private, prepare
 from leadtui.spend.origin import spend_origin
 
-JOURNAL_FILE_NAME: Final = "journal.sqlite3"
 BUDGET_WINDOW_SECONDS: Final = 24 * 60 * 60
 """A spend_budget is what may be spent without asking in any window this long."""
-
-Clock = Callable[[], float]
 
 BUSY_SECONDS: Final = 30.0
 """How long a look or a write waits for another connection (a write, a checkpoint) before
@@ -80,39 +77,30 @@ def read_one(row: sqlite3.Row) -> SpendIntent:
 
 
 def default_journal_path() -> Path:
-    return state_dir() / JOURNAL_FILE_NAME
+    return state_dir() / "journal.sqlite3"
 
 
 class SpendJournal:
     """Durable record of spend intents and their outcomes. `clock` (unix seconds) times claims."""
 
-    def __init__(self, path: Path | None = None, *, clock: Clock = time.time) -> None:
+    def __init__(self, path: Path | None = None, *, clock: Callable[[], float] = time.time) -> None:
         self.path = path or default_journal_path()
         self.clock = clock
         try:
             create_private(self.path)
         except OSError as exc:
             raise JournalError(f"The spend journal {self.path} cannot be created: {exc}") from None
-        with self._connect() as db:
+        with self.writing() as db:
             prepare(db)
 
-    def _connect(self) -> AbstractContextManager[sqlite3.Connection]:
+    def writing(self) -> AbstractContextManager[sqlite3.Connection]:
         # synchronous is per connection: FULL fsyncs the WAL on every commit.
         return self._opened(str(self.path), "PRAGMA synchronous=FULL")
 
-    def _look(self) -> AbstractContextManager[sqlite3.Connection]:
-        """A read-only connection: each query is its own short read (callers fetch every
-        row, so none stays open), and closing it never checkpoints the WAL."""
-        return self._opened(f"{self.path.resolve().as_uri()}?mode=ro", "PRAGMA query_only=ON")
-
-    def writing(self) -> AbstractContextManager[sqlite3.Connection]:
-        """A connection for another table of this file (the approvals): autocommit, durable,
-        its failures raised as JournalError."""
-        return self._connect()
-
     def reading(self) -> AbstractContextManager[sqlite3.Connection]:
-        """A read-only connection for another table of this file (the approvals)."""
-        return self._look()
+        """Read-only: each query is its own short read (callers fetch every row, so none
+        stays open), and closing it never checkpoints the WAL."""
+        return self._opened(f"{self.path.resolve().as_uri()}?mode=ro", "PRAGMA query_only=ON")
 
     @contextmanager
     def _opened(self, where: str, pragma: str) -> Iterator[sqlite3.Connection]:
@@ -126,6 +114,11 @@ class SpendJournal:
                 yield db
         except sqlite3.Error as exc:
             raise JournalError(f"The spend journal {self.path} failed: {exc}") from exc
+
+    def _intents(self, clauses: str, args: tuple[object, ...] = ()) -> list[sqlite3.Row]:
+        with self.reading() as db:
+            query = f"SELECT * FROM spend_intents {clauses}"  # noqa: S608 - ours
+            return db.execute(query, args).fetchall()
 
     def record_intent(
         self,
@@ -143,20 +136,16 @@ class SpendJournal:
         authorized_by: str | None = None,
         limits: str | None = None,
     ) -> SpendIntent:
-        """Write the intent and commit durably; call this BEFORE sending the request.
-
-        `params` is what a resend needs (search id, additional_results, extraction id or
-        request body). Never the API key. With `claim_owner` the intent is born claimed by the
-        send about to happen; with `limits` it counts under those limits from now on. Raises
-        InvalidIdempotencyKey, or KeyInJournal for a key already in the journal.
-        """
+        """Write the intent durably BEFORE sending. `params`: what a resend needs, never the
+        API key; `claim_owner`: born claimed by the send about to happen; `limits`: it counts
+        under them from now on. Raises InvalidIdempotencyKey, or KeyInJournal."""
         problem = idempotency_key_problem(idempotency_key)
         if problem is not None:
             raise InvalidIdempotencyKey(f"Not sent: {problem}.")
         text = None if body is None else body if isinstance(body, str) else canonical_body(body)
         expires = self.clock() + CLAIM_SECONDS if claim_owner is not None else None
         try:
-            with self._connect() as db:
+            with self.writing() as db:
                 row = {
                     "idempotency_key": idempotency_key,
                     "operation": SpendOperation(operation).value,
@@ -196,13 +185,13 @@ class SpendJournal:
 
     def count_under(self, limits: str, idempotency_key: str) -> None:
         """Count the spend under `limits` from now on (once, however often it is resent)."""
-        with self._connect() as db:
+        with self.writing() as db:
             _charge(db, limits, idempotency_key)
 
     def spent_under(self, limits: str) -> tuple[int, int]:
         """Credits and launches taken under `limits`: a pending spend at its quote, a settled
         one at its measured debit (else its quote); a refused or discarded one not at all."""
-        with self._look() as db:
+        with self.reading() as db:
             (row,) = db.execute(
                 "SELECT COALESCE(SUM(CASE WHEN i.operation = 'unlock'"
                 " THEN COALESCE(i.debited, i.amount, 0) ELSE 0 END), 0),"
@@ -214,12 +203,10 @@ class SpendJournal:
         return int(row[0]), int(row[1])
 
     def claim(self, idempotency_key: str, owner: str) -> SpendIntent:
-        """Take the pending intent for one send (or a discard) by `owner`, atomically.
-
-        Raises IntentMissing, IntentSettled, IntentClaimed (another live sender holds it),
-        or JournalError for a row this version cannot read."""
+        """Take the pending intent for one send (or a discard) by `owner`, atomically. Raises
+        IntentMissing, IntentSettled, IntentClaimed, or JournalError (an unreadable row)."""
         now = self.clock()
-        with self._connect() as db:
+        with self.writing() as db:
             taken = db.execute(
                 "UPDATE spend_intents SET claim_owner = ?, claim_expires = ?"
                 " WHERE idempotency_key = ? AND outcome IS NULL"
@@ -241,8 +228,7 @@ class SpendJournal:
         intent = read_one(row)
         if intent.outcome is not None:
             raise IntentSettled(
-                f"Intent {intent.idempotency_key} is already {intent.outcome}; it is not sent "
-                "again."
+                f"Intent {idempotency_key} is already {intent.outcome}; it is not sent again."
             )
         if not taken:
             raise IntentClaimed(
@@ -255,7 +241,7 @@ class SpendJournal:
         self, idempotency_key: str, owner: str, *, attempts: int, last_error: str | None
     ) -> None:
         """The send by `owner` ended with no outcome: count its attempts, free the claim."""
-        with self._connect() as db:
+        with self.writing() as db:
             db.execute(
                 "UPDATE spend_intents SET attempts = attempts + ?,"
                 " last_error = COALESCE(?, last_error),"
@@ -276,7 +262,7 @@ class SpendJournal:
         """Settle an intent and free its claim. A settled intent keeps its first outcome, except
         that a success overrides a discard: the server's answer wins over the user's guess."""
         outcome = SpendOutcome(outcome)
-        with self._connect() as db:
+        with self.writing() as db:
             db.execute(
                 "UPDATE spend_intents SET outcome = ?, outcome_detail = ?, outcome_at = ?,"
                 " attempts = attempts + ?, claim_owner = NULL, claim_expires = NULL"
@@ -294,7 +280,7 @@ class SpendJournal:
 
     def record_debit(self, idempotency_key: str, debited: int) -> None:
         """What the account was actually debited for a settled spend (from its balance)."""
-        with self._connect() as db:
+        with self.writing() as db:
             db.execute(
                 "UPDATE spend_intents SET debited = ? WHERE idempotency_key = ?",
                 (debited, idempotency_key),
@@ -304,13 +290,12 @@ class SpendJournal:
         """What other spends of `intent`'s server and account may have debited since `since`:
         those settled as succeeded since then, and those another sender holds right now."""
         now = self.clock()
-        with self._look() as db:
-            rows = db.execute(
-                "SELECT * FROM spend_intents WHERE base_url = ? AND idempotency_key != ?"
-                " AND ((outcome = 'succeeded' AND outcome_at >= ?)"
-                " OR (outcome IS NULL AND claim_owner IS NOT NULL AND claim_expires > ?))",
-                (intent.origin, intent.idempotency_key, since.astimezone(UTC).isoformat(), now),
-            ).fetchall()
+        rows = self._intents(
+            "WHERE base_url = ? AND idempotency_key != ?"
+            " AND ((outcome = 'succeeded' AND outcome_at >= ?)"
+            " OR (outcome IS NULL AND claim_owner IS NOT NULL AND claim_expires > ?))",
+            (intent.origin, intent.idempotency_key, since.astimezone(UTC).isoformat(), now),
+        )
         others = [i for i in read_all(rows) if i.account.same_as(intent.account)]
         return Meanwhile(
             credits=sum((i.amount or 0) if i.debited is None else i.debited for i in others),
@@ -320,7 +305,7 @@ class SpendJournal:
     def activity(self, profile: str) -> tuple[int, str | None, str | None]:
         """A mark that moves whenever a spend of `profile` is journaled or settled, by any
         process: how many there are, the newest journaled and the newest settled."""
-        with self._look() as db:
+        with self.reading() as db:
             (row,) = db.execute(
                 "SELECT COUNT(*), MAX(created_at), MAX(outcome_at) FROM spend_intents"
                 " WHERE profile = ?",
@@ -333,7 +318,7 @@ class SpendJournal:
         24 hours, by any process: what was debited when known, else what was quoted. A
         pending spend counts: it may have been debited."""
         since = datetime.fromtimestamp(self.clock() - BUDGET_WINDOW_SECONDS, UTC).isoformat()
-        with self._look() as db:
+        with self.reading() as db:
             (row,) = db.execute(
                 "SELECT COALESCE(SUM(COALESCE(debited, amount, 0)), 0) FROM spend_intents"
                 " WHERE profile = ? AND authorized_by = 'budget'"
@@ -346,13 +331,11 @@ class SpendJournal:
     def observed_price(self, origin: str, account: SpendAccount) -> int | None:
         """Credits per result this account was actually debited on its last settled unlock
         whose debit was measured (rounded up); None when there is none."""
-        with self._look() as db:
-            rows = db.execute(
-                "SELECT * FROM spend_intents WHERE base_url = ? AND operation = 'unlock'"
-                " AND outcome = 'succeeded' AND debited IS NOT NULL"
-                " ORDER BY outcome_at DESC, rowid DESC LIMIT 50",
-                (spend_origin(origin),),
-            ).fetchall()
+        rows = self._intents(
+            "WHERE base_url = ? AND operation = 'unlock' AND outcome = 'succeeded'"
+            " AND debited IS NOT NULL ORDER BY outcome_at DESC, rowid DESC LIMIT 50",
+            (spend_origin(origin),),
+        )
         for intent in read_all(rows):
             results = intent.params.get("additional_results")
             if intent.account.same_as(account) and isinstance(results, int) and results > 0:
@@ -368,10 +351,7 @@ class SpendJournal:
 
     def get(self, idempotency_key: str) -> SpendIntent | None:
         """The intent, or None; JournalError when its row cannot be read by this version."""
-        with self._look() as db:
-            rows = db.execute(
-                "SELECT * FROM spend_intents WHERE idempotency_key = ?", (idempotency_key,)
-            ).fetchall()
+        rows = self._intents("WHERE idempotency_key = ?", (idempotency_key,))
         return read_one(rows[0]) if rows else None
 
     def pending(
@@ -382,17 +362,15 @@ class SpendJournal:
     ) -> list[SpendIntent]:
         """Readable intents with no outcome, oldest first; narrowed to a profile, a server and
         an account when given. Unreadable rows are skipped: see `unreadable`."""
-        query = "SELECT * FROM spend_intents WHERE outcome IS NULL"
+        where = "WHERE outcome IS NULL"
         args: list[str] = []
         if profile is not None:
-            query += " AND profile = ?"
+            where += " AND profile = ?"
             args.append(profile)
         if origin is not None:
-            query += " AND base_url = ?"
+            where += " AND base_url = ?"
             args.append(spend_origin(origin))
-        with self._look() as db:
-            rows = db.execute(query + " ORDER BY created_at, rowid", args).fetchall()
-        intents = read_all(rows)
+        intents = read_all(self._intents(where + " ORDER BY created_at, rowid", tuple(args)))
         if account is None:
             return intents
         return [i for i in intents if i.account.same_as(account)]
@@ -402,33 +380,25 @@ class SpendJournal:
     ) -> list[SpendIntent]:
         """Readable intents of `profile` on `origin` journaled in [since, until), oldest
         first, settled or not (what a digest of that window counts)."""
-        with self._look() as db:
-            rows = db.execute(
-                "SELECT * FROM spend_intents WHERE profile = ? AND base_url = ?"
-                " AND created_at >= ? AND created_at < ? ORDER BY created_at, rowid",
-                (
-                    profile,
-                    spend_origin(origin),
-                    since.astimezone(UTC).isoformat(),
-                    until.astimezone(UTC).isoformat(),
-                ),
-            ).fetchall()
+        since_text, until_text = (
+            since.astimezone(UTC).isoformat(),
+            until.astimezone(UTC).isoformat(),
+        )
+        rows = self._intents(
+            "WHERE profile = ? AND base_url = ? AND created_at >= ? AND created_at < ?"
+            " ORDER BY created_at, rowid",
+            (profile, spend_origin(origin), since_text, until_text),
+        )
         return read_all(rows)
 
     def history(self, limit: int = 50) -> list[SpendIntent]:
         """The most recent readable intents, newest first, settled or not."""
-        with self._look() as db:
-            rows = db.execute(
-                "SELECT * FROM spend_intents ORDER BY created_at DESC, rowid DESC LIMIT ?", (limit,)
-            ).fetchall()
-        return read_all(rows)
+        return read_all(self._intents("ORDER BY created_at DESC, rowid DESC LIMIT ?", (limit,)))
 
     def unreadable(self) -> list[UnreadableIntent]:
         """Rows this version cannot read, with the reason; they are never offered or sent."""
-        with self._look() as db:
-            rows = db.execute("SELECT * FROM spend_intents ORDER BY rowid").fetchall()
         found = []
-        for row in rows:
+        for row in self._intents("ORDER BY rowid"):
             try:
                 read_row(row)
             except Unreadable as exc:
