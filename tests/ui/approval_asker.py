@@ -51,7 +51,7 @@ async def ask_and_spend(
     result = await spend_requests.execute(
         gate, approved.request, client, confirmed=True, surface=Surface.AGENT
     )
-    approval.settled(approved, Progress.SENT, {"code": "sent"})
+    approval.desk.update(approved.record, Progress.SENT, {"code": "sent"})
     return result
 
 

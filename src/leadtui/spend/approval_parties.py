@@ -88,9 +88,11 @@ class ApprovedSpends:
     def read(cls, desk: ApprovalDesk) -> ApprovedSpends:
         """The journal's approved requests (none when they cannot be read). Blocking."""
         try:
-            return cls(desk.approved_by_key())
+            requests = desk.listed().requests
         except JournalError:
             return cls({})
+        approved = [r for r in requests if r.answer and r.answer.verdict is Ruling.APPROVED]
+        return cls({r.idempotency_key: r for r in approved})
 
     def parties(self, intent: SpendIntent) -> SpendParties:
         """Who asked for `intent` and who approved it."""

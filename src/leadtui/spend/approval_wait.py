@@ -20,7 +20,7 @@ import threading
 import time
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Final
+from typing import Any, Final
 
 from leadtui.api.client import LeadClient
 from leadtui.spend.account import SpendAccount
@@ -43,8 +43,6 @@ from leadtui.spend.quote import Quote
 from leadtui.spend.request import SpendRequest
 
 Sleep = Callable[[float], Awaitable[None]]
-Report = Callable[[str], Awaitable[None] | None]
-"""Told how the wait goes (a line on stderr, an MCP progress notification)."""
 
 POLL_SECONDS: Final = 0.5
 REPORT_EVERY_SECONDS: Final = 10.0
@@ -54,8 +52,6 @@ _SIGNALS: Final = tuple(s for s in (signal.SIGINT, getattr(signal, "SIGTERM", No
 class ApprovalRefused(SpendBlocked):
     """No yes came from the app for this spend: nothing was sent. `code` is what every surface
     reports; a surface shows "title: message" (`headline`) and its own next step."""
-
-    code: ClassVar[str] = Code.DENIED_IN_APP
 
     def __init__(self, message: str, quote: Quote, *, waited: float | None = None) -> None:
         super().__init__(message)
@@ -174,7 +170,8 @@ class InAppApproval:
     timeout: float = DEFAULT_WAIT_SECONDS
     sleep: Sleep = asyncio.sleep
     clock: Callable[[], float] = time.monotonic
-    report: Report | None = None
+    report: Callable[[str], Awaitable[None] | None] | None = None
+    """Told how the wait goes (a line on stderr, an MCP progress notification)."""
     poll_seconds: float = POLL_SECONDS
     report_every: float = REPORT_EVERY_SECONDS
     _signalled: list[int] = field(default_factory=list, init=False)
@@ -235,11 +232,11 @@ class InAppApproval:
         next_report = self.clock()
         while True:
             try:
-                answer = await asyncio.to_thread(self.desk.answer_of, record.id)
+                read = await asyncio.to_thread(self.desk.get, record.id)
             except UnreadableApproval:
-                answer = None  # changed by hand: never trusted; the timeout still ends it
-            if answer is not None:
-                return answer
+                read = None  # changed by hand: never trusted; the timeout still ends it
+            if read is not None and read.answer is not None:
+                return read.answer
             now = self.clock()
             ended = Ruling.WITHDRAWN if self._signalled else None
             if ended is None and now >= deadline:
@@ -315,9 +312,3 @@ class InAppApproval:
         )
         if told is not None:
             await told
-
-    def settled(self, approved: Approved, progress: Progress, detail: dict[str, Any]) -> None:
-        """Record on the request what became of the approved spend (blocking; the journal's
-        spend row holds the outcome, this only tells the app)."""
-        with contextlib.suppress(JournalError):
-            self.desk.update(approved.record, progress, detail)

@@ -21,7 +21,7 @@ import socket
 import sqlite3
 import uuid
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, replace
 from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any, Final
@@ -97,8 +97,7 @@ class Party:
         return owner_died(f"{self.host}/{self.pid}/")
 
     def to_json(self) -> dict[str, Any]:
-        doc = dict(self.__dict__)
-        return doc | {"at": self.at.isoformat()}
+        return asdict(self) | {"at": self.at.isoformat()}
 
     @classmethod
     def from_json(cls, doc: Mapping[str, Any]) -> Party:
@@ -134,15 +133,7 @@ class Answer:
         )
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "verdict": self.verdict.value,
-            "by": self.by.to_json(),
-            "idempotency_key": self.idempotency_key,
-            "request_hash": self.request_hash,
-            "total": self.total,
-            "account": self.account.__dict__,
-            "reason": self.reason,
-        }
+        return asdict(self) | {"verdict": self.verdict.value, "by": self.by.to_json()}
 
     @classmethod
     def from_json(cls, doc: Mapping[str, Any]) -> Answer:
@@ -333,11 +324,6 @@ class ApprovalDesk:
             rows = db.execute(_SELECT + " WHERE r.id = ?", (request_id,)).fetchall()
         return ApprovalRequest.from_row(rows[0]) if rows else None
 
-    def answer_of(self, request_id: str) -> Answer | None:
-        """The answer committed for a request, if any. Raises UnreadableApproval."""
-        request = self.get(request_id)
-        return None if request is None else request.answer
-
     def listed(self) -> Listed:
         """Every request with its answer, in one query."""
         with self.journal.reading() as db:
@@ -351,14 +337,6 @@ class ApprovalDesk:
                 refused.append((str(row["id"]), str(exc)))
         found.sort(key=lambda r: (r.asker.at, r.id))
         return Listed(found, refused)
-
-    def approved_by_key(self) -> dict[str, ApprovalRequest]:
-        """The approved request of each spend asked in the app, by its idempotency key."""
-        return {
-            r.idempotency_key: r
-            for r in self.listed().requests
-            if r.answer is not None and r.answer.verdict is Ruling.APPROVED
-        }
 
     def prune(self, now: float | None = None) -> int:
         """Remove the rows that aged out (see the module's rules) at `now` (wall-clock seconds
