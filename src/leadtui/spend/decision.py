@@ -1,12 +1,9 @@
 """The one spend decision every surface renders: send, ask (with the quote), or refuse (with a
 code and the quote).
 
-`judge` is the rule, a pure function of what is known: the quote re-priced against a balance
-read fresh and the price this account was observed to pay, the profile's policy, what the
-journal knows (budget spent in 24 hours, a pending identical spend, the caller's key), and what
-the surface brings (`Authorization`). `SpendGate.decide` gathers those facts and calls it; the
-app's dialog, the command line's prompt, `--dry-run`, exit codes and an agent's tool result are
-renderings of the `Decision` it returns.
+`judge` is the rule, a pure function of the `Facts` that `SpendGate.decide` gathers (the quote
+at a fresh price and balance, the policy, what the journal knows) and of what the surface brings
+(`Authorization`). A dialog, a prompt, `--dry-run`, exit codes and a tool result render it.
 """
 
 from __future__ import annotations
@@ -23,6 +20,7 @@ if TYPE_CHECKING:
     from leadtui.spend.intent import SpendIntent
 
 NOTHING_SENT = "Nothing was sent."
+READ_ONLY = "Spending is switched off (read_only = true in the settings or this profile)."
 
 
 class Verdict(StrEnum):
@@ -65,9 +63,9 @@ class Allowance:
     launches: int = 0
 
     def less(self, spent: Allowance) -> Allowance:
-        """What is left once `spent` is taken (never below zero)."""
-        credits, launches = self.credits - spent.credits, self.launches - spent.launches
-        return Allowance(max(0, credits), max(0, launches))
+        return Allowance(
+            max(0, self.credits - spent.credits), max(0, self.launches - spent.launches)
+        )
 
 
 @dataclass(frozen=True)
@@ -217,10 +215,7 @@ def judge(facts: Facts, authorization: Authorization) -> Decision:
         return decided(Verdict.REFUSE, code, f"{message} {NOTHING_SENT}", **kw)
 
     if facts.policy.read_only:
-        return refuse(
-            Code.READ_ONLY,
-            "Spending is switched off (read_only = true in the settings or this profile).",
-        )
+        return refuse(Code.READ_ONLY, READ_ONLY)
     if facts.same_key is not None:
         if not facts.same_key_same_body:
             return refuse(
@@ -274,10 +269,12 @@ def judge(facts: Facts, authorization: Authorization) -> Decision:
             Verdict.SEND, None, "Confirmed by the user.", authorized_by=AuthorizedBy.CONFIRMATION
         )
     if quote.unit is Unit.CREDIT and not quote.price_is_known:
-        return decided(Verdict.ASK, Code.PRICE_UNKNOWN, _price_unknown(quote, quote.stated))
+        return decided(Verdict.ASK, Code.PRICE_UNKNOWN, _price_unknown(quote))
     allowance = None if auth.allowance is None else auth.allowance.less(facts.spent)
-    verdict, code, message, by = _pre_authorized(quote, auth, facts.budget, allowance)
-    return decided(verdict, code, message, authorized_by=by)
+    covered = _covered_by(quote, auth, facts.budget, allowance)
+    if covered is not None:
+        return decided(Verdict.SEND, None, covered[1], authorized_by=covered[0])
+    return decided(Verdict.ASK, *_uncovered(quote, facts.budget, allowance))
 
 
 def _quote_words(quote: Quote) -> str:
@@ -318,8 +315,8 @@ def _over_ceiling(quote: Quote, auth: Authorization, spent: Allowance) -> str | 
     )
 
 
-def _price_unknown(quote: Quote, stated: object) -> str:
-    shown = "no price" if stated is None else f"a price of {stated!r}"
+def _price_unknown(quote: Quote) -> str:
+    shown = "no price" if quote.stated is None else f"a price of {quote.stated!r}"
     return (
         f"The server states {shown}, not a positive whole number, and this account has no "
         f"settled unlock to observe one from: {quote.total_text()} is an estimate at "
@@ -328,57 +325,51 @@ def _price_unknown(quote: Quote, stated: object) -> str:
     )
 
 
-Outcome = tuple[Verdict, Code | None, str, AuthorizedBy | None]
-
-
-def _pre_authorized(
+def _covered_by(
     quote: Quote, auth: Authorization, budget: Budget, allowance: Allowance | None
-) -> Outcome:
-    """Send when what the user set in advance covers the spend (`allowance`: what is left of
-    it); else ask, saying why."""
-    total = quote.total
-    if quote.unit is Unit.LAUNCH:
-        if auth.launch_ceiling is not None and auth.ceiling_authorizes:
-            return Verdict.SEND, None, "Within --max-launches.", AuthorizedBy.MAX_LAUNCHES
-        if allowance is not None and total <= allowance.launches:
-            return Verdict.SEND, None, "Within the launches allowed.", AuthorizedBy.ALLOWANCE
-        if allowance is not None:
-            return (
-                Verdict.ASK,
-                Code.OVER_BUDGET,
-                f"This spend consumes {quote.total_text()}; the launches allowed in advance "
-                f"have {plural(allowance.launches, 'launch')} left.",
-                None,
-            )
+) -> tuple[AuthorizedBy, str] | None:
+    """What the user set in advance that covers the spend (`allowance`: what is left of it)."""
+    launch = quote.unit is Unit.LAUNCH
+    ceiling = auth.launch_ceiling if launch else auth.ceiling
+    if ceiling is not None and auth.ceiling_authorizes:
+        by = AuthorizedBy.MAX_LAUNCHES if launch else AuthorizedBy.MAX_CREDITS
+        return by, f"Within --{by.value}."
+    if allowance is not None:
+        left = allowance.launches if launch else allowance.credits
+        if quote.total <= left:
+            what = "launches" if launch else "credits"
+            return AuthorizedBy.ALLOWANCE, f"Within the {what} allowed."
+    if not launch and budget.limit > 0 and quote.total <= budget.left:
+        return AuthorizedBy.BUDGET, f"Within the spend_budget: {budget.text()} before this spend."
+    return None
+
+
+def _uncovered(quote: Quote, budget: Budget, allowance: Allowance | None) -> tuple[Code, str]:
+    """Why a person must say yes when nothing set in advance covers the spend."""
+    total = quote.total_text()
+    if quote.unit is Unit.LAUNCH and allowance is not None:
+        left = plural(allowance.launches, "launch")
         return (
-            Verdict.ASK,
-            Code.CONFIRMATION_REQUIRED,
-            f"This spend consumes {quote.total_text()} of the account's extraction quota; "
-            "nothing set in advance covers it.",
-            None,
+            Code.OVER_BUDGET,
+            f"This spend consumes {total}; the launches allowed in advance have {left} left.",
         )
-    if auth.ceiling is not None and auth.ceiling_authorizes:
-        return Verdict.SEND, None, "Within --max-credits.", AuthorizedBy.MAX_CREDITS
-    if allowance is not None and total <= allowance.credits:
-        return Verdict.SEND, None, "Within the credits allowed.", AuthorizedBy.ALLOWANCE
-    if budget.limit > 0 and total <= budget.left:
-        text = f"Within the spend_budget: {budget.text()} before this spend."
-        return Verdict.SEND, None, text, AuthorizedBy.BUDGET
+    if quote.unit is Unit.LAUNCH:
+        return (
+            Code.CONFIRMATION_REQUIRED,
+            f"This spend consumes {total} of the account's extraction quota; nothing set in "
+            "advance covers it.",
+        )
     if budget.limit > 0 or allowance is not None:
         allowed = "" if allowance is None else f"; allowed in advance: {allowance.credits:,}"
         return (
-            Verdict.ASK,
             Code.OVER_BUDGET,
-            f"This spend costs {quote.total_text()}, over what may be spent without asking: "
+            f"This spend costs {total}, over what may be spent without asking: "
             f"{budget.text()}{allowed}.",
-            None,
         )
     return (
-        Verdict.ASK,
         Code.CONFIRMATION_REQUIRED,
-        f"This spend costs {quote.total_text()}; nothing set in advance covers it "
-        "(no spend_budget, no ceiling).",
-        None,
+        f"This spend costs {total}; nothing set in advance covers it (no spend_budget, no "
+        "ceiling).",
     )
 
 

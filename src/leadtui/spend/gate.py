@@ -29,6 +29,8 @@ from leadtui.spend.account import SpendAccount
 from leadtui.spend.claims import CLAIM_SECONDS, new_claim_owner
 from leadtui.spend.debit import SpendResult, measured_debit, stated_debit
 from leadtui.spend.decision import (
+    NOTHING_SENT,
+    READ_ONLY,
     Accepted,
     Authorization,
     AuthorizedBy,
@@ -88,10 +90,7 @@ class SpendGate:
     def check_allowed(self) -> None:
         """Raise ReadOnlyProfile in read-only mode; a surface may call it to grey out keys."""
         if self.policy.read_only:
-            raise ReadOnlyProfile(
-                "Spending is switched off (read_only = true in the settings or this profile). "
-                "Nothing was sent."
-            )
+            raise ReadOnlyProfile(f"{READ_ONLY} {NOTHING_SENT}")
 
     async def account_of(self, client: LeadClient) -> SpendAccount:
         """The account `client`'s key spends from (GET /me, remembered per client once it
