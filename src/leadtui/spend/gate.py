@@ -24,7 +24,7 @@ from leadtui.api.errors import ApiError, ConfigurationError, LeadError, error_cl
 from leadtui.api.guidance import INVALID_REQUEST
 from leadtui.api.keys import short_key
 from leadtui.api.models import Export, Identity
-from leadtui.config.settings import Settings, SpendPolicy
+from leadtui.config.settings import SpendPolicy
 from leadtui.spend.account import SpendAccount
 from leadtui.spend.claims import CLAIM_SECONDS, new_claim_owner
 from leadtui.spend.debit import SpendResult, measured_debit, stated_debit
@@ -33,10 +33,8 @@ from leadtui.spend.decision import (
     READ_ONLY,
     Accepted,
     Authorization,
-    AuthorizedBy,
     Decision,
     ReadOnlyProfile,
-    Surface,
     judge,
     refusal,
 )
@@ -83,10 +81,6 @@ class SpendGate:
             weakref.WeakKeyDictionary()
         )
 
-    @classmethod
-    def for_profile(cls, settings: Settings, journal: SpendJournal, profile: str) -> SpendGate:
-        return cls(journal, profile=profile, policy=settings.spend_policy(profile))
-
     def check_allowed(self) -> None:
         """Raise ReadOnlyProfile in read-only mode; a surface may call it to grey out keys."""
         if self.policy.read_only:
@@ -113,20 +107,17 @@ class SpendGate:
         *,
         decided: Decision | None = None,
     ) -> SpendResult:
-        """Decide again right before the POST, then journal durably, send with the key,
-        record the outcome and measure the debit.
+        """Decide again right before the POST (on a fresh read, unless `decided` is what
+        `decide` just gave with nobody asked in between), then journal durably, send with the
+        key, record the outcome and measure the debit. What was authorized holds
+        (`authorization.accepted`; else the quote confirmed, or `decided`'s): a higher price or
+        total sends nothing (`quote_changed`); a smaller one is sent.
 
-        The price and balance are read again here, unless `decided` is the decision `decide`
-        just gave for this request with nobody asked in between: its read is then the one
-        right before the POST. What was authorized (`authorization.accepted`; else the
-        request's own quote when a person confirmed it, or `decided`'s) holds: a higher price
-        or total sends nothing (`quote_changed`, with both quotes); a smaller one is sent.
-
-        Raises SpendRefused (or ReadOnlyProfile, ConfirmationRequired: its kinds) carrying the
-        Decision unless it says send; JournalError (nothing sent); the server's ApiError when
-        it definitively refused (journaled as rejected); SpendOutcomeUnknown when it may have
-        acted (the intent stays pending: offer `resend`, never a new request). The caller's
-        key naming a journaled spend with the same body answers that spend's outcome.
+        Raises SpendRefused (or its kinds) carrying the Decision unless it says send;
+        JournalError (nothing sent); the server's ApiError when it definitively refused
+        (journaled as rejected); SpendOutcomeUnknown when it may have acted (the intent stays
+        pending: offer `resend`). A caller's key naming a journaled spend with the same body
+        answers with that spend's outcome.
         """
         # Spends of the account that settle from here on may move the balance read now.
         since = datetime.now(UTC)
@@ -146,14 +137,20 @@ class SpendGate:
         priced = replace(request, quote=decision.quote)
         owner = new_claim_owner()
         try:
+            by = decision.authorized_by
             intent = await asyncio.to_thread(
-                self.journal_intent,
-                priced,
-                client.base_url,
-                read.account,
+                self.journal.record_intent,
+                idempotency_key=priced.idempotency_key,
+                operation=priced.operation,
+                params=priced.params,
+                body=priced.body_text,
+                amount=priced.amount,
+                profile=self.profile,
+                origin=client.base_url,
+                account=read.account,
                 claim_owner=owner,
-                surface=authorization.surface,
-                authorized_by=decision.authorized_by,
+                surface=authorization.surface.value,
+                authorized_by=None if by is None else by.value,
                 limits=authorization.limits,
             )
         except KeyInJournal:
@@ -267,33 +264,6 @@ class SpendGate:
             )
         raise IntentSettled(
             f"Intent {first.idempotency_key} was discarded; it is not sent again. Nothing was sent."
-        )
-
-    def journal_intent(
-        self,
-        request: SpendRequest,
-        base_url: str,
-        account: SpendAccount,
-        *,
-        claim_owner: str | None = None,
-        surface: Surface | None = None,
-        authorized_by: AuthorizedBy | None = None,
-        limits: str | None = None,
-    ) -> SpendIntent:
-        """Step one of a spend: write the intent durably, before anything is sent. Blocking."""
-        return self.journal.record_intent(
-            idempotency_key=request.idempotency_key,
-            operation=request.operation,
-            params=request.params,
-            body=request.body_text,
-            amount=request.amount,
-            profile=self.profile,
-            origin=base_url,
-            account=account,
-            claim_owner=claim_owner,
-            surface="" if surface is None else surface.value,
-            authorized_by=None if authorized_by is None else authorized_by.value,
-            limits=limits,
         )
 
     async def resend(
