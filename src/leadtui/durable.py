@@ -34,16 +34,12 @@ def os_error_reason(exc: OSError) -> str:
 
 def fsync_dir(directory: Path) -> None:
     """Make a rename inside `directory` durable; not every platform can open a directory."""
-    try:
+    with contextlib.suppress(OSError):
         fd = os.open(directory, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
 
 
 def write_atomically(path: Path, content: bytes, mode: int = 0o600) -> None:

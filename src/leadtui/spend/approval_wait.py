@@ -4,10 +4,10 @@ A surface that cannot ask anyone calls `InAppApproval.wait` when the decision is
 writes a request row into the journal, waits, and returns the spend the person approved
 (exactly the one it holds), or raises an `ApprovalRefused` carrying the quote and its code —
 denied, timed out, interrupted, or an answer about another spend. A stale quote (price or
-balance changed) is quoted again by `quote_now`, the same decision and price source the app
-quotes with, and asked anew within the same overall timeout. SIGINT or SIGTERM while waiting
-withdraws the request and ends the wait as `interrupted`. The caller sends the approved spend
-itself, through the spend core (which checks it once more before the POST).
+balance changed) is quoted again by `SpendGate.decide`, as the app quotes, and asked anew
+within the same overall timeout. SIGINT or SIGTERM while waiting withdraws the request and
+ends the wait as `interrupted`. The caller sends the approved spend itself, through the spend
+core (which checks it once more before the POST).
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ from leadtui.spend.approvals import (
     Ruling,
     UnreadableApproval,
 )
-from leadtui.spend.decision import Authorization, Decision, Surface, Verdict, refusal
+from leadtui.spend.decision import Authorization, Surface, Verdict, refusal
 from leadtui.spend.errors import Code, JournalError, SpendBlocked
 from leadtui.spend.gate import SpendGate
 from leadtui.spend.origin import spend_origin
@@ -93,16 +93,6 @@ def check_wait_seconds(seconds: float) -> float:
     if not 0 < seconds <= MAX_WAIT_SECONDS:
         raise ValueError(f"must be more than 0 and at most {MAX_WAIT_SECONDS:.0f} seconds")
     return seconds
-
-
-async def quote_now(
-    gate: SpendGate, client: LeadClient, request: SpendRequest, surface: Surface
-) -> Decision:
-    """The one decision about `request` now (same key and body): the spend core reads the
-    price the server states now and the balance, and corrects the price by the observed one.
-    The asker and the app both quote with it, so a quote that did not move reads the same on
-    both sides."""
-    return await gate.decide(request, client, Authorization(surface, can_ask=True))
 
 
 # The waits under way in this process, each with the signals it was told of: one handler for
@@ -209,9 +199,9 @@ class InAppApproval:
                 if answer.verdict is not Ruling.STALE:
                     return await self._settle(record, current, account, answer)
                 await asyncio.to_thread(self.desk.update, record, Progress.REQUOTED)
-                fresh = await quote_now(
-                    self.gate, self.client, current, Surface(self.asker.surface)
-                )
+                # The app quotes with the same decision: a quote that did not move reads the same.
+                asker = Authorization(Surface(self.asker.surface))
+                fresh = await self.gate.decide(current, self.client, asker)
                 if fresh.verdict is Verdict.REFUSE:
                     raise refusal(fresh)
                 current = dataclasses.replace(current, quote=fresh.quote)

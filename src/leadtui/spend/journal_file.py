@@ -12,7 +12,6 @@ from leadtui.spend.origin import spend_origin
 
 SCHEMA_VERSION: Final = 4
 PRIVATE_MODE: Final = 0o600
-_SIDECARS: Final = ("-wal", "-shm")
 
 _TABLE: Final = """
 CREATE TABLE IF NOT EXISTS spend_intents (
@@ -54,8 +53,10 @@ _INDEX: Final = (
     "CREATE INDEX IF NOT EXISTS spend_intents_pending"
     " ON spend_intents (profile, base_url) WHERE outcome IS NULL"
 )
-# Columns version 1 lacked: (name, declaration).
-_ADDED_IN_2: Final = (
+# Columns version 1 lacked: (name, declaration). From `surface` on, version 2 lacked them too:
+# rows written before keep '' (surface unknown) and NULLs: they were never counted against a
+# budget, their body was not kept, their debit not measured.
+_ADDED: Final = (
     ("account_id", "TEXT"),
     ("account_name", "TEXT"),
     ("key_hint", "TEXT NOT NULL DEFAULT ''"),
@@ -63,10 +64,6 @@ _ADDED_IN_2: Final = (
     ("last_error", "TEXT"),
     ("claim_owner", "TEXT"),
     ("claim_expires", "REAL"),
-)
-# Columns version 2 lacked. Rows written before keep '' (surface unknown) and NULLs: they were
-# never counted against a budget, their body was not kept, their debit not measured.
-_ADDED_IN_3: Final = (
     ("surface", "TEXT NOT NULL DEFAULT ''"),
     ("authorized_by", "TEXT"),
     ("body", "TEXT"),
@@ -112,7 +109,7 @@ def create_private(path: Path) -> None:
     os.close(os.open(path, os.O_RDWR | os.O_CREAT, PRIVATE_MODE))
     # os.open's mode is filtered by the umask; chmod is not.
     os.chmod(path, PRIVATE_MODE)
-    for suffix in _SIDECARS:
+    for suffix in ("-wal", "-shm"):
         sidecar = path.with_name(path.name + suffix)
         if sidecar.exists():
             os.chmod(sidecar, PRIVATE_MODE)
@@ -140,7 +137,7 @@ def prepare(db: sqlite3.Connection) -> None:
 
 def _upgrade(db: sqlite3.Connection) -> None:
     present = {row[1] for row in db.execute("PRAGMA table_info(spend_intents)")}
-    for name, declaration in (*_ADDED_IN_2, *_ADDED_IN_3):
+    for name, declaration in _ADDED:
         if name not in present:
             db.execute(f"ALTER TABLE spend_intents ADD COLUMN {name} {declaration}")
     rows = db.execute("SELECT idempotency_key, base_url FROM spend_intents").fetchall()
