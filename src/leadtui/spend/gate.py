@@ -32,8 +32,11 @@ from leadtui.spend.decision import (
     NOTHING_SENT,
     READ_ONLY,
     Accepted,
+    Allowance,
     Authorization,
+    Budget,
     Decision,
+    Facts,
     ReadOnlyProfile,
     judge,
     refusal,
@@ -45,10 +48,11 @@ from leadtui.spend.errors import (
     IntentSettled,
     SpendOutcomeUnknown,
 )
-from leadtui.spend.facts import Read, fresh_identity, read_journal, read_now
+from leadtui.spend.facts import Read, fresh_identity, read_now
 from leadtui.spend.intent import SpendIntent, SpendOperation, SpendOutcome
-from leadtui.spend.journal import KeyInJournal, SpendJournal
+from leadtui.spend.journal import KeyInJournal, SpendJournal, canonical_body_hash
 from leadtui.spend.origin import spend_origin
+from leadtui.spend.quote import Unit
 from leadtui.spend.request import SpendRequest
 from leadtui.spend.sending import dispatch, error_code, journaled_record, may_have_acted, quietly
 
@@ -186,18 +190,49 @@ class SpendGate:
         read: Read,
         accepted: Accepted | None,
     ) -> Decision:
-        facts = await asyncio.to_thread(
-            read_journal,
-            request,
-            read,
-            self.journal,
-            origin=client.base_url,
-            profile=self.profile,
-            policy=self.policy,
-            accepted=accepted,
-            limits=authorization.limits,
-        )
+        origin, limits = client.base_url, authorization.limits
+        facts = await asyncio.to_thread(self._facts, request, read, origin, accepted, limits)
         return judge(facts, authorization)
+
+    def _facts(
+        self,
+        request: SpendRequest,
+        read: Read,
+        origin: str,
+        accepted: Accepted | None,
+        limits: str | None,
+    ) -> Facts:
+        """What the journal knows of `request`, beside what the server said (`read`): the
+        budget spent in 24 hours, what is taken under `limits`, the price this account was
+        observed to pay, a pending identical spend, the spend the caller's key names."""
+        journal, quote, account = self.journal, read.quote, read.account
+        key, body_sha = request.idempotency_key, canonical_body_hash(request.body_text)
+
+        def same_spend(intent: SpendIntent) -> bool:
+            return (
+                intent.operation is request.operation
+                and intent.body_sha256 == body_sha
+                and dict(intent.params) == dict(request.params)
+            )
+
+        observed = journal.observed_price(origin, account) if quote.unit is Unit.CREDIT else None
+        same_key = journal.get(key)
+        pending = journal.pending(self.profile, origin, account)
+        # Another key for this same spend, pending: sending another could debit twice.
+        like = [p for p in pending if same_spend(p) and p.idempotency_key != key]
+        spent, policy = journal.budget_spent(self.profile), self.policy
+        return Facts(
+            quote=quote.with_observed(observed),
+            policy=policy,
+            budget=Budget(policy.spend_budget, spent, policy.budget_from_env),
+            idempotency_key=key,
+            pending=like[0] if like else None,
+            same_key=same_key,
+            same_key_same_body=same_key is not None and same_spend(same_key),
+            accepted=accepted,
+            spent=Allowance(*journal.spent_under(limits)) if limits is not None else Allowance(),
+            request_hash=request.request_hash,
+        )
 
     async def _measured(
         self, result: SpendResult, client: LeadClient, since: datetime, before: int | None
