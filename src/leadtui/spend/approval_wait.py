@@ -110,6 +110,12 @@ def _tell_the_waits(signum: int, _frame: object) -> None:
 
 @contextlib.contextmanager
 def _signals_noted(noted: list[int]) -> Iterator[None]:
+    """SIGINT and SIGTERM, while waiting, end the wait (noted here, read by the poll); only
+    the main thread can set a handler."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    noted.clear()
     if not _WAITS:
         for sig in _SIGNALS:
             _BEFORE[sig] = signal.getsignal(sig)
@@ -177,7 +183,7 @@ class InAppApproval:
         account = await self.gate.account_of(self.client)
         await asyncio.to_thread(self.desk.prune)
         current = request
-        with self._withdrawn_on_signals():
+        with _signals_noted(self._signalled):
             while True:
                 record = await asyncio.to_thread(
                     self.desk.ask,
@@ -205,16 +211,6 @@ class InAppApproval:
                 if fresh.verdict is Verdict.REFUSE:
                     raise refusal(fresh)
                 current = dataclasses.replace(current, quote=fresh.quote)
-
-    @contextlib.contextmanager
-    def _withdrawn_on_signals(self) -> Iterator[None]:
-        """SIGINT and SIGTERM, while waiting, end the wait (noted here, read by the poll)."""
-        if threading.current_thread() is not threading.main_thread():
-            yield
-            return
-        self._signalled.clear()
-        with _signals_noted(self._signalled):
-            yield
 
     async def _answer(
         self, record: ApprovalRequest, spend: SpendRequest, deadline: float
