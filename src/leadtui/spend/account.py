@@ -39,7 +39,8 @@ class SpendAccount:
         account is not.)"""
         if self.id is not None and other.id is not None:
             return self.id == other.id
-        return _shows_part_of_the_key(self.key_hint) and self.key_hint == other.key_hint
+        shows_part = any(char not in _MASK_CHARS for char in self.key_hint)
+        return shows_part and self.key_hint == other.key_hint
 
     @property
     def label(self) -> str:
@@ -47,7 +48,3 @@ class SpendAccount:
         if self.id is not None:
             return f"{self.name} ({self.id})" if self.name else self.id
         return f"key {self.key_hint}" if self.key_hint else "an unknown account"
-
-
-def _shows_part_of_the_key(hint: str) -> bool:
-    return any(char not in _MASK_CHARS for char in hint)

@@ -95,7 +95,6 @@ class ApprovedSpends:
         return cls({r.idempotency_key: r for r in approved})
 
     def parties(self, intent: SpendIntent) -> SpendParties:
-        """Who asked for `intent` and who approved it."""
         request = self._approved.get(intent.idempotency_key)
         answer = None if request is None else request.answer
         if (

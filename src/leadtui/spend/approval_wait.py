@@ -42,8 +42,6 @@ from leadtui.spend.origin import spend_origin
 from leadtui.spend.quote import Quote
 from leadtui.spend.request import SpendRequest
 
-Sleep = Callable[[float], Awaitable[None]]
-
 POLL_SECONDS: Final = 0.5
 REPORT_EVERY_SECONDS: Final = 10.0
 _SIGNALS: Final = tuple(s for s in (signal.SIGINT, getattr(signal, "SIGTERM", None)) if s)
@@ -164,12 +162,11 @@ class InAppApproval:
     client: LeadClient
     asker: Party
     timeout: float = DEFAULT_WAIT_SECONDS
-    sleep: Sleep = asyncio.sleep
+    sleep: Callable[[float], Awaitable[None]] = asyncio.sleep
     clock: Callable[[], float] = time.monotonic
     report: Callable[[str], Awaitable[None] | None] | None = None
     """Told how the wait goes (a line on stderr, an MCP progress notification)."""
     poll_seconds: float = POLL_SECONDS
-    report_every: float = REPORT_EVERY_SECONDS
     _signalled: list[int] = field(default_factory=list, init=False)
 
     @property
@@ -234,7 +231,7 @@ class InAppApproval:
                 continue  # an answer came first: read it
             if now >= next_report:
                 await self._tell(spend.quote, max(0.0, deadline - now))
-                next_report = now + self.report_every
+                next_report = now + REPORT_EVERY_SECONDS
             await self.sleep(self.poll_seconds)
 
     def _close(

@@ -4,7 +4,7 @@ launches left (GET /me), and whose account the key spends from."""
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from leadtui.api.client import LeadClient
 from leadtui.api.errors import LeadError
@@ -53,4 +53,4 @@ async def read_now(
     account = known if identity is None and known is not None else fresh
     credit = quote.unit is Unit.CREDIT
     balance = None if identity is None else identity.credits if credit else identity.launches_left
-    return Read(quote.with_balance(balance), account)
+    return Read(replace(quote, balance=balance), account)

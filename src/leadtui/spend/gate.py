@@ -253,7 +253,8 @@ class SpendGate:
         if debited is None:
             return result
         key = intent.idempotency_key
-        await asyncio.to_thread(quietly, key, lambda: self.journal.record_debit(key, debited))
+        with quietly(key):
+            await asyncio.to_thread(self.journal.record_debit, key, debited)
         if debited > (intent.amount or 0):
             log.info(  # every surface reports it to the user in its own words
                 "overcharge: intent %s quoted %s credits, debited %s (request %s)",
@@ -367,34 +368,24 @@ class SpendGate:
             # never sent, so the spend is settled as refused rather than left pending.
             unsent = isinstance(exc, ConfigurationError) and not exc.earlier_attempts
             if (unsent or (isinstance(exc, ApiError) and settles_spend(exc))) and not unknown:
-                detail = (
-                    {
-                        "status": exc.status,
-                        "code": exc.code,
-                        "message": exc.message,
-                        "request_id": exc.request_id,
-                    }
-                    if isinstance(exc, ApiError)
-                    else {"code": INVALID_REQUEST, "message": exc.message}
-                )
-                await asyncio.to_thread(
-                    quietly,
-                    key,
-                    lambda: journal.record_outcome(
-                        key, SpendOutcome.REJECTED, detail, attempts=tried
-                    ),
-                )
+                detail: dict[str, object] = {"code": INVALID_REQUEST, "message": exc.message}
+                if isinstance(exc, ApiError):
+                    detail |= {"status": exc.status, "code": exc.code, "request_id": exc.request_id}
+                with quietly(key):
+                    await asyncio.to_thread(
+                        journal.record_outcome, key, SpendOutcome.REJECTED, detail, attempts=tried
+                    )
                 raise
             code = error_code(exc)
-            await asyncio.to_thread(
-                quietly,
-                key,
-                lambda: journal.release(key, owner, attempts=tried, last_error=code),
-            )
+            with quietly(key):
+                await asyncio.to_thread(
+                    journal.release, key, owner, attempts=tried, last_error=code
+                )
             raise SpendOutcomeUnknown(intent, exc) from exc
         except BaseException:
             # Cancelled mid-send: the outcome is unknown; free the claim so it can be resent.
-            quietly(key, lambda: journal.release(key, owner, attempts=1, last_error=None))
+            with quietly(key):
+                journal.release(key, owner, attempts=1, last_error=None)
             raise
         record_id = record.exportId if isinstance(record, Export) else record.extractionId
         done = {
@@ -403,9 +394,7 @@ class SpendGate:
             "request_id": record.request_id,
             "record": record.model_dump(mode="json"),
         }
-        await asyncio.to_thread(
-            quietly,
-            key,
-            lambda: journal.record_outcome(key, SpendOutcome.SUCCEEDED, done, attempts=1),
-        )
+        with quietly(key):
+            outcome = SpendOutcome.SUCCEEDED
+            await asyncio.to_thread(journal.record_outcome, key, outcome, done, attempts=1)
         return SpendResult(intent, record)

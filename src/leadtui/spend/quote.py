@@ -25,8 +25,6 @@ class PriceSource(StrEnum):
 
 
 class Unit(StrEnum):
-    """What a spend consumes."""
-
     CREDIT = "credit"
     LAUNCH = "launch"
 
@@ -115,10 +113,6 @@ class Quote:
         if self.unit is not Unit.CREDIT:
             return self
         return Quote.unlock_at(self.target, self.units, price_per_result, self.balance)
-
-    def with_balance(self, balance: int | None) -> Quote:
-        """The same spend against a balance read later (the decision reads it fresh)."""
-        return replace(self, balance=balance)
 
     def with_units(self, units: int) -> Quote:
         """The same spend at the same price and balance for `units` (a count being chosen)."""

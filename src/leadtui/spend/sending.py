@@ -4,7 +4,8 @@ of the server's side, and what is recorded of the answer."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from leadtui.api.client import LeadClient
 from leadtui.api.errors import ApiError, LeadError, RequestTimeout
@@ -29,12 +30,13 @@ def error_code(error: LeadError) -> str:
     return error.code if isinstance(error, ApiError) else fault
 
 
-def quietly(key: str, write: Callable[[], None]) -> None:
-    """Record what the server answered (or that it did not). A journal failure here is logged,
-    not raised over the server's answer: the intent stays pending, and a resend with its key
-    cannot debit twice."""
+@contextmanager
+def quietly(key: str) -> Iterator[None]:
+    """Around recording what the server answered (or that it did not). A journal failure here
+    is logged, not raised over the server's answer: the intent stays pending, and a resend
+    with its key cannot debit twice."""
     try:
-        write()
+        yield
     except Exception:
         log.warning("could not record the outcome of intent %s", short_key(key))
 
