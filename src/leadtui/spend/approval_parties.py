@@ -1,9 +1,6 @@
 """Who asked for a journaled spend and who approved it: the one rule History and `leadtui
-pending` both read.
-
-A spend approved in the running app has an approved request row with its idempotency key and
-spend: the asker and the app that said yes are named there, with their process ids. Any
-other spend was asked and authorized on its own surface; the journal says which surface and
+pending` both read. A spend approved in the running app names both processes in its approved
+request row; any other spend was authorized on its own surface, which the journal names with
 what let it out (a dialog, a prompt, a ceiling, a budget).
 """
 

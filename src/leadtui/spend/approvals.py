@@ -1,16 +1,13 @@
 """Spends waiting for a person's yes in the running app: rows of the spend journal.
 
-A surface that cannot ask anyone (an agent without elicitation, a script without a terminal)
-writes the spend it wants to send as a request row and waits (`approval_wait.py`); the running
-app lists the requests and answers one. A request names its spend by the idempotency key and
-the request hash (method, path, body) it will be journaled and sent with; an answer repeats
-what the person saw, and the asker sends only the spend it holds in memory, and only when the
-answer names exactly that spend. Answers are one row per request (its primary key): of two
-answers — two apps, or an app and the asker giving up — the first committed is the only one.
+A surface that cannot ask anyone writes the spend as a request row and waits
+(`approval_wait.py`); the running app answers it. A request names its spend by idempotency key
+and request hash; an answer repeats what the person saw, and the asker sends only the spend it
+holds, only when the answer names exactly it. One answer row per request (its primary key): of
+two answers (two apps, or an app and the asker giving up) the first committed is the only one.
 
 Old rows age out (`prune`): a day after they last changed, thirty days for an approved one
-(History and `leadtui pending` name who asked and who approved from it), never while an asker
-still waits on it or sends it.
+(History names who asked and who approved from it), never while an asker waits on or sends it.
 """
 
 from __future__ import annotations

@@ -241,9 +241,17 @@ def judge(facts: Facts, authorization: Authorization) -> Decision:
             f"`leadtui pending resend {key}` (never a second debit), or discard it first.",
             pending_key=key,
         )
-    short = _short_of_balance(quote)
-    if short is not None:
-        return refuse(short[0], short[1])
+    # A balance read fresh that cannot cover the spend: refused in the words of the server's 409.
+    if quote.shortfall and quote.unit is Unit.LAUNCH:
+        return refuse(
+            Code.NO_LAUNCHES_LEFT, "The account's extraction quota is used up (no launches left)."
+        )
+    if quote.shortfall:
+        return refuse(
+            Code.INSUFFICIENT_CREDITS,
+            f"Unlocking {quote.units} results costs {quote.total} credits; the account has "
+            f"{quote.balance}.",
+        )
     over = _over_ceiling(quote, auth, facts.spent)
     if over is not None:
         return refuse(Code.OVER_CEILING, over)
@@ -281,23 +289,6 @@ def _quote_words(quote: Quote) -> str:
     if quote.unit is Unit.LAUNCH:
         return quote.total_text()
     return f"{quote.total_text()} ({plural(quote.price, 'credit')} per result)"
-
-
-def _short_of_balance(quote: Quote) -> tuple[Code, str] | None:
-    """A balance read fresh that cannot cover the spend: refused before sending, in the words
-    of the server's own 409."""
-    if quote.balance is None or not quote.shortfall:
-        return None
-    if quote.unit is Unit.LAUNCH:
-        return (
-            Code.NO_LAUNCHES_LEFT,
-            "The account's extraction quota is used up (no launches left).",
-        )
-    return (
-        Code.INSUFFICIENT_CREDITS,
-        f"Unlocking {quote.units} results costs {quote.total} credits; the account has "
-        f"{quote.balance}.",
-    )
 
 
 def _over_ceiling(quote: Quote, auth: Authorization, spent: Allowance) -> str | None:

@@ -1,10 +1,8 @@
-"""Every code the spend core answers with, and why it refused or could not tell what happened:
-one type per cause.
+"""Every code the spend core answers with, and one type per cause of a refusal.
 
-Every refusal is a `SpendBlocked` and means "nothing was sent". Each cause has a `title` (short:
-a dialog heading or a command-line error line), a `code`, and a message saying what to do.
-Surfaces branch on the type or the code, never on the text. The refusals that carry a spend
-decision are beside it, in `decision.py`.
+Every refusal is a `SpendBlocked`: nothing was sent. Each has a `title` (a dialog heading or an
+error line), a `code`, and a message saying what to do; surfaces branch on the type or the
+code, never on the text. The refusals that carry a decision are beside it, in `decision.py`.
 """
 
 from __future__ import annotations

@@ -1,17 +1,13 @@
 """The spend journal: every credit-consuming call is written down before it is sent.
 
-An intent without an outcome means "sent, or about to be, and we never learnt the answer":
-the app offers to resend it with the same Idempotency-Key, which the server never debits twice.
-SQLite in WAL mode with synchronous=FULL, so a committed intent survives a crash or power loss.
-One short-lived connection per call keeps it safe to use from any thread and any process.
-A look that only reads (the app's per-poll `activity`, the budget, pending spends) opens the
-file read-only and holds no transaction once it returns, so it never stands in a spend's way;
-both wait for a busy file rather than fail.
-
-Each intent names its profile, server (origin) and account, and is offered only to them. One
-sender at a time holds a claim on an intent (owner and expiry, taken in one SQL statement), so
-two windows or processes never send or discard the same intent at once; a claim whose process
-died on this machine, or whose time ran out, may be taken over.
+An intent without an outcome means "sent, or about to be, and we never learnt the answer": it
+is offered for a resend with the same Idempotency-Key (never debited twice), only to its own
+profile, server and account. SQLite in WAL mode with synchronous=FULL (a committed intent
+survives a crash or power loss), one short-lived connection per call (any thread, any process);
+a look that only reads opens the file read-only and holds no transaction once it returns, so
+it never stands in a spend's way. One sender at a time holds a claim on an intent (owner and
+expiry, taken in one statement); a claim whose process died here, or whose time ran out, may be
+taken over.
 """
 
 from __future__ import annotations
