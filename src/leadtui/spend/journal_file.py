@@ -13,32 +13,6 @@ from leadtui.spend.origin import spend_origin
 SCHEMA_VERSION: Final = 4
 PRIVATE_MODE: Final = 0o600
 
-_TABLE: Final = """
-CREATE TABLE IF NOT EXISTS spend_intents (
-    idempotency_key TEXT PRIMARY KEY,
-    operation       TEXT NOT NULL,
-    params          TEXT NOT NULL,
-    body_sha256     TEXT NOT NULL,
-    amount          INTEGER,
-    profile         TEXT NOT NULL,
-    base_url        TEXT NOT NULL,
-    created_at      TEXT NOT NULL,
-    outcome         TEXT,
-    outcome_detail  TEXT,
-    outcome_at      TEXT,
-    account_id      TEXT,
-    account_name    TEXT,
-    key_hint        TEXT NOT NULL DEFAULT '',
-    attempts        INTEGER NOT NULL DEFAULT 0,
-    last_error      TEXT,
-    claim_owner     TEXT,
-    claim_expires   REAL,
-    surface         TEXT NOT NULL DEFAULT '',
-    authorized_by   TEXT,
-    body            TEXT,
-    debited         INTEGER
-)
-"""
 # Which spends count under which limits (an agent server's allowance): once each, resent or not.
 _LIMITS: Final = """
 CREATE TABLE IF NOT EXISTS spend_limits (
@@ -69,6 +43,23 @@ _ADDED: Final = (
     ("body", "TEXT"),
     ("debited", "INTEGER"),
 )
+# The table as version 1 made it, then every column added since.
+_TABLE: Final = f"""
+CREATE TABLE IF NOT EXISTS spend_intents (
+    idempotency_key TEXT PRIMARY KEY,
+    operation       TEXT NOT NULL,
+    params          TEXT NOT NULL,
+    body_sha256     TEXT NOT NULL,
+    amount          INTEGER,
+    profile         TEXT NOT NULL,
+    base_url        TEXT NOT NULL,
+    created_at      TEXT NOT NULL,
+    outcome         TEXT,
+    outcome_detail  TEXT,
+    outcome_at      TEXT,
+    {", ".join(f"{name} {declaration}" for name, declaration in _ADDED)}
+)
+"""
 
 
 # Spends waiting for a yes in the running app, and their answers (`approvals.py`). A request
