@@ -93,12 +93,7 @@ class ApprovedSpends:
 
     def parties(self, intent: SpendIntent) -> SpendParties:
         request = self._approved.get(intent.idempotency_key)
-        answer = None if request is None else request.answer
-        if (
-            request is None
-            or answer is None
-            or answer.verdict is not Ruling.APPROVED
-            or dict(request.params) != dict(intent.params)
-        ):
+        same = request is not None and dict(request.params) == dict(intent.params)
+        if request is None or request.answer is None or not same:
             return SpendParties(intent.surface, intent.authorized_by)
-        return SpendParties(intent.surface, intent.authorized_by, request.asker, answer.by)
+        return SpendParties(intent.surface, intent.authorized_by, request.asker, request.answer.by)
