@@ -376,8 +376,6 @@ class SpendRefused(SpendBlocked):
 
 
 class ReadOnlyProfile(SpendRefused):
-    """Spending is switched off for this profile (read_only in the settings)."""
-
     title = "Spending is switched off"
     code = Code.READ_ONLY
 

@@ -64,15 +64,11 @@ class SpendBlocked(Exception):
 
 
 class IntentMissing(SpendBlocked):
-    """The intent is not in the journal (any more)."""
-
     title = "Spend not in the journal"
     code = ErrorCode.NOT_FOUND.value
 
 
 class IntentSettled(SpendBlocked):
-    """The intent already has an outcome (succeeded, rejected or discarded)."""
-
     title = "Spend already settled"
     code = Code.INTENT_SETTLED
 
@@ -85,8 +81,6 @@ class IntentOfAnotherAccount(SpendBlocked):
 
 
 class IntentClaimed(SpendBlocked):
-    """Another window or process is sending this intent right now."""
-
     title = "Spend being sent elsewhere"
     code = Code.INTENT_CLAIMED
 

@@ -112,17 +112,13 @@ class SpendGate:
         decided: Decision | None = None,
     ) -> SpendResult:
         """Decide again right before the POST (on a fresh read, unless `decided` is what
-        `decide` just gave with nobody asked in between), then journal durably, send with the
-        key, record the outcome and measure the debit. What was authorized holds
-        (`authorization.accepted`; else the quote confirmed, or `decided`'s): a higher price or
-        total sends nothing (`quote_changed`); a smaller one is sent.
+        `decide` just gave with nobody asked in between), journal, send with the key, record
+        the outcome, measure the debit. What was authorized holds (`authorization.accepted`,
+        else the quote confirmed or `decided`'s): a higher price or total sends nothing.
 
-        Raises SpendRefused (or its kinds) carrying the Decision unless it says send;
-        JournalError (nothing sent); the server's ApiError when it definitively refused
-        (journaled as rejected); SpendOutcomeUnknown when it may have acted (the intent stays
-        pending: offer `resend`). A caller's key naming a journaled spend with the same body
-        answers with that spend's outcome.
-        """
+        Raises SpendRefused carrying the Decision unless it says send; JournalError (nothing
+        sent); the server's ApiError when it definitively refused; SpendOutcomeUnknown when it
+        may have acted (the intent stays pending: offer `resend`)."""
         # Spends of the account that settle from here on may move the balance read now.
         since = datetime.now(UTC)
         if decided is None:
@@ -138,17 +134,16 @@ class SpendGate:
             raise refusal(decision)
         if decision.replay is not None:
             return await self._replay(decision, decision.replay, client, authorization)
-        priced = replace(request, quote=decision.quote)
         owner = new_claim_owner()
         try:
             by = decision.authorized_by
             intent = await asyncio.to_thread(
                 self.journal.record_intent,
-                idempotency_key=priced.idempotency_key,
-                operation=priced.operation,
-                params=priced.params,
-                body=priced.body_text,
-                amount=priced.amount,
+                idempotency_key=request.idempotency_key,
+                operation=request.operation,
+                params=request.params,
+                body=request.body_text,
+                amount=decision.quote.credits,  # at the price the decision read
                 profile=self.profile,
                 origin=client.base_url,
                 account=read.account,
@@ -202,9 +197,7 @@ class SpendGate:
         accepted: Accepted | None,
         limits: str | None,
     ) -> Facts:
-        """What the journal knows of `request`, beside what the server said (`read`): the
-        budget spent in 24 hours, what is taken under `limits`, the price this account was
-        observed to pay, a pending identical spend, the spend the caller's key names."""
+        """What the journal knows of `request`, beside what the server said (`read`)."""
         journal, quote, account = self.journal, read.quote, read.account
         key, body_sha = request.idempotency_key, canonical_body_hash(request.body_text)
 
@@ -305,14 +298,10 @@ class SpendGate:
     async def resend(
         self, intent: SpendIntent, client: LeadClient, *, limits: str | None = None
     ) -> SpendResult:
-        """Send a pending intent again with its SAME key: the server debits at most once.
-        `limits`: it counts under them from now on (once, however often it is resent).
-
-        Only to the profile, server and account it was made for. Raises ReadOnlyProfile,
-        IntentMissing, IntentSettled, IntentOfAnotherAccount, IntentClaimed, JournalError;
-        then as `spend`, except that a 4xx never settles it (it follows an attempt whose
-        outcome is unknown) and raises SpendOutcomeUnknown.
-        """
+        """Send a pending intent again with its SAME key (debited at most once), only to the
+        profile, server and account it was made for; from now on it counts under `limits`.
+        Raises ReadOnlyProfile, an `errors.py` refusal, then as `spend`, except a 4xx never settles
+        it (it follows an attempt whose outcome is unknown): SpendOutcomeUnknown."""
         self.check_allowed()
         identity = await fresh_identity(client)  # the balance before, to measure the debit
         account = self._known(client, identity)

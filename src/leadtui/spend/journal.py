@@ -257,21 +257,14 @@ class SpendJournal:
     ) -> None:
         """Settle an intent and free its claim. A settled intent keeps its first outcome, except
         that a success overrides a discard: the server's answer wins over the user's guess."""
-        outcome = SpendOutcome(outcome)
+        value, now = SpendOutcome(outcome).value, datetime.now(UTC).isoformat()
         with self.writing() as db:
             db.execute(
                 "UPDATE spend_intents SET outcome = ?, outcome_detail = ?, outcome_at = ?,"
                 " attempts = attempts + ?, claim_owner = NULL, claim_expires = NULL"
                 " WHERE idempotency_key = ?"
                 " AND (outcome IS NULL OR (? = 'succeeded' AND outcome = 'discarded'))",
-                (
-                    outcome.value,
-                    json.dumps(dict(detail or {})),
-                    datetime.now(UTC).isoformat(),
-                    attempts,
-                    idempotency_key,
-                    outcome.value,
-                ),
+                (value, json.dumps(dict(detail or {})), now, attempts, idempotency_key, value),
             )
 
     def record_debit(self, idempotency_key: str, debited: int) -> None:
