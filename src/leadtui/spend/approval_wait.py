@@ -51,7 +51,7 @@ class ApprovalRefused(SpendBlocked):
     """No yes came from the app for this spend: nothing was sent. `code` is what every surface
     reports; a surface shows "title: message" (`headline`) and its own next step."""
 
-    def __init__(self, message: str, quote: Quote, *, waited: float | None = None) -> None:
+    def __init__(self, message: str, quote: Quote, *, waited: float) -> None:
         super().__init__(message)
         self.quote = quote
         self.waited = waited
@@ -257,34 +257,29 @@ class InAppApproval:
         if answer.verdict is Ruling.APPROVED and answer.matches(spend, account):
             changed = await asyncio.to_thread(self.desk.update, record, Progress.SENDING)
             return Approved(spend, changed, answer)
-        mismatch = answer.verdict is Ruling.APPROVED
-        reason = "mismatch" if mismatch else answer.verdict.value
+        reason = "mismatch" if answer.verdict is Ruling.APPROVED else answer.verdict.value
         await asyncio.to_thread(self.desk.update, record, Progress.NOT_SENT, {"reason": reason})
         raise self._refusal(answer, spend.quote)
 
     def _refusal(self, answer: Answer, quote: Quote) -> ApprovalRefused:
-        total, who, waited = quote.total_text(), answer.by.label, self.timeout
+        total, who = quote.total_text(), answer.by.label
+        kind: type[ApprovalRefused] = ApprovalTimedOut
+        text = f"nobody answered within {self.timeout:.0f} s ({total} asked)."
         if answer.verdict is Ruling.APPROVED:
-            return ApprovalMismatch(
+            kind = ApprovalMismatch
+            text = (
                 f"the approval by {who} names another spend than the {total} this process "
-                "asked (the request was changed). Nothing was sent.",
-                quote,
-                waited=waited,
+                "asked (the request was changed)."
             )
-        if answer.verdict is Ruling.DENIED:
-            return DeniedInApp(f"{who} said no to {total}. Nothing was sent.", quote)
-        if answer.verdict is Ruling.WITHDRAWN:
-            return ApprovalInterrupted(
-                f"the wait for the app's answer was interrupted; the request is withdrawn "
-                f"({total} asked). Nothing was sent.",
-                quote,
-                waited=waited,
+        elif answer.verdict is Ruling.DENIED:
+            kind, text = DeniedInApp, f"{who} said no to {total}."
+        elif answer.verdict is Ruling.WITHDRAWN:
+            kind = ApprovalInterrupted
+            text = (
+                "the wait for the app's answer was interrupted; the request is withdrawn "
+                f"({total} asked)."
             )
-        return ApprovalTimedOut(
-            f"nobody answered within {waited:.0f} s ({total} asked). Nothing was sent.",
-            quote,
-            waited=waited,
-        )
+        return kind(f"{text} Nothing was sent.", quote, waited=self.timeout)
 
     async def _tell(self, quote: Quote, left: float) -> None:
         if self.report is None:
