@@ -1,13 +1,10 @@
 """Asking the running app: the one routine the command line and the tool server both call.
 
-A surface that cannot ask anyone calls `InAppApproval.wait` when the decision is "ask": it
-writes a request row into the journal, waits, and returns the spend the person approved
-(exactly the one it holds), or raises an `ApprovalRefused` carrying the quote and its code —
-denied, timed out, interrupted, or an answer about another spend. A stale quote (price or
-balance changed) is quoted again by `SpendGate.decide`, as the app quotes, and asked anew
-within the same overall timeout. SIGINT or SIGTERM while waiting withdraws the request and
-ends the wait as `interrupted`. The caller sends the approved spend itself, through the spend
-core (which checks it once more before the POST).
+A surface that cannot ask anyone calls `InAppApproval.wait` on an "ask": it writes a request
+row, waits, and returns the spend approved (exactly the one it holds) or raises an
+`ApprovalRefused` with the quote and its code. A stale quote is quoted again and asked anew
+within the same overall timeout; SIGINT or SIGTERM withdraws the request (`interrupted`). The
+caller sends the approved spend through the spend core, which checks it once more.
 """
 
 from __future__ import annotations

@@ -296,24 +296,22 @@ class ApprovalDesk:
     def answer(self, request_id: str, answer: Answer) -> bool:
         """Answer a request, once: True when this answer is the one that counts, False when
         another was committed first (another app, or the asker gave up)."""
-        now = self.journal.clock()
+        now, doc = self.journal.clock(), json.dumps(answer.to_json(), sort_keys=True)
         with self.journal.writing() as db:
             db.execute("BEGIN IMMEDIATE")
-            try:
+            first = db.execute(
+                "INSERT OR IGNORE INTO approval_answers (request_id, answer, answered_at)"
+                " VALUES (?, ?, ?)",
+                (request_id, doc, now),
+            ).rowcount
+            if first:
                 db.execute(
-                    "INSERT INTO approval_answers (request_id, answer, answered_at)"
-                    " VALUES (?, ?, ?)",
-                    (request_id, json.dumps(answer.to_json(), sort_keys=True), now),
+                    "UPDATE approval_requests SET changed_at = ?, version = version + 1"
+                    " WHERE id = ?",
+                    (now, request_id),
                 )
-            except sqlite3.IntegrityError:
-                db.execute("ROLLBACK")
-                return False
-            db.execute(
-                "UPDATE approval_requests SET changed_at = ?, version = version + 1 WHERE id = ?",
-                (now, request_id),
-            )
             db.execute("COMMIT")
-        return True
+        return first == 1
 
     def get(self, request_id: str) -> ApprovalRequest | None:
         """One request with its answer. Raises UnreadableApproval."""
