@@ -40,8 +40,7 @@ COMMAND_LINE: Final = "command line"
 
 
 class Ruling(StrEnum):
-    """An approval's ruling: how its request was answered. The first answer written is the
-    only one."""
+    """How an approval request was answered; the first answer written is the only one."""
 
     APPROVED = "approved"
     """A person said yes in the app to exactly this spend: the asker sends it."""
@@ -120,8 +119,7 @@ class Answer:
     reason: str = ""
 
     def matches(self, request: SpendRequest, account: SpendAccount) -> bool:
-        """True when this answer is about exactly `request` (key, whole request, total) for
-        `account`."""
+        """About exactly `request` (key, whole request, total) for `account`."""
         return (
             self.idempotency_key == request.idempotency_key
             and self.request_hash == request.request_hash
@@ -334,8 +332,7 @@ class ApprovalDesk:
         return Listed(found, refused)
 
     def prune(self, now: float | None = None) -> int:
-        """Remove the rows that aged out (see the module's rules) at `now` (wall-clock seconds
-        on the caller's clock; the journal's by default); how many went."""
+        """Remove the rows aged out at `now` (the journal's clock by default); how many went."""
         now = self.journal.clock() if now is None else now
         with self.journal.reading() as db:
             rows = db.execute(_SELECT).fetchall()

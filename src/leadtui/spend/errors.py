@@ -86,9 +86,8 @@ class IntentClaimed(SpendBlocked):
 
 
 class SpendOutcomeUnknown(LeadError):
-    """The spend was sent (or may have been) and no definitive answer came back: the intent
-    stays pending, to resend with its same key or discard. `error` is the last failure (its
-    status, code and request id are what to show); `intent` is the journal's record."""
+    """The spend may have been sent and no definitive answer came back: the intent stays
+    pending. `error` is the last failure (its status, code and request id are shown)."""
 
     title = "Outcome unknown"
 

@@ -39,8 +39,7 @@ async def read_now(
     request: SpendRequest, client: LeadClient, known: SpendAccount | None = None
 ) -> Read:
     """The price an unlock's search states now (GET /searches/{id}), then the balance (GET
-    /me). `known`: the account this client's key was found to belong to earlier, used when
-    GET /me fails now."""
+    /me); `known`, the account found earlier, stands when GET /me fails now."""
     quote = request.quote
     if request.operation is SpendOperation.UNLOCK:
         try:

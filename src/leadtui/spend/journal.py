@@ -303,9 +303,8 @@ class SpendJournal:
         return int(row[0]), row[1], row[2]
 
     def budget_spent(self, profile: str) -> int:
-        """Credits this profile spent without asking (authorized by its budget) in the last
-        24 hours, by any process: what was debited when known, else what was quoted. A
-        pending spend counts: it may have been debited."""
+        """Credits this profile's budget let out in the last 24 hours, by any process: debited
+        when known, else quoted; a pending spend counts (it may have been debited)."""
         since = datetime.fromtimestamp(self.clock() - BUDGET_WINDOW_SECONDS, UTC).isoformat()
         with self.reading() as db:
             (row,) = db.execute(

@@ -32,9 +32,8 @@ def error_code(error: LeadError) -> str:
 
 @contextmanager
 def quietly(key: str) -> Iterator[None]:
-    """Around recording what the server answered (or that it did not). A journal failure here
-    is logged, not raised over the server's answer: the intent stays pending, and a resend
-    with its key cannot debit twice."""
+    """Around recording the server's answer: a journal failure is logged, not raised over it
+    (the intent stays pending, and a resend with its key cannot debit twice)."""
     try:
         yield
     except Exception:
