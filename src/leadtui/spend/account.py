@@ -16,9 +16,8 @@ _MASK_CHARS = frozenset("•…")
 
 @dataclass(frozen=True)
 class SpendAccount:
-    """The account behind a key, as `GET /me` names it (`data.account.id` and `.name`, which
-    the spec does not promise), and always the masked key: the fallback when the server names
-    no account. Never the key itself."""
+    """The account behind a key as `GET /me` names it (the spec does not promise it), and the
+    masked key (never the key): the fallback when the server names no account."""
 
     key_hint: str
     """The key as `mask_key` shows it, e.g. `…full`."""
@@ -33,10 +32,9 @@ class SpendAccount:
         return cls(key_masked, account.id or None, account.name or None)
 
     def same_as(self, other: SpendAccount) -> bool:
-        """One account: the same account id when both are known, else the same masked key.
-        (Two keys of one account whose ids are unknown do not match, nor do keys masked
-        entirely, which all look alike: refusing to offer is safe, offering to the wrong
-        account is not.)"""
+        """The same account id when both are known, else the same masked key (so two keys of
+        one account differ, and keys masked entirely, which all look alike, never match:
+        refusing to offer is safe, offering to the wrong account is not)."""
         if self.id is not None and other.id is not None:
             return self.id == other.id
         shows_part = any(char not in _MASK_CHARS for char in self.key_hint)

@@ -130,9 +130,8 @@ def _signals_noted(noted: list[int]) -> Iterator[None]:
 
 
 async def end_waits(signum: int) -> None:
-    """For a process stopping on `signum` by a handler of its own (the tool server's): every
-    wait under way is told, withdraws its request and answers `interrupted`; this returns once
-    they all ended and their answers had a poll's time to go out."""
+    """For a process stopping on `signum` by its own handler: every wait withdraws its request
+    and answers `interrupted`; returns once they ended and their answers had a poll to go out."""
     if not _WAITS:
         return
     ended = asyncio.Event()

@@ -235,8 +235,7 @@ class Listed:
 
 
 class ApprovalDesk:
-    """The approval rows of one journal: the asker's side (`ask`, `update`) and the app's
-    (`listed`, `answer`). Blocking sqlite calls: from a thread in an event loop."""
+    """The approval rows of one journal (blocking: from a thread in an event loop)."""
 
     def __init__(self, journal: SpendJournal) -> None:
         self.journal = journal

@@ -139,8 +139,7 @@ class Budget:
 
 @dataclass(frozen=True)
 class Decision:
-    """The answer for one spend. `quote` is re-priced with the fresh balance; `message` is the
-    sentence every surface shows."""
+    """The answer for one spend: `quote` re-priced, `message` what every surface shows."""
 
     verdict: Verdict
     code: Code | None
@@ -381,8 +380,7 @@ class ReadOnlyProfile(SpendRefused):
 
 
 class ConfirmationRequired(SpendRefused):
-    """Nothing set in advance covers the spend (over the budget, price unknown, a launch) and
-    nobody confirmed it."""
+    """Nothing set in advance covers the spend, and nobody confirmed it."""
 
     title = "Confirmation required"
 

@@ -324,8 +324,7 @@ class SpendGate:
         return await self._measured(sent, client, since, before)
 
     async def pending(self, client: LeadClient) -> list[SpendIntent]:
-        """This profile's intents on `client`'s server and account whose outcome is unknown
-        (offer resend or discard). Intents of other accounts are never offered."""
+        """This profile's pending intents on `client`'s server and account (never another's)."""
         account = await self.account_of(client)
         return await asyncio.to_thread(self.journal.pending, self.profile, client.base_url, account)
 

@@ -276,8 +276,8 @@ class SpendJournal:
             )
 
     def spent_meanwhile(self, intent: SpendIntent, since: datetime) -> Meanwhile:
-        """What other spends of `intent`'s server and account may have debited since `since`:
-        those settled as succeeded since then, and those another sender holds right now."""
+        """What the account's other spends may have debited since `since`: those settled as
+        succeeded since, and those another sender holds now."""
         now = self.clock()
         rows = self._intents(
             "WHERE base_url = ? AND idempotency_key != ?"
@@ -332,8 +332,8 @@ class SpendJournal:
         return None
 
     def discard(self, idempotency_key: str) -> None:
-        """The user chose not to resend: the intent stays in history, no longer pending.
-        Refused (IntentClaimed) while another window or process is sending it."""
+        """The user chose not to resend: in history, no longer pending (IntentClaimed while
+        another window or process is sending it)."""
         self.claim(idempotency_key, new_claim_owner())
         self.record_outcome(idempotency_key, SpendOutcome.DISCARDED)
 
@@ -348,8 +348,7 @@ class SpendJournal:
         origin: str | None = None,
         account: SpendAccount | None = None,
     ) -> list[SpendIntent]:
-        """Readable intents with no outcome, oldest first; narrowed to a profile, a server and
-        an account when given. Unreadable rows are skipped: see `unreadable`."""
+        """Readable intents with no outcome, oldest first, narrowed to what is given."""
         where = "WHERE outcome IS NULL"
         args: list[str] = []
         if profile is not None:
@@ -366,8 +365,7 @@ class SpendJournal:
     def journaled_between(
         self, profile: str, origin: str, since: datetime, until: datetime
     ) -> list[SpendIntent]:
-        """Readable intents of `profile` on `origin` journaled in [since, until), oldest
-        first, settled or not (what a digest of that window counts)."""
+        """Readable intents of `profile` on `origin` journaled in [since, until), oldest first."""
         since_text, until_text = (
             since.astimezone(UTC).isoformat(),
             until.astimezone(UTC).isoformat(),

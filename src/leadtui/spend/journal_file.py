@@ -93,9 +93,8 @@ CREATE TABLE IF NOT EXISTS approval_answers (
 
 
 def create_private(path: Path) -> None:
-    """Create the file (and its directory) readable by the user only; tighten an existing file
-    and its WAL and shared-memory files. SQLite gives the -wal and -shm it creates later the
-    database file's mode, so they are private too."""
+    """The file and its folder readable by the user only, an existing -wal and -shm too (SQLite
+    gives those it creates later the database file's mode)."""
     path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
     os.close(os.open(path, os.O_RDWR | os.O_CREAT, PRIVATE_MODE))
     # os.open's mode is filtered by the umask; chmod is not.
@@ -107,9 +106,8 @@ def create_private(path: Path) -> None:
 
 
 def prepare(db: sqlite3.Connection) -> None:
-    """WAL mode and the current schema; a file from an earlier version is upgraded in one
-    transaction (its origins respelled by spend_origin), so two processes opening it at once
-    cannot both upgrade it."""
+    """WAL mode and the current schema; an earlier version's file is upgraded in one
+    transaction, so two processes opening it at once cannot both upgrade it."""
     db.execute("PRAGMA journal_mode=WAL")
     db.execute("BEGIN IMMEDIATE")
     try:
