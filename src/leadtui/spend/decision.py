@@ -70,8 +70,7 @@ class Allowance:
 
 @dataclass(frozen=True)
 class Accepted:
-    """The one spend an authorization was given for: its request (one hash of method, path
-    and body: operation and target included) and the quote accepted (unit price, total)."""
+    """The one spend an authorization was given for: its request hash and the quote accepted."""
 
     request_hash: str
     quote: Quote

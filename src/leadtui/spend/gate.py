@@ -91,8 +91,7 @@ class SpendGate:
             raise ReadOnlyProfile(f"{READ_ONLY} {NOTHING_SENT}")
 
     async def account_of(self, client: LeadClient) -> SpendAccount:
-        """The account `client`'s key spends from (GET /me, remembered per client once it
-        names the account; the masked key when it does not)."""
+        """The account `client`'s key spends from (GET /me, remembered once it names one)."""
         return self._accounts.get(client) or self._known(client, await fresh_identity(client))
 
     async def decide(

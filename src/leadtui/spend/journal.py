@@ -292,8 +292,7 @@ class SpendJournal:
         )
 
     def activity(self, profile: str) -> tuple[int, str | None, str | None]:
-        """A mark that moves whenever a spend of `profile` is journaled or settled, by any
-        process: how many there are, the newest journaled and the newest settled."""
+        """A mark that moves whenever any process journals or settles a spend of `profile`."""
         with self.reading() as db:
             (row,) = db.execute(
                 "SELECT COUNT(*), MAX(created_at), MAX(outcome_at) FROM spend_intents"
@@ -317,8 +316,7 @@ class SpendJournal:
         return int(row[0])
 
     def observed_price(self, origin: str, account: SpendAccount) -> int | None:
-        """Credits per result this account was actually debited on its last settled unlock
-        whose debit was measured (rounded up); None when there is none."""
+        """Credits per result (rounded up) this account was debited on its last measured unlock."""
         rows = self._intents(
             "WHERE base_url = ? AND operation = 'unlock' AND outcome = 'succeeded'"
             " AND debited IS NOT NULL ORDER BY outcome_at DESC, rowid DESC LIMIT 50",

@@ -42,15 +42,12 @@ def quietly(key: str) -> Iterator[None]:
 
 def journaled_record(intent: SpendIntent) -> Export | Extraction:
     """The record a settled spend's server answer held, as the journal kept it."""
-    detail = intent.outcome_detail
+    detail, unlock = intent.outcome_detail, intent.operation is SpendOperation.UNLOCK
     kept = detail.get("record")
-    if intent.operation is SpendOperation.UNLOCK:
-        if isinstance(kept, dict):
-            return Export.model_validate(kept)
-        return Export(exportId=str(detail.get("id")), status=str(detail.get("status")))
-    if isinstance(kept, dict):
-        return Extraction.model_validate(kept)
-    return Extraction(extractionId=str(detail.get("id")), status=str(detail.get("status")))
+    if not isinstance(kept, dict):  # an earlier version kept only the id and the status
+        id_field = "exportId" if unlock else "extractionId"
+        kept = {id_field: str(detail.get("id")), "status": str(detail.get("status"))}
+    return Export.model_validate(kept) if unlock else Extraction.model_validate(kept)
 
 
 async def dispatch(intent: SpendIntent, client: LeadClient) -> Export | Extraction:
