@@ -45,8 +45,7 @@ _SIGNALS: Final = tuple(s for s in (signal.SIGINT, getattr(signal, "SIGTERM", No
 
 
 class ApprovalRefused(SpendBlocked):
-    """No yes came from the app for this spend: nothing was sent. `code` is what every surface
-    reports; a surface shows "title: message" (`headline`) and its own next step."""
+    """No yes came from the app: nothing was sent; shown as "title: message" (`headline`)."""
 
     def __init__(self, message: str, quote: Quote, *, waited: float) -> None:
         super().__init__(message)

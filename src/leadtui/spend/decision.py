@@ -87,19 +87,17 @@ class Authorization:
     confirmed: bool = False
     """A person said yes to exactly this quote (a dialog, a prompt, an elicitation)."""
     ceiling: int | None = None
-    """A hard cap in credits (`--max-credits`): a spend over it is refused; one within it, at
-    a price that counts, is authorized."""
+    """A hard cap in credits (`--max-credits`): over it refused; within it, at a known price,
+    authorized."""
     launch_ceiling: int | None = None
     """The same for extraction launches (`--max-launches`)."""
     ceiling_authorizes: bool = True
-    """False: the ceilings only cap, a person still says yes (a command line at a terminal
-    without `--yes`)."""
+    """False: the ceilings only cap and a person still says yes (a terminal without `--yes`)."""
     allowance: Allowance | None = None
     can_ask: bool = True
     """False: nobody can be asked, so what would be "ask" is "refuse" with its code."""
     accepted: Accepted | None = None
-    """The exact spend and quote a yes was given for (None: the request's own quote, when
-    `confirmed`)."""
+    """The exact spend and quote a yes was given for (None: the request's, when `confirmed`)."""
     limits: str | None = None
     """The journal's name for the ceilings and allowance above: every spend journaled under
     it counts against them (at its quote while pending, then at its measured debit)."""
