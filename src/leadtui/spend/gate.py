@@ -117,7 +117,8 @@ class SpendGate:
 
         Raises SpendRefused carrying the Decision unless it says send; JournalError (nothing
         sent); the server's ApiError when it definitively refused; SpendOutcomeUnknown when it
-        may have acted (the intent stays pending: offer `resend`)."""
+        may have acted (the intent stays pending: offer `resend`). A caller's key naming a
+        journaled spend with the same body answers with that spend's outcome."""
         # Spends of the account that settle from here on may move the balance read now.
         since = datetime.now(UTC)
         if decided is None:
