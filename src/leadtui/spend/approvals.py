@@ -335,15 +335,14 @@ class ApprovalDesk:
         now = self.journal.clock() if now is None else now
         with self.journal.reading() as db:
             rows = db.execute(_SELECT).fetchall()
-        old = [str(row["id"]) for row in rows if _aged_out(row, now)]
-        if old:
-            ids = [(request_id,) for request_id in old]
+        ids = [(str(row["id"]),) for row in rows if _aged_out(row, now)]
+        if ids:
             with self.journal.writing() as db:
                 db.execute("BEGIN IMMEDIATE")
                 db.executemany("DELETE FROM approval_answers WHERE request_id = ?", ids)
                 db.executemany("DELETE FROM approval_requests WHERE id = ?", ids)
                 db.execute("COMMIT")
-        return len(old)
+        return len(ids)
 
 
 def _aged_out(row: sqlite3.Row, now: float) -> bool:
