@@ -6,9 +6,9 @@ import random
 import threading
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Annotated
 
-from fastapi import Request
+from fastapi import Depends, Request
 
 from leadtui.sandbox.clock import SandboxClock
 from leadtui.sandbox.config import SandboxConfig
@@ -30,18 +30,6 @@ class RequestRecord:
     fault: str | None = None
     body: str | None = None
     """The request body as received (UTF-8, undecodable bytes replaced), when there is one."""
-
-    def as_json(self) -> dict[str, Any]:
-        return {
-            "time": self.time,
-            "method": self.method,
-            "path": self.path,
-            "status": self.status,
-            "idempotency_key": self.idempotency_key,
-            "request_id": self.request_id,
-            "fault": self.fault,
-            "body": self.body,
-        }
 
 
 @dataclass
@@ -95,7 +83,12 @@ class SandboxState:
             self.fault_rng = random.Random(self.config.fault_seed)
 
 
-def sandbox_of(request: Request) -> SandboxState:
+async def _sandbox_of(request: Request) -> SandboxState:
+    # A coroutine: FastAPI would run a plain function in its thread pool, on every request.
     state = request.app.state.sandbox
     assert isinstance(state, SandboxState)
     return state
+
+
+# A route's sandbox, as a parameter.
+Sandbox = Annotated[SandboxState, Depends(_sandbox_of)]

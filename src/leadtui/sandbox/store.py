@@ -12,6 +12,7 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Final, Literal
 
 from leadtui.sandbox.accounts import DEMO_ACCOUNTS
 
@@ -52,6 +53,13 @@ CREATE TABLE IF NOT EXISTS usage (
 """
 
 _STATE_TABLES = ("accounts", "searches", "exports", "extractions", "idempotency", "usage")
+Table = Literal["searches", "exports", "extractions"]
+# Each table's id sequence and id prefix (`srch_000001`); kept files hold these sequences.
+_IDS: Final = {
+    "searches": ("search", "srch"),
+    "exports": ("export", "exp"),
+    "extractions": ("extraction", "ext"),
+}
 
 
 class Store:
@@ -110,18 +118,22 @@ class Store:
             self._conn.close()
 
 
-def next_seq(conn: sqlite3.Connection, name: str) -> int:
-    """The next number of a persistent sequence (call inside a transaction)."""
-    row = conn.execute(
+def insert(conn: sqlite3.Connection, table: Table, **columns: object) -> sqlite3.Row:
+    """A new row of `table`, with the next id of its sequence (call inside a transaction)."""
+    sequence, prefix = _IDS[table]
+    (seq,) = conn.execute(
         "INSERT INTO counters (name, value) VALUES (?, 1) "
         "ON CONFLICT(name) DO UPDATE SET value = value + 1 RETURNING value",
-        (name,),
+        (sequence,),
     ).fetchone()
-    return int(row[0])
-
-
-def make_id(prefix: str, seq: int) -> str:
-    return f"{prefix}_{seq:06d}"
+    names = ", ".join(["seq", "id", *columns])
+    marks = ", ".join("?" * (len(columns) + 2))
+    conn.execute(
+        f"INSERT INTO {table} ({names}) VALUES ({marks})",  # noqa: S608 - names from code
+        (seq, f"{prefix}_{seq:06d}", *columns.values()),
+    )
+    row: sqlite3.Row = conn.execute(f"SELECT * FROM {table} WHERE seq = ?", (seq,)).fetchone()  # noqa: S608
+    return row
 
 
 def _seed(conn: sqlite3.Connection) -> None:

@@ -13,9 +13,9 @@ from leadtui.api.contract import ErrorCode, ExtractionStatus
 from leadtui.api.models import ExtractionRequest
 from leadtui.sandbox.domain.jobs import StoredState, extraction_run_seconds, extraction_view
 from leadtui.sandbox.domain.ledger import consume_launch
-from leadtui.sandbox.domain.owned import load_owned
+from leadtui.sandbox.domain.owned import load_row
 from leadtui.sandbox.problems import ApiProblem, describe_validation, invalid
-from leadtui.sandbox.store import make_id, next_seq
+from leadtui.sandbox.store import insert
 
 # The stored state each move leads to, and the statuses it may start from.
 _UNFINISHED: Final = {ExtractionStatus.QUEUED, ExtractionStatus.RUNNING, ExtractionStatus.PAUSED}
@@ -33,42 +33,23 @@ _VERB: Final = {
 }
 
 
-def _reload(conn: sqlite3.Connection, extraction_id: str) -> sqlite3.Row:
-    row: sqlite3.Row = conn.execute(
-        "SELECT * FROM extractions WHERE id = ?", (extraction_id,)
-    ).fetchone()
-    return row
-
-
-def load_extraction(conn: sqlite3.Connection, account_id: str, extraction_id: str) -> sqlite3.Row:
-    """The account's extraction, or 404."""
-    return load_owned(conn, "extractions", account_id, extraction_id)
-
-
 def insert_extraction(
     conn: sqlite3.Connection, account_id: str, body: dict[str, Any], now: float, launched: bool
 ) -> sqlite3.Row:
     """A draft, or an extraction launched now (consuming one launch, or 409)."""
     if launched:
         consume_launch(conn, account_id)
-    seq = next_seq(conn, "extraction")
-    conn.execute(
-        "INSERT INTO extractions (seq, id, account_id, request_json, state, created_at,"
-        " updated_at, launched_at, resumed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        (
-            seq,
-            make_id("ext", seq),
-            account_id,
-            json.dumps(body),
-            StoredState.ACTIVE if launched else StoredState.DRAFT,
-            now,
-            now,
-            now if launched else None,
-            now if launched else None,
-        ),
+    return insert(
+        conn,
+        "extractions",
+        account_id=account_id,
+        request_json=json.dumps(body),
+        state=StoredState.ACTIVE if launched else StoredState.DRAFT,
+        created_at=now,
+        updated_at=now,
+        launched_at=now if launched else None,
+        resumed_at=now if launched else None,
     )
-    row: sqlite3.Row = conn.execute("SELECT * FROM extractions WHERE seq = ?", (seq,)).fetchone()
-    return row
 
 
 def update_draft(
@@ -84,7 +65,7 @@ def update_draft(
         "UPDATE extractions SET request_json = ?, updated_at = ? WHERE id = ?",
         (json.dumps(merged), now, row["id"]),
     )
-    return _reload(conn, row["id"])
+    return load_row(conn, "extractions", row["id"])
 
 
 def launch_draft(conn: sqlite3.Connection, row: sqlite3.Row, now: float) -> sqlite3.Row:
@@ -104,7 +85,7 @@ def launch_draft(conn: sqlite3.Connection, row: sqlite3.Row, now: float) -> sqli
         " WHERE id = ?",
         (StoredState.ACTIVE, now, now, now, extraction_id),
     )
-    return _reload(conn, extraction_id)
+    return load_row(conn, "extractions", extraction_id)
 
 
 def move(
@@ -131,4 +112,4 @@ def move(
             extraction_id,
         ),
     )
-    return _reload(conn, extraction_id)
+    return load_row(conn, "extractions", extraction_id)

@@ -3,21 +3,23 @@
 from __future__ import annotations
 
 import sqlite3
-from typing import Final, Literal
+from typing import Final
 
 from leadtui.sandbox.problems import not_found
+from leadtui.sandbox.store import Table
 
-Table = Literal["searches", "exports", "extractions"]
 _NOUN: Final = {"searches": "Search", "exports": "Export", "extractions": "Extraction"}
 
 
-def load_owned(conn: sqlite3.Connection, table: Table, account_id: str, row_id: str) -> sqlite3.Row:
-    """The account's row `row_id` of `table`, or 404 (another account's row is not found)."""
+def load_row(
+    conn: sqlite3.Connection, table: Table, row_id: str, account_id: str | None = None
+) -> sqlite3.Row:
+    """Row `row_id` of `table`, or 404; given `account_id`, another account's row is not found."""
     row: sqlite3.Row | None = conn.execute(
         # The table name is one of three literals, never user input.
-        f"SELECT * FROM {table} WHERE id = ? AND account_id = ?",  # noqa: S608
-        (row_id, account_id),
+        f"SELECT * FROM {table} WHERE id = ?",  # noqa: S608
+        (row_id,),
     ).fetchone()
-    if row is None:
+    if row is None or (account_id is not None and row["account_id"] != account_id):
         raise not_found(f"{_NOUN[table]} '{row_id}'")
     return row

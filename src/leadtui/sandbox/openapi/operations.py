@@ -33,6 +33,11 @@ class Answer:
     links: tuple[tuple[str, str], ...] = ()
 
 
+def links(parameter: str, *operations: str) -> tuple[tuple[str, str], ...]:
+    """`Answer.links`: each of `operations` takes the answer's record id as `parameter`."""
+    return tuple((operation, parameter) for operation in operations)
+
+
 def retry_after(required: bool, when: str) -> dict[str, Any]:
     return {
         "description": f"Seconds to wait before asking again: {when}.",
