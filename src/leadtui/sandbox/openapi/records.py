@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from leadtui.api.contract import ExportStatus, ExtractionStatus, Scope
 from leadtui.api.models import SearchRequest
@@ -199,24 +199,16 @@ class Discovery(_Exact):
     sandbox: SandboxArea
 
 
-class OneSearch(_Exact):
-    data: SearchRecord
+def _one(name: str, record: type[_Exact]) -> type[_Exact]:
+    """The body `{"data": record}`."""
+    return create_model(name, __base__=_Exact, data=(record, ...))
 
 
-class OneExport(_Exact):
-    data: ExportRecord
-
-
-class OneExtraction(_Exact):
-    data: ExtractionRecord
-
-
-class OneIdentity(_Exact):
-    data: Identity
-
-
-class OneUsage(_Exact):
-    data: UsageSummary
+OneSearch = _one("OneSearch", SearchRecord)
+OneExport = _one("OneExport", ExportRecord)
+OneExtraction = _one("OneExtraction", ExtractionRecord)
+OneIdentity = _one("OneIdentity", Identity)
+OneUsage = _one("OneUsage", UsageSummary)
 
 
 class SearchPage(_Exact):
