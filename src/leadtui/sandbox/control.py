@@ -15,10 +15,10 @@ from leadtui.sandbox.clock import iso
 from leadtui.sandbox.domain.exports import fail_export
 from leadtui.sandbox.domain.extractions import move
 from leadtui.sandbox.domain.jobs import StoredState
-from leadtui.sandbox.domain.owned import load_row
 from leadtui.sandbox.json_body import StrictJsonRoute
 from leadtui.sandbox.problems import not_found
 from leadtui.sandbox.state import Sandbox
+from leadtui.sandbox.store import load_row
 
 router = APIRouter(prefix="/_sandbox", include_in_schema=False, route_class=StrictJsonRoute)
 

@@ -76,15 +76,11 @@ class LeadSource:
     countries: tuple[str, ...]
     cities: tuple[str, ...]
 
-    @property
-    def seed(self) -> int:
-        return seed_of(self.source_id)
-
 
 def generate(source: LeadSource, start: int, stop: int) -> list[dict[str, Any]]:
     """Leads `start` (inclusive) to `stop` (exclusive) of a source; same input, same leads."""
     pools = _pools()
-    seed = source.seed
+    seed = seed_of(source.source_id)
     activities = source.activities or ("Business",)
     countries = source.countries or ("United States",)
     cities = source.cities

@@ -1,4 +1,5 @@
-"""The sandbox's SQLite state: one connection, one lock, one transaction per mutation.
+"""The sandbox's SQLite state: one connection, one lock, one transaction per mutation, and
+the one insert and lookup of the rows that have ids (an account sees only its own).
 
 Every credit-spending change (debit, job row, idempotency record) happens inside
 `transaction()`, so concurrent requests with one key see exactly one of them commit first.
@@ -15,6 +16,7 @@ from pathlib import Path
 from typing import Final, Literal
 
 from leadtui.sandbox.accounts import DEMO_ACCOUNTS
+from leadtui.sandbox.problems import not_found
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
@@ -54,6 +56,7 @@ CREATE TABLE IF NOT EXISTS usage (
 
 _STATE_TABLES = ("accounts", "searches", "exports", "extractions", "idempotency", "usage")
 Table = Literal["searches", "exports", "extractions"]
+_NOUN: Final = {"searches": "Search", "exports": "Export", "extractions": "Extraction"}
 # Each table's id sequence and id prefix (`srch_000001`); kept files hold these sequences.
 _IDS: Final = {
     "searches": ("search", "srch"),
@@ -133,6 +136,20 @@ def insert(conn: sqlite3.Connection, table: Table, **columns: object) -> sqlite3
         (seq, f"{prefix}_{seq:06d}", *columns.values()),
     )
     row: sqlite3.Row = conn.execute(f"SELECT * FROM {table} WHERE seq = ?", (seq,)).fetchone()  # noqa: S608
+    return row
+
+
+def load_row(
+    conn: sqlite3.Connection, table: Table, row_id: str, account_id: str | None = None
+) -> sqlite3.Row:
+    """Row `row_id` of `table`, or 404; given `account_id`, another account's row is not found."""
+    row: sqlite3.Row | None = conn.execute(
+        # The table name is one of three literals, never user input.
+        f"SELECT * FROM {table} WHERE id = ?",  # noqa: S608
+        (row_id,),
+    ).fetchone()
+    if row is None or (account_id is not None and row["account_id"] != account_id):
+        raise not_found(f"{_NOUN[table]} '{row_id}'")
     return row
 
 

@@ -7,9 +7,8 @@ import sqlite3
 from leadtui.api.contract import ErrorCode, ExportStatus
 from leadtui.sandbox.domain.jobs import JobView, export_view, poll_hint
 from leadtui.sandbox.domain.ledger import PRICE_PER_RESULT, debit_results
-from leadtui.sandbox.domain.owned import load_row
 from leadtui.sandbox.problems import ApiProblem
-from leadtui.sandbox.store import insert
+from leadtui.sandbox.store import insert, load_row
 
 
 def unlock(

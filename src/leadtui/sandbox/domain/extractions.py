@@ -11,25 +11,22 @@ from pydantic import ValidationError
 
 from leadtui.api.contract import ErrorCode, ExtractionStatus
 from leadtui.api.models import ExtractionRequest
-from leadtui.sandbox.domain.jobs import StoredState, extraction_run_seconds, extraction_view
+from leadtui.sandbox.domain.jobs import (
+    UNFINISHED,
+    StoredState,
+    extraction_run_seconds,
+    extraction_view,
+)
 from leadtui.sandbox.domain.ledger import consume_launch
-from leadtui.sandbox.domain.owned import load_row
 from leadtui.sandbox.problems import ApiProblem, describe_validation, invalid
-from leadtui.sandbox.store import insert
+from leadtui.sandbox.store import insert, load_row
 
-# The stored state each move leads to, and the statuses it may start from.
-_UNFINISHED: Final = {ExtractionStatus.QUEUED, ExtractionStatus.RUNNING, ExtractionStatus.PAUSED}
-_ALLOWED_FROM: Final = {
-    StoredState.PAUSED: {ExtractionStatus.QUEUED, ExtractionStatus.RUNNING},
-    StoredState.ACTIVE: {ExtractionStatus.PAUSED},
-    StoredState.STOPPED: _UNFINISHED,
-    StoredState.FAILED: _UNFINISHED,
-}
-_VERB: Final = {
-    StoredState.PAUSED: "pause",
-    StoredState.ACTIVE: "resume",
-    StoredState.STOPPED: "stop",
-    StoredState.FAILED: "fail",
+# The stored state each move leads to: its verb, and the statuses it may start from.
+_MOVES: Final = {
+    StoredState.PAUSED: ("pause", {ExtractionStatus.QUEUED, ExtractionStatus.RUNNING}),
+    StoredState.ACTIVE: ("resume", {ExtractionStatus.PAUSED}),
+    StoredState.STOPPED: ("stop", UNFINISHED),
+    StoredState.FAILED: ("fail", UNFINISHED),
 }
 
 
@@ -95,11 +92,12 @@ def move(
     409 `invalid_transition`; the run clock keeps the time already run."""
     extraction_id = row["id"]
     status = extraction_view(row, now, job_seconds, 0).job.status
-    if status not in _ALLOWED_FROM[target]:
+    verb, allowed_from = _MOVES[target]
+    if status not in allowed_from:
         raise ApiProblem(
             409,
             ErrorCode.INVALID_TRANSITION,
-            f"Cannot {_VERB[target]} extraction '{extraction_id}' while it is {status}.",
+            f"Cannot {verb} extraction '{extraction_id}' while it is {status}.",
         )
     conn.execute(
         "UPDATE extractions SET state = ?, run_seconds = ?, resumed_at = ?, updated_at = ?"

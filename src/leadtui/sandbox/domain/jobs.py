@@ -19,6 +19,8 @@ QUEUED_FRACTION: Final = 0.2
 EXTRACTION_RUNS: Final = 3.0
 # Seconds suggested to pollers; capped so a long job is still checked now and then.
 MAX_POLL_HINT: Final = 5
+# An extraction in these still finds results (they are live; afterwards, archived).
+UNFINISHED: Final = {ExtractionStatus.QUEUED, ExtractionStatus.RUNNING, ExtractionStatus.PAUSED}
 
 
 class StoredState(StrEnum):
@@ -117,9 +119,4 @@ def extraction_view(
     else:
         # paused, stopped or failed: frozen where they were
         job = JobView(ExtractionStatus(stored), progress, updated, None)
-    live = job.status in (
-        ExtractionStatus.QUEUED,
-        ExtractionStatus.RUNNING,
-        ExtractionStatus.PAUSED,
-    )
-    return ExtractionView(job, run, found, "live" if live else "archived")
+    return ExtractionView(job, run, found, "live" if job.status in UNFINISHED else "archived")

@@ -18,7 +18,6 @@ from leadtui.sandbox.auth import require
 from leadtui.sandbox.domain.answers import Outcome
 from leadtui.sandbox.domain.exports import require_ready, retry, unlock
 from leadtui.sandbox.domain.jobs import JobView, export_view, poll_hint
-from leadtui.sandbox.domain.owned import load_row
 from leadtui.sandbox.idempotency import IdempotencyKeyHeader, once
 from leadtui.sandbox.json_body import StrictJsonRoute
 from leadtui.sandbox.leads import LeadSource, generate
@@ -28,6 +27,7 @@ from leadtui.sandbox.pagination import DEFAULT_LIMIT, CursorParam, LimitParam, p
 from leadtui.sandbox.problems import invalid
 from leadtui.sandbox.records import export_json, search_source
 from leadtui.sandbox.state import Sandbox, SandboxState
+from leadtui.sandbox.store import load_row
 
 router = APIRouter(prefix=API_PREFIX, tags=["exports"], route_class=StrictJsonRoute)
 
@@ -73,7 +73,7 @@ async def create_export(
     who: Writer,
     searchId: str,
     body: ExportRequest,
-    idempotency_key: IdempotencyKeyHeader,
+    key: IdempotencyKeyHeader,
 ) -> JSONResponse:
     def act(conn: sqlite3.Connection, now: float) -> Outcome:
         row = unlock(
@@ -81,7 +81,7 @@ async def create_export(
         )
         return 202, {"data": state.pricing.debit_on(export_json(row, _view(state, row)))}
 
-    return once(state, request, who.account_id, idempotency_key, body.to_body(), act, _hint)
+    return once(state, request, who.account_id, key, body.to_body(), act, _hint)
 
 
 @router.get(

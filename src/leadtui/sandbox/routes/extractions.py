@@ -22,7 +22,6 @@ from leadtui.sandbox.domain.extractions import (
     update_draft,
 )
 from leadtui.sandbox.domain.jobs import StoredState, poll_hint
-from leadtui.sandbox.domain.owned import load_row
 from leadtui.sandbox.idempotency import IdempotencyKeyHeader, once
 from leadtui.sandbox.json_body import StrictJsonRoute
 from leadtui.sandbox.leads import generate
@@ -31,6 +30,7 @@ from leadtui.sandbox.openapi.records import ExtractionPage, ExtractionResultsPag
 from leadtui.sandbox.pagination import DEFAULT_LIMIT, CursorParam, LimitParam, page
 from leadtui.sandbox.records import extraction_json, extraction_source
 from leadtui.sandbox.state import Sandbox, SandboxState
+from leadtui.sandbox.store import load_row
 
 router = APIRouter(prefix=API_PREFIX, tags=["extractions"], route_class=StrictJsonRoute)
 
@@ -118,13 +118,13 @@ async def create_extraction(
     state: Sandbox,
     who: Writer,
     body: ExtractionRequest,
-    idempotency_key: IdempotencyKeyHeader,
+    key: IdempotencyKeyHeader,
 ) -> JSONResponse:
     def act(conn: sqlite3.Connection, now: float) -> Outcome:
         row = insert_extraction(conn, who.account_id, body.to_body(), now, launched=True)
         return 201, {"data": _record(state, row)}
 
-    return once(state, request, who.account_id, idempotency_key, body.to_body(), act, _hint)
+    return once(state, request, who.account_id, key, body.to_body(), act, _hint)
 
 
 @router.patch(
@@ -167,13 +167,13 @@ async def launch(
     state: Sandbox,
     who: Writer,
     extractionId: str,
-    idempotency_key: IdempotencyKeyHeader,
+    key: IdempotencyKeyHeader,
 ) -> JSONResponse:
     def act(conn: sqlite3.Connection, now: float) -> Outcome:
         row = launch_draft(conn, load_row(conn, "extractions", extractionId, who.account_id), now)
         return 201, {"data": _record(state, row)}
 
-    return once(state, request, who.account_id, idempotency_key, None, act, _hint)
+    return once(state, request, who.account_id, key, None, act, _hint)
 
 
 @router.get(
@@ -222,10 +222,10 @@ async def pause_or_resume(
     who: Writer,
     extractionId: str,
     body: ExtractionAction,
-    idempotency_key: IdempotencyKeyHeader,
+    key: IdempotencyKeyHeader,
 ) -> JSONResponse:
     target = StoredState.PAUSED if body.action == "pause" else StoredState.ACTIVE
-    return _move(request, state, who, idempotency_key, body.to_body(), target)
+    return _move(request, state, who, key, body.to_body(), target)
 
 
 @router.post(
@@ -244,9 +244,9 @@ async def stop(
     state: Sandbox,
     who: Writer,
     extractionId: str,
-    idempotency_key: IdempotencyKeyHeader,
+    key: IdempotencyKeyHeader,
 ) -> JSONResponse:
-    return _move(request, state, who, idempotency_key, None, StoredState.STOPPED)
+    return _move(request, state, who, key, None, StoredState.STOPPED)
 
 
 @router.get(

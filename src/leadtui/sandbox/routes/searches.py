@@ -13,7 +13,6 @@ from leadtui.api.contract import API_PREFIX, Scope
 from leadtui.api.models import SearchRequest
 from leadtui.sandbox.accounts import DemoKey
 from leadtui.sandbox.auth import require
-from leadtui.sandbox.domain.owned import load_row
 from leadtui.sandbox.domain.searches import insert_search
 from leadtui.sandbox.json_body import StrictJsonRoute
 from leadtui.sandbox.leads import generate
@@ -22,6 +21,7 @@ from leadtui.sandbox.openapi.records import LeadPage, OneSearch, SearchPage
 from leadtui.sandbox.pagination import DEFAULT_LIMIT, CursorParam, LimitParam, page
 from leadtui.sandbox.records import search_json, search_source
 from leadtui.sandbox.state import Sandbox, SandboxState
+from leadtui.sandbox.store import load_row
 
 router = APIRouter(prefix=API_PREFIX, tags=["searches"], route_class=StrictJsonRoute)
 
