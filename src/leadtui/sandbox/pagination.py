@@ -14,13 +14,14 @@ import hmac
 import json
 import sqlite3
 from collections.abc import Callable
-from typing import Annotated, Any, Final, Literal
+from typing import Annotated, Any, Final
 
 from fastapi import Query
 from pydantic.json_schema import SkipJsonSchema
 
 from leadtui.api.models import PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX, PAGE_LIMIT_MIN
 from leadtui.sandbox.problems import invalid
+from leadtui.sandbox.store import Store, Table
 
 # Absent or a string, never null: the schema says so.
 CursorParam = Annotated[
@@ -66,10 +67,11 @@ def page(items: list[dict[str, Any]], next_cursor: str | None, **extra: Any) -> 
 
 
 class Pages:
-    """Pages of the sandbox's lists, with cursors signed by `secret`."""
+    """Pages of the sandbox's lists, with cursors signed by the store's secret."""
 
-    def __init__(self, secret: bytes) -> None:
-        self._secret = secret
+    def __init__(self, store: Store) -> None:
+        self._store = store
+        self._secret = store.secret("cursor")
 
     def _sign(self, payload: bytes) -> str:
         return hmac.new(self._secret, payload, hashlib.sha256).hexdigest()[:16]
@@ -98,28 +100,27 @@ class Pages:
 
     def newest_first(
         self,
-        conn: sqlite3.Connection,
-        table: Literal["searches", "exports", "extractions"],
+        table: Table,
         account_id: str,
         cursor: str | None,
         limit: int,
         render: Callable[[sqlite3.Row], dict[str, Any]],
-    ) -> tuple[list[dict[str, Any]], str | None]:
+    ) -> dict[str, Any]:
         """One page of an account's rows of `table`, newest first, as `render` makes them
-        records, and the cursor past it: `limit` records, fewer when they reach
-        `PAGE_BYTES_MAX`."""
+        records: `limit` records, fewer when they reach `PAGE_BYTES_MAX`."""
         list_name = f"{table}:{account_id}"
         before = self.decode_cursor(cursor, list_name, _SEQ_CEILING)
-        rows = conn.execute(
-            # The table name is one of three literals, never user input.
-            f"SELECT * FROM {table} WHERE account_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?",  # noqa: S608
-            (account_id, before if before is not None else _SEQ_CEILING, limit + 1),
-        ).fetchall()
-        records = [render(row) for row in rows[:limit]]
+        with self._store.reading() as conn:
+            rows = conn.execute(
+                # The table name is one of three literals, never user input.
+                f"SELECT * FROM {table} WHERE account_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?",  # noqa: S608
+                (account_id, before if before is not None else _SEQ_CEILING, limit + 1),
+            ).fetchall()
+            records = [render(row) for row in rows[:limit]]
         kept = fitting(records)
         if len(rows) <= kept:
-            return records, None
-        return records[:kept], self.encode_cursor(list_name, int(rows[kept - 1]["seq"]))
+            return page(records, None)
+        return page(records[:kept], self.encode_cursor(list_name, int(rows[kept - 1]["seq"])))
 
     def window(
         self, cursor: str | None, list_name: str, limit: int, total: int

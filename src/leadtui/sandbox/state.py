@@ -53,7 +53,7 @@ class SandboxState:
             config=config,
             clock=SandboxClock(config.clock),
             store=store,
-            pages=Pages(store.secret("cursor")),
+            pages=Pages(store),
             fault_rng=random.Random(config.fault_seed),
         )
         state.seed_demo_data()

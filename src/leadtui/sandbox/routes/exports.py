@@ -91,16 +91,9 @@ async def create_export(
 async def list_exports(
     state: Sandbox, who: Reader, cursor: CursorParam = None, limit: LimitParam = DEFAULT_LIMIT
 ) -> dict[str, Any]:
-    with state.store.reading() as conn:
-        records, next_cursor = state.pages.newest_first(
-            conn,
-            "exports",
-            who.account_id,
-            cursor,
-            limit,
-            lambda row: export_json(row, _view(state, row)),
-        )
-    return page(records, next_cursor)
+    return state.pages.newest_first(
+        "exports", who.account_id, cursor, limit, lambda row: export_json(row, _view(state, row))
+    )
 
 
 @router.get(

@@ -96,11 +96,9 @@ async def create_draft(state: Sandbox, who: Writer, body: ExtractionDraft) -> JS
 async def list_extractions(
     state: Sandbox, who: Reader, cursor: CursorParam = None, limit: LimitParam = DEFAULT_LIMIT
 ) -> dict[str, Any]:
-    with state.store.reading() as conn:
-        records, next_cursor = state.pages.newest_first(
-            conn, "extractions", who.account_id, cursor, limit, lambda row: _record(state, row)
-        )
-    return page(records, next_cursor)
+    return state.pages.newest_first(
+        "extractions", who.account_id, cursor, limit, lambda row: _record(state, row)
+    )
 
 
 @router.post(
@@ -163,11 +161,7 @@ async def edit_draft(
     ),
 )
 async def launch(
-    request: Request,
-    state: Sandbox,
-    who: Writer,
-    extractionId: str,
-    key: IdempotencyKeyHeader,
+    request: Request, state: Sandbox, who: Writer, extractionId: str, key: IdempotencyKeyHeader
 ) -> JSONResponse:
     def act(conn: sqlite3.Connection, now: float) -> Outcome:
         row = launch_draft(conn, load_row(conn, "extractions", extractionId, who.account_id), now)
@@ -240,11 +234,7 @@ async def pause_or_resume(
     ),
 )
 async def stop(
-    request: Request,
-    state: Sandbox,
-    who: Writer,
-    extractionId: str,
-    key: IdempotencyKeyHeader,
+    request: Request, state: Sandbox, who: Writer, extractionId: str, key: IdempotencyKeyHeader
 ) -> JSONResponse:
     return _move(request, state, who, key, None, StoredState.STOPPED)
 

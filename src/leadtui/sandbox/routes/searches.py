@@ -46,11 +46,9 @@ def _record(state: SandboxState, row: sqlite3.Row) -> dict[str, Any]:
 async def list_searches(
     state: Sandbox, who: Reader, cursor: CursorParam = None, limit: LimitParam = DEFAULT_LIMIT
 ) -> dict[str, Any]:
-    with state.store.reading() as conn:
-        records, next_cursor = state.pages.newest_first(
-            conn, "searches", who.account_id, cursor, limit, lambda row: _record(state, row)
-        )
-    return page(records, next_cursor)
+    return state.pages.newest_first(
+        "searches", who.account_id, cursor, limit, lambda row: _record(state, row)
+    )
 
 
 @router.post(
