@@ -103,16 +103,11 @@ async def change_pricing(state: Sandbox, body: PricingChange) -> dict[str, Any]:
     """Searches state `stated` (omitted with `omit_stated`); unlocks debit `charged` per
     result and say so in `credits_debited` (left out with `omit_debited`). A field left out
     of the body keeps its value."""
-    pricing = state.pricing
-    if "stated" in body.model_fields_set:
-        pricing.stated = body.stated
-    if "omit_stated" in body.model_fields_set:
-        pricing.omit_stated = body.omit_stated
-    if body.charged is not None:
-        pricing.charged = body.charged
-    if body.omit_debited is not None:
-        pricing.omit_debited = body.omit_debited
-    return {"data": asdict(pricing)}
+    for name, value in body.model_dump(exclude_unset=True).items():
+        # `stated` may be any JSON value, null too; a null `charged` or `omit_debited` keeps it.
+        if value is not None or name == "stated":
+            setattr(state.pricing, name, value)
+    return {"data": asdict(state.pricing)}
 
 
 @router.get("/clock")
