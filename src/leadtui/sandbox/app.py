@@ -18,7 +18,7 @@ from leadtui.sandbox.traffic import TrafficLayer
 
 def create_app(config: SandboxConfig | None = None) -> FastAPI:
     """A fresh sandbox; its state is `app.state.sandbox` (a `SandboxState`)."""
-    state = SandboxState.create(config or SandboxConfig())
+    state = SandboxState(config or SandboxConfig())
     app = FastAPI(
         title=TITLE,
         version=API_VERSION,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 import threading
 from collections import deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Annotated
 
 from fastapi import Depends, Request
@@ -32,32 +32,20 @@ class RequestRecord:
     """The request body as received (UTF-8, undecodable bytes replaced), when there is one."""
 
 
-@dataclass
 class SandboxState:
-    config: SandboxConfig
-    clock: SandboxClock
-    store: Store
-    pages: Pages
-    fault_rng: random.Random
-    # Set by EmbeddedSandbox and the CLI: a "cut" fault then closes a real socket instead of
-    # raising a transport error into an in-process httpx client.
-    served_over_socket: bool = False
-    requests: deque[RequestRecord] = field(default_factory=lambda: deque(maxlen=_LOG_LIMIT))
-    lock: threading.Lock = field(default_factory=threading.Lock)
-    pricing: Pricing = field(default_factory=Pricing)
-
-    @classmethod
-    def create(cls, config: SandboxConfig) -> SandboxState:
-        store = Store(config.db_path)
-        state = cls(
-            config=config,
-            clock=SandboxClock(config.clock),
-            store=store,
-            pages=Pages(store),
-            fault_rng=random.Random(config.fault_seed),
-        )
-        state.seed_demo_data()
-        return state
+    def __init__(self, config: SandboxConfig) -> None:
+        self.config = config
+        self.clock = SandboxClock(config.clock)
+        self.store = Store(config.db_path)
+        self.pages = Pages(self.store)
+        self.fault_rng = random.Random(config.fault_seed)
+        # Set by EmbeddedSandbox and the CLI: a "cut" fault then closes a real socket instead of
+        # raising a transport error into an in-process httpx client.
+        self.served_over_socket = False
+        self.requests: deque[RequestRecord] = deque(maxlen=_LOG_LIMIT)
+        self.lock = threading.Lock()
+        self.pricing = Pricing()
+        self.seed_demo_data()
 
     def seed_demo_data(self) -> None:
         """With `demo_data`, give Demo Co its month of history (once: a kept file has it)."""
