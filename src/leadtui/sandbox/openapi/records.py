@@ -6,6 +6,7 @@ none is added), so a conformance run can hold every answer to them.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
@@ -211,25 +212,15 @@ OneIdentity = _one("OneIdentity", Identity)
 OneUsage = _one("OneUsage", UsageSummary)
 
 
-class SearchPage(_Exact):
-    data: list[SearchRecord]
-    next_cursor: Cursor
+def _page(name: str, records: type[Sequence[_Exact]]) -> type[_Exact]:
+    """The body `{"data": records, "next_cursor": ...}`."""
+    return create_model(name, __base__=_Exact, data=(records, ...), next_cursor=(Cursor, ...))
 
 
-class ExportPage(_Exact):
-    data: list[ExportRecord]
-    next_cursor: Cursor
-
-
-class ExtractionPage(_Exact):
-    data: list[ExtractionRecord]
-    next_cursor: Cursor
-
-
-class LeadPage(_Exact):
-    data: list[LeadRecord]
-    next_cursor: Cursor
-
-
-class ExtractionResultsPage(LeadPage):
-    results_state: ResultsState | None
+SearchPage = _page("SearchPage", list[SearchRecord])
+ExportPage = _page("ExportPage", list[ExportRecord])
+ExtractionPage = _page("ExtractionPage", list[ExtractionRecord])
+LeadPage = _page("LeadPage", list[LeadRecord])
+ExtractionResultsPage = create_model(
+    "ExtractionResultsPage", __base__=LeadPage, results_state=(ResultsState | None, ...)
+)
