@@ -6,7 +6,6 @@ from __future__ import annotations
 import socket
 import threading
 import time
-from types import TracebackType
 
 from leadtui.sandbox.config import SandboxConfig
 
@@ -58,10 +57,5 @@ class EmbeddedSandbox:
     def __enter__(self) -> EmbeddedSandbox:
         return self.start()
 
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.stop()

@@ -55,14 +55,12 @@ def describe_validation(errors: Sequence[Any]) -> str:
     parts = []
     for err in errors[:5]:
         loc = [str(p) for p in err.get("loc", ())]
-        if loc and loc[0] in ("body", "query", "header", "path"):
-            where, loc = loc[0], loc[1:]
-            if err.get("type") == "json_invalid":
-                parts.append("body: is not valid JSON")
-                continue
-            if where != "body":
-                loc = [where, *loc]
-        field = ".".join(loc) or "body"
+        located = bool(loc) and loc[0] in ("body", "query", "header", "path")
+        if located and err.get("type") == "json_invalid":
+            parts.append("body: is not valid JSON")
+            continue
+        # A member of the body is named by its path alone; a parameter by where it is too.
+        field = ".".join(loc[1:] if loc[:1] == ["body"] else loc) or "body"
         message = str(err.get("msg", "is invalid"))
         if err.get("type") == "extra_forbidden":
             message = "is not an allowed member"
