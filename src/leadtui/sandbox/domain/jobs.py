@@ -82,7 +82,6 @@ def _fraction(elapsed: float, queue_s: float, total: float) -> float:
 @dataclass(frozen=True)
 class ExtractionView:
     job: JobView
-    run_seconds: float
     results_available: int
     results_state: str | None  # "live", "archived" or None for a draft
 
@@ -100,7 +99,7 @@ def extraction_view(
     stored = StoredState(row["state"])
     updated = float(row["updated_at"])
     if stored == StoredState.DRAFT:
-        return ExtractionView(JobView(ExtractionStatus.DRAFT, 0.0, updated, None), 0.0, 0, None)
+        return ExtractionView(JobView(ExtractionStatus.DRAFT, 0.0, updated, None), 0, None)
     run = extraction_run_seconds(row, now)
     queue_s = job_seconds * QUEUED_FRACTION
     total = job_seconds * EXTRACTION_RUNS
@@ -119,4 +118,4 @@ def extraction_view(
     else:
         # paused, stopped or failed: frozen where they were
         job = JobView(ExtractionStatus(stored), progress, updated, None)
-    return ExtractionView(job, run, found, "live" if job.status in UNFINISHED else "archived")
+    return ExtractionView(job, found, "live" if job.status in UNFINISHED else "archived")
