@@ -12,6 +12,7 @@ import sqlite3
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import astuple
 from pathlib import Path
 from typing import Final, Literal
 
@@ -157,8 +158,5 @@ def _seed(conn: sqlite3.Connection) -> None:
     conn.executemany(
         "INSERT INTO accounts (id, name, credits, subscription_status, access_status,"
         " extraction_quota) VALUES (?, ?, ?, ?, ?, ?)",
-        [
-            (a.id, a.name, a.credits, a.subscription_status, a.access_status, a.extraction_quota)
-            for a in DEMO_ACCOUNTS
-        ],
+        [astuple(account) for account in DEMO_ACCOUNTS],
     )

@@ -202,9 +202,8 @@ def op(
         "response_model": None,
         "responses": responses,
         "openapi_extra": extra,
+        "description": description,
     }
-    if description is not None:
-        kwargs["description"] = description
     if answer.model is None:
         kwargs["response_class"] = Response
     return kwargs
