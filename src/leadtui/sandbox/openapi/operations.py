@@ -93,26 +93,14 @@ def error(
 ) -> dict[str, Any]:
     """An error answer whose `error.code` is one of `codes`."""
     listed = ", ".join(f"`{code}`" for code in codes)
+    # The `Error` schema, its code narrowed to `codes`.
+    narrowed = {"type": "object", "properties": {"code": {"enum": [str(c) for c in codes]}}}
+    schema = {
+        "allOf": [{"$ref": ERROR_SCHEMA}, {"type": "object", "properties": {"error": narrowed}}]
+    }
     doc: dict[str, Any] = {
         "description": f"{description} `error.code`: {listed}.",
-        "content": {
-            "application/json": {
-                "schema": {
-                    "allOf": [
-                        {"$ref": ERROR_SCHEMA},
-                        {
-                            "type": "object",
-                            "properties": {
-                                "error": {
-                                    "type": "object",
-                                    "properties": {"code": {"enum": [str(c) for c in codes]}},
-                                }
-                            },
-                        },
-                    ]
-                }
-            }
-        },
+        "content": {"application/json": {"schema": schema}},
     }
     if headers:
         doc["headers"] = headers
