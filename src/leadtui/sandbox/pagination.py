@@ -20,6 +20,7 @@ from fastapi import Query
 from pydantic.json_schema import SkipJsonSchema
 
 from leadtui.api.models import PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX, PAGE_LIMIT_MIN
+from leadtui.sandbox.leads import LeadSource, generate
 from leadtui.sandbox.problems import invalid
 from leadtui.sandbox.store import Store, Table
 
@@ -62,8 +63,8 @@ def fitting(records: list[dict[str, Any]], budget: int = PAGE_BYTES_MAX) -> int:
     return len(records)
 
 
-def page(items: list[dict[str, Any]], next_cursor: str | None, **extra: Any) -> dict[str, Any]:
-    return {"data": items, "next_cursor": next_cursor, **extra}
+def page(items: list[dict[str, Any]], next_cursor: str | None) -> dict[str, Any]:
+    return {"data": items, "next_cursor": next_cursor}
 
 
 class Pages:
@@ -122,10 +123,15 @@ class Pages:
             return page(records, None)
         return page(records[:kept], self.encode_cursor(list_name, int(rows[kept - 1]["seq"])))
 
-    def window(
-        self, cursor: str | None, list_name: str, limit: int, total: int
-    ) -> tuple[int, int, str | None]:
-        """`(start, stop, next_cursor)` of one page of a list of `total` generated items."""
-        start = self.decode_cursor(cursor, list_name, total) or 0
-        stop = min(total, start + limit)
-        return start, stop, self.encode_cursor(list_name, stop) if stop < total else None
+    def leads(
+        self, cursor: str | None, list_name: str, limit: int, source: LeadSource, indexes: range
+    ) -> dict[str, Any]:
+        """One page of the leads of `source` at `indexes`."""
+        start = self.decode_cursor(cursor, list_name, len(indexes)) or 0
+        shown = indexes[start : start + limit]
+        next_cursor = (
+            self.encode_cursor(list_name, start + len(shown)) if shown.stop < indexes.stop else None
+        )
+        # An empty page builds no lead pools (a draft's results, the end of a list).
+        leads = generate(source, shown.start, shown.stop) if shown else []
+        return page(leads, next_cursor)

@@ -23,7 +23,7 @@ from leadtui.sandbox.json_body import StrictJsonRoute
 from leadtui.sandbox.leads import LeadSource, generate
 from leadtui.sandbox.openapi.operations import Answer, links, op
 from leadtui.sandbox.openapi.records import ExportPage, LeadPage, OneExport
-from leadtui.sandbox.pagination import DEFAULT_LIMIT, CursorParam, LimitParam, page
+from leadtui.sandbox.pagination import DEFAULT_LIMIT, CursorParam, LimitParam
 from leadtui.sandbox.problems import invalid
 from leadtui.sandbox.records import export_json, search_source
 from leadtui.sandbox.state import Sandbox, SandboxState
@@ -143,10 +143,7 @@ async def export_results(
     limit: LimitParam = DEFAULT_LIMIT,
 ) -> dict[str, Any]:
     source, indexes = _ready_leads(state, who, exportId)
-    start, stop, next_cursor = state.pages.window(
-        cursor, f"export-results:{exportId}", limit, len(indexes)
-    )
-    return page(generate(source, indexes.start + start, indexes.start + stop), next_cursor)
+    return state.pages.leads(cursor, f"export-results:{exportId}", limit, source, indexes)
 
 
 @router.post(

@@ -24,10 +24,9 @@ from leadtui.sandbox.domain.extractions import (
 from leadtui.sandbox.domain.jobs import StoredState, poll_hint
 from leadtui.sandbox.idempotency import IdempotencyKeyHeader, once
 from leadtui.sandbox.json_body import StrictJsonRoute
-from leadtui.sandbox.leads import generate
 from leadtui.sandbox.openapi.operations import Answer, links, op
 from leadtui.sandbox.openapi.records import ExtractionPage, ExtractionResultsPage, OneExtraction
-from leadtui.sandbox.pagination import DEFAULT_LIMIT, CursorParam, LimitParam, page
+from leadtui.sandbox.pagination import DEFAULT_LIMIT, CursorParam, LimitParam
 from leadtui.sandbox.records import extraction_json, extraction_source
 from leadtui.sandbox.state import Sandbox, SandboxState
 from leadtui.sandbox.store import load_row
@@ -259,9 +258,7 @@ async def extraction_results(
     with state.store.reading() as conn:
         row = load_row(conn, "extractions", extractionId, who.account_id)
     record = _record(state, row)
-    start, stop, next_cursor = state.pages.window(
-        cursor, f"extraction-results:{extractionId}", limit, int(record["result_count"])
-    )
     source = extraction_source(extractionId, json.loads(row["request_json"]))
-    leads = generate(source, start, stop) if stop > start else []
-    return page(leads, next_cursor, results_state=record["results_state"])
+    indexes = range(int(record["result_count"]))
+    leads = state.pages.leads(cursor, f"extraction-results:{extractionId}", limit, source, indexes)
+    return {**leads, "results_state": record["results_state"]}

@@ -15,10 +15,9 @@ from leadtui.sandbox.accounts import DemoKey
 from leadtui.sandbox.auth import require
 from leadtui.sandbox.domain.searches import insert_search
 from leadtui.sandbox.json_body import StrictJsonRoute
-from leadtui.sandbox.leads import generate
 from leadtui.sandbox.openapi.operations import Answer, op
 from leadtui.sandbox.openapi.records import LeadPage, OneSearch, SearchPage
-from leadtui.sandbox.pagination import DEFAULT_LIMIT, CursorParam, LimitParam, page
+from leadtui.sandbox.pagination import DEFAULT_LIMIT, CursorParam, LimitParam
 from leadtui.sandbox.records import search_json, search_source
 from leadtui.sandbox.state import Sandbox, SandboxState
 from leadtui.sandbox.store import load_row
@@ -99,8 +98,6 @@ async def search_results(
 ) -> dict[str, Any]:
     with state.store.reading() as conn:
         row = load_row(conn, "searches", searchId, who.account_id)
-    start, stop, next_cursor = state.pages.window(
-        cursor, f"search-results:{searchId}", limit, int(row["unlocked_count"])
-    )
-    leads = generate(search_source(searchId, json.loads(row["request_json"])), start, stop)
-    return page(leads, next_cursor)
+    source = search_source(searchId, json.loads(row["request_json"]))
+    indexes = range(int(row["unlocked_count"]))
+    return state.pages.leads(cursor, f"search-results:{searchId}", limit, source, indexes)
