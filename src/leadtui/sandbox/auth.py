@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from typing import Final
 
 from fastapi import Request
 
@@ -13,6 +14,8 @@ from leadtui.sandbox.clock import day_of
 from leadtui.sandbox.domain.ledger import count_usage
 from leadtui.sandbox.problems import ApiProblem
 from leadtui.sandbox.state import Sandbox, SandboxState
+
+_UNUSABLE: Final = {"revoked": "The key has been revoked.", "expired": "The key has expired."}
 
 
 def _unauthorized(message: str) -> ApiProblem:
@@ -32,10 +35,8 @@ def authenticate(request: Request, state: SandboxState) -> DemoKey:
     key = KEYS_BY_SECRET.get(secret.strip())
     if key is None:
         raise _unauthorized("The key is not valid.")
-    if key.state == "revoked":
-        raise _unauthorized("The key has been revoked.")
-    if key.state == "expired":
-        raise _unauthorized("The key has expired.")
+    if key.state != "active":
+        raise _unauthorized(_UNUSABLE[key.state])
     with state.store.reading() as conn:
         account = conn.execute(
             "SELECT subscription_status, access_status FROM accounts WHERE id = ?",

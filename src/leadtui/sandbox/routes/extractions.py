@@ -40,13 +40,9 @@ _MOVES: Final = (ErrorCode.INVALID_TRANSITION, ErrorCode.IDEMPOTENCY_CONFLICT)
 # What a new extraction's id leads to (OpenAPI links).
 _BY_ID: Final = ("get_extraction", "extraction_results")
 _DRAFT_LINKS: Final = links("extractionId", *_BY_ID, "edit_draft", "launch")
+_LAUNCHED_LINKS: Final = links("extractionId", *_BY_ID, "pause_or_resume", "stop")
 _LAUNCHED: Final = Answer(
-    201,
-    OneExtraction,
-    "The extraction, queued.",
-    "while_moving",
-    replayable=True,
-    links=links("extractionId", *_BY_ID, "pause_or_resume", "stop"),
+    201, OneExtraction, "The extraction, queued.", "while_moving", True, _LAUNCHED_LINKS
 )
 
 

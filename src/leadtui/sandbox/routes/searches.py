@@ -15,7 +15,7 @@ from leadtui.sandbox.accounts import DemoKey
 from leadtui.sandbox.auth import require
 from leadtui.sandbox.domain.searches import insert_search
 from leadtui.sandbox.json_body import StrictJsonRoute
-from leadtui.sandbox.openapi.operations import Answer, op
+from leadtui.sandbox.openapi.operations import Answer, links, op
 from leadtui.sandbox.openapi.records import LeadPage, OneSearch, SearchPage
 from leadtui.sandbox.pagination import DEFAULT_LIMIT, CursorParam, LimitParam
 from leadtui.sandbox.records import search_json, search_source
@@ -28,9 +28,7 @@ Reader = Annotated[DemoKey, Depends(require(Scope.SEARCHES_READ))]
 Writer = Annotated[DemoKey, Depends(require(Scope.SEARCHES_WRITE))]
 
 # What a new search's id leads to (OpenAPI links, for clients and stateful fuzzers).
-_BY_SEARCH_ID: Final = tuple(
-    (operation, "searchId") for operation in ("get_search", "search_results", "create_export")
-)
+_BY_SEARCH_ID: Final = links("searchId", "get_search", "search_results", "create_export")
 
 
 def _record(state: SandboxState, row: sqlite3.Row) -> dict[str, Any]:
