@@ -211,8 +211,8 @@ def _request_history(now: float) -> list[tuple[str, int]]:
     return out
 
 
-def seed_demo(store: Store, now: float, job_seconds: float) -> bool:
-    """Give Demo Co its history as of `now`; False (nothing done) if it already has some."""
+def seed_demo(store: Store, now: float, job_seconds: float) -> None:
+    """Give Demo Co its history as of `now`, unless it already has some."""
     with store.transaction() as conn:
         for table in ("searches", "exports", "extractions"):
             row = conn.execute(
@@ -220,10 +220,9 @@ def seed_demo(store: Store, now: float, job_seconds: float) -> bool:
                 (ACCOUNT,),
             ).fetchone()
             if row is not None:
-                return False
+                return
         seeder = _Seeder(conn, job_seconds, {}, {})
         for before, step in _timeline(job_seconds):
             step(seeder, now - before)
         for day, requests in _request_history(now):
             count_usage(conn, ACCOUNT, day, requests=requests)
-    return True

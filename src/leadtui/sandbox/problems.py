@@ -39,11 +39,7 @@ def new_request_id() -> str:
 
 
 def error_response(
-    status: int,
-    code: str,
-    message: str,
-    request_id: str,
-    headers: Mapping[str, str] | None = None,
+    status: int, code: str, message: str, request_id: str, headers: Mapping[str, str] | None = None
 ) -> JSONResponse:
     body = {"error": {"code": code, "message": message, "request_id": request_id}}
     # X-Request-Id itself is added by the traffic layer, on every answer.

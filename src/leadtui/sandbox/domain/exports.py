@@ -31,8 +31,7 @@ def unlock(
         )
     cost = debit_results(conn, account_id, wanted, now, price)
     conn.execute(
-        "UPDATE searches SET unlocked_count = unlocked_count + ? WHERE id = ?",
-        (wanted, search_id),
+        "UPDATE searches SET unlocked_count = unlocked_count + ? WHERE id = ?", (wanted, search_id)
     )
     return insert(
         conn,

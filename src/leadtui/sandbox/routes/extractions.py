@@ -15,12 +15,7 @@ from leadtui.api.models import ExtractionAction, ExtractionDraft, ExtractionRequ
 from leadtui.sandbox.accounts import DemoKey
 from leadtui.sandbox.auth import require
 from leadtui.sandbox.domain.answers import Outcome
-from leadtui.sandbox.domain.extractions import (
-    insert_extraction,
-    launch_draft,
-    move,
-    update_draft,
-)
+from leadtui.sandbox.domain.extractions import insert_extraction, launch_draft, move, update_draft
 from leadtui.sandbox.domain.jobs import StoredState, poll_hint
 from leadtui.sandbox.idempotency import IdempotencyKeyHeader, once
 from leadtui.sandbox.json_body import StrictJsonRoute
@@ -61,12 +56,7 @@ def _hint(state: SandboxState, conn: sqlite3.Connection, record: dict[str, Any])
     **op(
         Scope.EXTRACTIONS_WRITE,
         "Create a draft (no launch consumed)",
-        Answer(
-            201,
-            OneExtraction,
-            "The draft, editable.",
-            links=_DRAFT_LINKS,
-        ),
+        Answer(201, OneExtraction, "The draft, editable.", links=_DRAFT_LINKS),
         400,
     ),
 )
