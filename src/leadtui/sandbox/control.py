@@ -85,16 +85,15 @@ async def keys() -> dict[str, Any]:
 @router.patch("/accounts/{account_id}")
 async def change_account(state: Sandbox, account_id: str, body: AccountChange) -> dict[str, Any]:
     """Set an account's credits, subscription, data access or extraction quota."""
-    changes = body.model_dump(exclude_none=True)
     with state.store.transaction() as conn:
-        if conn.execute("SELECT 1 FROM accounts WHERE id = ?", (account_id,)).fetchone() is None:
-            raise not_found(f"Account '{account_id}'")
-        for column, value in changes.items():
+        for column, value in body.model_dump(exclude_none=True).items():
             conn.execute(
                 f"UPDATE accounts SET {column} = ? WHERE id = ?",  # noqa: S608 - model fields
                 (value, account_id),
             )
         row = conn.execute("SELECT * FROM accounts WHERE id = ?", (account_id,)).fetchone()
+    if row is None:  # no such account: nothing was updated
+        raise not_found(f"Account '{account_id}'")
     return {"data": dict(row)}
 
 

@@ -58,12 +58,8 @@ CREATE TABLE IF NOT EXISTS usage (
 _STATE_TABLES = ("accounts", "searches", "exports", "extractions", "idempotency", "usage")
 Table = Literal["searches", "exports", "extractions"]
 _NOUN: Final = {"searches": "Search", "exports": "Export", "extractions": "Extraction"}
-# Each table's id sequence and id prefix (`srch_000001`); kept files hold these sequences.
-_IDS: Final = {
-    "searches": ("search", "srch"),
-    "exports": ("export", "exp"),
-    "extractions": ("extraction", "ext"),
-}
+# Ids are `srch_000001`, ...; a table's id sequence is its noun (`search`: kept files hold it).
+_ID_PREFIX: Final = {"searches": "srch", "exports": "exp", "extractions": "ext"}
 
 
 class Store:
@@ -124,17 +120,16 @@ class Store:
 
 def insert(conn: sqlite3.Connection, table: Table, **columns: object) -> sqlite3.Row:
     """A new row of `table`, with the next id of its sequence (call inside a transaction)."""
-    sequence, prefix = _IDS[table]
     (seq,) = conn.execute(
         "INSERT INTO counters (name, value) VALUES (?, 1) "
         "ON CONFLICT(name) DO UPDATE SET value = value + 1 RETURNING value",
-        (sequence,),
+        (_NOUN[table].lower(),),
     ).fetchone()
     names = ", ".join(["seq", "id", *columns])
     marks = ", ".join("?" * (len(columns) + 2))
     conn.execute(
         f"INSERT INTO {table} ({names}) VALUES ({marks})",  # noqa: S608 - names from code
-        (seq, f"{prefix}_{seq:06d}", *columns.values()),
+        (seq, f"{_ID_PREFIX[table]}_{seq:06d}", *columns.values()),
     )
     row: sqlite3.Row = conn.execute(f"SELECT * FROM {table} WHERE seq = ?", (seq,)).fetchone()  # noqa: S608
     return row

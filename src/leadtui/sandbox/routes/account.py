@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends
@@ -12,6 +11,7 @@ from leadtui.api.contract import API_PREFIX, Scope
 from leadtui.api.models import USAGE_WINDOW_DAYS
 from leadtui.sandbox.accounts import DemoKey
 from leadtui.sandbox.auth import require
+from leadtui.sandbox.clock import day_of
 from leadtui.sandbox.domain.ledger import EXTRACTION_LAUNCH_COST, PRICE_PER_RESULT
 from leadtui.sandbox.json_body import StrictJsonRoute
 from leadtui.sandbox.openapi.operations import Answer, op
@@ -75,10 +75,8 @@ async def me(state: Sandbox, who: UsageReader) -> JSONResponse:
     ),
 )
 async def usage(state: Sandbox, who: UsageReader) -> JSONResponse:
-    today = datetime.fromtimestamp(state.now(), UTC).date()
-    days = [
-        (today - timedelta(days=back)).isoformat() for back in range(USAGE_WINDOW_DAYS - 1, -1, -1)
-    ]
+    now = state.now()
+    days = [day_of(now - back * 86_400) for back in range(USAGE_WINDOW_DAYS - 1, -1, -1)]
     with state.store.reading() as conn:
         rows = conn.execute(
             "SELECT day, requests, credits_used FROM usage WHERE account_id = ? AND day >= ?",
