@@ -83,8 +83,7 @@ class Pages:
         return f"{token}.{self._sign(payload)}"
 
     def decode_cursor(self, cursor: str | None, list_name: str, ceiling: int) -> int | None:
-        """The position a cursor stands for, within `[0, ceiling]`; 400 for one this list
-        never issued."""
+        """The position a cursor stands for, in `[0, ceiling]`; 400 if this list never issued it."""
         if cursor is None:
             return None
         try:

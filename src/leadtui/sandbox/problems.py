@@ -16,8 +16,7 @@ from leadtui.api.contract import ErrorCode
 
 
 class ApiProblem(StarletteHTTPException):
-    """Raised by handlers (and while a body is read); `install_handlers` answers it with the
-    error body, its code and its message."""
+    """Raised by handlers and the body reader; answered with the error body, code and message."""
 
     def __init__(
         self, status: int, code: ErrorCode, message: str, headers: Mapping[str, str] | None = None

@@ -30,8 +30,6 @@ _log = logging.getLogger(__name__)
 
 
 class TrafficLayer:
-    """Wraps the FastAPI app; `state` is the sandbox instance the app serves."""
-
     def __init__(self, app: ASGIApp, state: SandboxState) -> None:
         self.app = app
         self.state = state
@@ -104,8 +102,7 @@ class TrafficLayer:
     async def _guarded(
         self, scope: Scope, receive: Receive, send: Send, request_id: str
     ) -> int | None:
-        """The app, with a crash answered as 500 `internal_error` instead of escaping; the
-        status it answered."""
+        """The app's answer status; a crash is answered as 500 `internal_error`, never raised."""
         status: int | None = None
 
         async def tracking_send(message: Message) -> None:
