@@ -274,8 +274,9 @@ class ApprovalsScreen(LeadScreen):
                 self.app.notify("Not approved: the request still waits.", timeout=4)
                 return
             # The request may have changed while the dialog was up: judge it once more.
+            desk = self.watcher.desk
             try:
-                current = await self._read(row.request.id)
+                current = await asyncio.to_thread(desk.get, row.request.id) if desk else None
             except (UnreadableApproval, JournalError):
                 current = None
             again = self._review(current) if current is not None else None
@@ -338,10 +339,6 @@ class ApprovalsScreen(LeadScreen):
             await self.watcher.read_now()
         except JournalError as error:
             self.show_error(error)
-
-    async def _read(self, request_id: str) -> ApprovalRequest | None:
-        desk = self.watcher.desk
-        return None if desk is None else await asyncio.to_thread(desk.get, request_id)
 
     def action_back(self) -> None:
         self.dismiss()
