@@ -116,7 +116,9 @@ class LeadApp(KeysInBursts):
         self._spend_gate: SpendGate | None = None
         # The journal is opened (and on first use created) once, whoever asks first.
         self._spend_gate_opening = asyncio.Lock()
-        self._identity_read = SharedRead(self._read_identity)
+        # One GET /me per balance refresh: a new session or a settled spend is a new refresh.
+        self._identity_read = SharedRead(self._read_identity, lambda: (self.session, self.spends))
+        self._account_read: tuple[LeadClient, Identity] | None = None
         self.spends_in_flight = 0
         """Spends sent and not answered yet (counted by ui/frame/spend_flow.py): quitting asks."""
         self.journal_seen: object | None = None
@@ -248,6 +250,9 @@ class LeadApp(KeysInBursts):
                 deps = self.deps
                 journal = await asyncio.to_thread(SpendJournal, deps.journal_path)
                 self._spend_gate = SpendGate.for_profile(self.settings, journal, deps.profile)
+            if self._account_read is not None:
+                # The account GET /me named already: the gate does not ask the server again.
+                self._spend_gate.remember(*self._account_read)
             return self._spend_gate
 
     # --- start-up and sign-in -----------------------------------------------------------
@@ -303,8 +308,9 @@ class LeadApp(KeysInBursts):
         return await self._identity_read()
 
     async def _read_identity(self) -> Identity:
+        client = self.client
         try:
-            identity = await self.client.me()
+            identity = await client.me()
         except Unauthorized:
             self.key_rejected = True
             raise
@@ -312,10 +318,16 @@ class LeadApp(KeysInBursts):
             # The local watches start once the first GET /me answered or failed, after the
             # credits are painted: they never compete with start-up.
             self.call_after_refresh(self.watches.start)
-        self.identity = identity
-        self.credits = identity.credits
+        self.account_read(client, identity)
         self.key_rejected = False
         return identity
+
+    def account_read(self, client: LeadClient, identity: Identity) -> None:
+        """What GET /me answered to `client`'s key: the header shows it, the spend gate knows
+        the account by it."""
+        self.identity = identity
+        self.credits = identity.credits
+        self._account_read = (client, identity)
 
     async def open_search(self, search: Search) -> None:
         from leadtui.ui.frame.jumps import show_search

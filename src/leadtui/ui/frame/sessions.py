@@ -150,8 +150,7 @@ class SessionKeeper:
                 self._app.exit(return_code=1, message="Not signed in.")
             return
         self._use_client(result.client, result.stored)
-        lead.identity = result.identity
-        lead.credits = result.identity.credits
+        lead.account_read(result.client, result.identity)
         if result.stored == "keyring":
             base_url = result.client.base_url
             self._app.run_worker(
