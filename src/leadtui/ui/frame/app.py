@@ -34,7 +34,6 @@ from leadtui.ui.frame.terminal_output import TerminalOutput
 from leadtui.ui.model.errors import ErrorReport, describe, missing_scope
 from leadtui.ui.model.history import History
 from leadtui.ui.screens.base import LeadScreen
-from leadtui.ui.screens.help import HelpScreen
 from leadtui.ui.watches.away import AwayWatch
 from leadtui.ui.watches.local_watches import LocalWatches
 
@@ -311,14 +310,14 @@ class LeadApp(KeysInBursts):
         client = self.client
         try:
             identity = await client.me()
+            self.account_read(client, identity)
         except Unauthorized:
             self.key_rejected = True
             raise
         finally:
             # The local watches start once the first GET /me answered or failed, after the
-            # credits are painted: they never compete with start-up.
+            # refresh that paints the credits: they never compete with start-up.
             self.call_after_refresh(self.watches.start)
-        self.account_read(client, identity)
         self.key_rejected = False
         return identity
 
@@ -425,6 +424,8 @@ class LeadApp(KeysInBursts):
         await self.away.show()
 
     def action_help(self) -> None:
+        from leadtui.ui.screens.help import HelpScreen
+
         screen = self.screen
         if not isinstance(screen, HelpScreen):
             title = getattr(screen, "LABEL", "") or "leadtui"
