@@ -104,8 +104,6 @@ class LeadApp(KeysInBursts):
         self._session: Session | None = None
         self.session = session
         self.demo = deps.demo if deps is not None else bool(first_frame and first_frame.demo)
-        self.read_only = deps.settings.spend_policy(deps.profile).read_only if deps else False
-        """Spending is switched off for this profile (the header says so once it is known)."""
         self.last_error: ErrorReport | None = None
         self.start_error: str | None = None
         """Why a launch's load failed (the app then exits with code 2)."""
@@ -127,17 +125,10 @@ class LeadApp(KeysInBursts):
         self.pending_offer = PendingOffer(self)
         """Spends journaled but never settled (a crash): offered at start and each sign-in."""
         self.away = AwayWatch(self)  # what changed since the app was last open (ui/watches/away.py)
-        theme, keymap = (
-            (deps.settings.theme, deps.settings.keymap)
-            if deps is not None
-            else (first_frame.theme, first_frame.keymap)
-            if first_frame is not None
-            else ("dark", {})
-        )
-        self._user_keymap: dict[str, str] = dict(keymap)
-        self.theme = THEMES.get(theme, THEMES["dark"])
-        if keymap:
-            self.set_keymap(keymap)
+        self._user_keymap: dict[str, str] = {}
+        looks = deps.settings if deps is not None else first_frame
+        if looks is not None:
+            self._look(looks.theme, looks.keymap)
 
     def get_driver_class(self) -> type[Driver]:
         """The driver Textual picks, attached to `terminal` while it runs."""
@@ -164,6 +155,11 @@ class LeadApp(KeysInBursts):
     @settings.setter
     def settings(self, settings: Settings) -> None:
         self._settings = settings
+
+    @property
+    def read_only(self) -> bool:
+        """Spending is switched off for this profile (the header says so once it is known)."""
+        return self.started and self.settings.spend_policy(self.deps.profile).read_only
 
     @property
     def started(self) -> bool:
@@ -216,25 +212,13 @@ class LeadApp(KeysInBursts):
     def jobs(self) -> JobWatcher:
         """The app's one job watcher, made on first use (not needed for the first frame)."""
         if self._jobs is None:
-            from leadtui.ui.watches.job_watcher import JobWatcher, WatchedAccount
+            from leadtui.ui.watches.job_watcher import JobWatcher
 
-            account = WatchedAccount(
-                client=lambda: self.client,
-                settings=lambda: self.settings,
-                clock=self.clock,
-                signed_in=lambda: self.session is not None,
-                has_scope=self.has_scope,
-                note_error=self.note_error,
-                follow_journal=self._follow_journal,
-                terminal=self.terminal,
-            )
-            self._jobs = JobWatcher(self, account)
+            self._jobs = JobWatcher(self, self)
         return self._jobs
 
-    async def _follow_journal(self) -> bool:
-        from leadtui.ui.frame.spend_flow import (
-            follow_journal,  # the spend core: after the first frame
-        )
+    async def follow_journal(self) -> bool:
+        from leadtui.ui.frame.spend_flow import follow_journal  # the spend core: not at start
 
         return await follow_journal(self)
 
@@ -267,11 +251,13 @@ class LeadApp(KeysInBursts):
     def use_deps(self, deps: AppDeps) -> None:
         """Take the deps a launch loaded after the first frame."""
         self._deps, self._settings = deps, deps.settings
-        self.read_only = deps.settings.spend_policy(deps.profile).read_only
         # The first frame's quick read of the looks gives way to the settings as resolved.
-        self.theme = THEMES.get(deps.settings.theme, THEMES["dark"])
-        if deps.settings.keymap != self._user_keymap:
-            self._user_keymap = dict(deps.settings.keymap)
+        self._look(deps.settings.theme, deps.settings.keymap)
+
+    def _look(self, theme: str, keymap: dict[str, str]) -> None:
+        self.theme = THEMES.get(theme, THEMES["dark"])
+        if keymap != self._user_keymap:
+            self._user_keymap = dict(keymap)
             self.set_keymap(self._user_keymap)
 
     def watch_identity(self) -> None:

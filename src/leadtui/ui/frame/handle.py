@@ -46,8 +46,6 @@ class AppHandle(Protocol):
     """Spends sent and not answered yet: quitting asks first."""
     journal_seen: object | None
     """The journal's activity mark when the app last looked: a change means spends by others."""
-    read_only: bool
-    """Spending is switched off for this profile."""
     demo: bool
     start_error: str | None
     """Why a launch's load failed."""
@@ -72,6 +70,10 @@ class AppHandle(Protocol):
 
     @property
     def started(self) -> bool: ...
+
+    @property
+    def read_only(self) -> bool:
+        """Spending is switched off for this profile."""
 
     @property
     def session(self) -> Session | None: ...

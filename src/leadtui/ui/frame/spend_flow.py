@@ -72,12 +72,6 @@ def unlock_request(search: Search, count: int, balance: int | None) -> SpendRequ
     return SpendRequest.for_unlock(Quote.unlock(search, count, balance), search.searchId)
 
 
-def spending_switched_off(app: AppHandle) -> bool:
-    """Read-only for this profile: the policy the gate enforces, known before any dialog, so
-    spend keys are greyed out at once."""
-    return app.settings.spend_policy(app.deps.profile).read_only
-
-
 async def decided_quote(screen: Screen[Any], request: SpendRequest) -> Quote | None:
     """The spend decision's quote for `request` (a balance read now, the price that counts:
     stated or observed), for a dialog that shows costs before the spend is settled on; None
