@@ -69,7 +69,7 @@ async def test_the_start_reads_the_balance_once_however_slow_the_server(
         # The header and Account show the one answer; the pending spends offer (which needs
         # the account) and the local watches have had their turn.
         await wait_until(pilot, lambda: "credits used" in screen_text(app))
-        await wait_until(pilot, lambda: app.watches.started)
+        await wait_until(pilot, lambda: app.journal_watch.started)
         await settle(pilot)
         assert screen_text(app).count("10,000") == 2
         assert await reads_since(sandbox_http, set()) == ["GET /me", "GET /usage"]
@@ -152,7 +152,7 @@ async def test_on_jobs_a_spend_elsewhere_reads_the_balance_once_and_no_usage(
     app = build_app()
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot)
-        await wait_until(pilot, lambda: app.watches.journal is not None)
+        await wait_until(pilot, lambda: app.journal_watch.started)
         await pilot.press("4")
         await wait_until(pilot, lambda: isinstance(app.screen, JobsScreen))
         await settle(pilot)
@@ -173,6 +173,6 @@ async def test_on_account_a_spend_elsewhere_reads_the_balance_and_the_usage_once
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot)
         await wait_until(pilot, lambda: "credits used" in screen_text(app))
-        await wait_until(pilot, lambda: app.watches.journal is not None)
+        await wait_until(pilot, lambda: app.journal_watch.started)
         reads = await _seen_elsewhere(pilot, app, sandbox_app, sandbox_http, make_client)
         assert sorted(reads) == ["GET /me", "GET /usage"]

@@ -24,7 +24,7 @@ async def _open_history(app: Any, pilot: Any) -> None:
     check for pending spends, with the local watches, takes the account from that GET /me)."""
 
     def started() -> bool:
-        return "GET /usage" in [e.what for e in app.history.entries()] and app.watches.started
+        return "GET /usage" in [e.what for e in app.history.entries()] and app.journal_watch.started
 
     await wait_until(pilot, started)
     await settle(pilot)

@@ -35,7 +35,6 @@ from leadtui.ui.model.errors import ErrorReport, describe, missing_scope
 from leadtui.ui.model.history import History
 from leadtui.ui.screens.base import LeadScreen
 from leadtui.ui.watches.away import AwayWatch
-from leadtui.ui.watches.local_watches import LocalWatches
 
 if TYPE_CHECKING:
     from pydantic import SecretStr
@@ -47,6 +46,7 @@ if TYPE_CHECKING:
     from leadtui.spend.gate import SpendGate
     from leadtui.spend.intent import SpendIntent
     from leadtui.ui.watches.job_watcher import JobWatcher
+    from leadtui.ui.watches.journal_watch import JournalWatcher
 
 THEMES = {"dark": "textual-dark", "light": "textual-light"}
 
@@ -65,18 +65,12 @@ class LeadApp(KeysInBursts):
     COMMANDS: ClassVar[set[Any]] = {LeadCommands}
     BINDINGS: ClassVar[list[BindingType]] = list(APP_BINDINGS)
 
-    # The signed-in account; None until GET /me answered. Watched by the header and screens.
+    # What each member means to the screens that watch it: `AppHandle` (ui/frame/handle.py).
     identity: reactive[Identity | None] = reactive(None, init=False)
-    # The credits badge. Set it after a spend, or `await app.refresh_identity()`.
     credits: reactive[int | None] = reactive(None, init=False)
-    # The server rejected the key (401); the error panel then says to press `i`.
     key_rejected: reactive[bool] = reactive(False, init=False)
-    # Bumped on every sign-in (a new session): screens watch it to load their data again.
     sign_ins: reactive[int] = reactive(0, init=False)
-    # Bumped after each spend the server settled (`note_spend`): what depends on the balance
-    # and the usage (Account's "credits used") refreshes.
     spends: reactive[int] = reactive(0, init=False)
-    # Spends other processes ask this app to approve, still waiting (the header's badge).
     approvals_waiting: reactive[int] = reactive(0, init=False)
 
     def __init__(
@@ -106,10 +100,8 @@ class LeadApp(KeysInBursts):
         self.demo = deps.demo if deps is not None else bool(first_frame and first_frame.demo)
         self.last_error: ErrorReport | None = None
         self.start_error: str | None = None
-        """Why a launch's load failed (the app then exits with code 2)."""
         self._jobs: JobWatcher | None = None
-        self.watches = LocalWatches(self, self)
-        """Spends other processes of this profile ask this app to approve, or journal."""
+        self._journal_watch: JournalWatcher | None = None
         self._spend_gate: SpendGate | None = None
         # The journal is opened (and on first use created) once, whoever asks first.
         self._spend_gate_opening = asyncio.Lock()
@@ -117,11 +109,8 @@ class LeadApp(KeysInBursts):
         self._identity_read = SharedRead(self._read_identity, lambda: (self.session, self.spends))
         self._account_read: tuple[LeadClient, Identity] | None = None
         self.spends_in_flight = 0
-        """Spends sent and not answered yet (counted by ui/frame/spend_flow.py): quitting asks."""
         self.journal_seen: object | None = None
         self.spend_settled: Signal[str] = Signal(self, "spend_settled")
-        """Published with its idempotency key when a pending spend was resent and settled, or
-        discarded: what was shown about it is out of date."""
         self.pending_offer = PendingOffer(self)
         """Spends journaled but never settled (a crash): offered at start and each sign-in."""
         self.away = AwayWatch(self)  # what changed since the app was last open (ui/watches/away.py)
@@ -135,7 +124,6 @@ class LeadApp(KeysInBursts):
         return self.terminal.driver_class(super().get_driver_class())
 
     def app_handle(self) -> AppHandle:
-        """What screens, dialogs and widgets work with (see ui/frame/handle.py)."""
         return self
 
     @property
@@ -158,7 +146,6 @@ class LeadApp(KeysInBursts):
 
     @property
     def read_only(self) -> bool:
-        """Spending is switched off for this profile (the header says so once it is known)."""
         return self.started and self.settings.spend_policy(self.deps.profile).read_only
 
     @property
@@ -172,7 +159,6 @@ class LeadApp(KeysInBursts):
 
     @property
     def session(self) -> Session | None:
-        """The signed-in key; None until signed in. Replaced whole on each sign-in."""
         return self._session
 
     @session.setter
@@ -205,7 +191,6 @@ class LeadApp(KeysInBursts):
         return self.session.client
 
     def clock(self) -> float:
-        """Wall-clock seconds from the injected clock (frozen in tests)."""
         return self.deps.clock()
 
     @property
@@ -216,6 +201,18 @@ class LeadApp(KeysInBursts):
 
             self._jobs = JobWatcher(self, self)
         return self._jobs
+
+    @property
+    def journal_watch(self) -> JournalWatcher:
+        """The look at the journal file for what other processes of this profile spend and ask
+        to approve, made on first use: it brings the spend core, not needed for the credits."""
+        if self._journal_watch is None:
+            from leadtui.spend.journal import default_journal_path
+            from leadtui.ui.watches.journal_watch import JournalWatcher
+
+            path = self.deps.journal_path or default_journal_path()
+            self._journal_watch = JournalWatcher(self, self, path, self.follow_journal)
+        return self._journal_watch
 
     async def follow_journal(self) -> bool:
         from leadtui.ui.frame.spend_flow import follow_journal  # the spend core: not at start
@@ -230,9 +227,8 @@ class LeadApp(KeysInBursts):
                 from leadtui.spend.gate import SpendGate
                 from leadtui.spend.journal import SpendJournal
 
-                deps = self.deps
-                journal = await asyncio.to_thread(SpendJournal, deps.journal_path)
-                self._spend_gate = SpendGate.for_profile(self.settings, journal, deps.profile)
+                journal = await asyncio.to_thread(SpendJournal, self.deps.journal_path)
+                self._spend_gate = SpendGate.for_profile(self.settings, journal, self.deps.profile)
             if self._account_read is not None:
                 # The account GET /me named already: the gate does not ask the server again.
                 self._spend_gate.remember(*self._account_read)
@@ -288,8 +284,8 @@ class LeadApp(KeysInBursts):
     # --- the account, for every screen --------------------------------------------------
 
     async def refresh_identity(self) -> Identity:
-        """GET /me and update the header badge; askers at the same time share one request.
-        Raises the client's typed errors."""
+        """GET /me and update the header badge; askers of the same balance refresh share one
+        request. Raises the client's typed errors."""
         return await self._identity_read()
 
     async def _read_identity(self) -> Identity:
@@ -303,13 +299,12 @@ class LeadApp(KeysInBursts):
         finally:
             # The local watches start once the first GET /me answered or failed, after the
             # refresh that paints the credits: they never compete with start-up.
-            self.call_after_refresh(self.watches.start)
+            self.call_after_refresh(lambda: self.journal_watch.start())
         self.key_rejected = False
         return identity
 
     def account_read(self, client: LeadClient, identity: Identity) -> None:
-        """What GET /me answered to `client`'s key: the header shows it, the spend gate knows
-        the account by it."""
+        """What GET /me answered to `client`'s key: the header and the spend gate take it."""
         self.identity = identity
         self.credits = identity.credits
         self._account_read = (client, identity)
@@ -336,7 +331,6 @@ class LeadApp(KeysInBursts):
             await self.push_screen(PendingSpends(intents))
 
     def note_spend(self) -> None:
-        """Call after the server settled a spend: screens that show what it changed reload."""
         self.spends += 1
 
     def has_scope(self, scope: Scope) -> bool:
@@ -380,11 +374,9 @@ class LeadApp(KeysInBursts):
         quit_at_once(self)
 
     async def action_interrupt(self) -> None:
-        """ctrl+c: copy a text field's selection, else quit as ctrl+q does."""
         interrupt(self)
 
     async def action_ask_quit(self) -> None:
-        """q: quit once the user says so (ctrl+q quits at once)."""
         ask_to_quit(self)
 
     def action_open(self, mode: str) -> None:
@@ -404,7 +396,7 @@ class LeadApp(KeysInBursts):
         from leadtui.ui.screens.approvals import ApprovalsScreen
 
         if not isinstance(self.screen, ApprovalsScreen):
-            self.push_screen(ApprovalsScreen(self.watches.journal))
+            self.push_screen(ApprovalsScreen(self.journal_watch))
 
     async def action_away(self) -> None:
         await self.away.show()

@@ -92,6 +92,10 @@ class JournalWatcher:
         self._timer: Timer | None = None
         self._pruned_at: float | None = None
 
+    @property
+    def started(self) -> bool:
+        return self.looks > 0
+
     def start(self) -> None:
         if self._timer is None:
             self._timer = self.host.set_interval(CHECK_SECONDS, self.check)
