@@ -97,14 +97,6 @@ class Session:
     client: LeadClient
     key_source: str = ""
 
-    @property
-    def base_url(self) -> str:
-        return self.client.base_url
-
-    @property
-    def key_masked(self) -> str:
-        return self.client.key_masked
-
 
 @dataclass(frozen=True)
 class FirstFrame:
