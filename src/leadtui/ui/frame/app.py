@@ -98,7 +98,6 @@ class LeadApp(KeysInBursts):
         self._session: Session | None = None
         self.session = session
         self.demo = deps.demo if deps is not None else bool(first_frame and first_frame.demo)
-        self.last_error: ErrorReport | None = None
         self.start_error: str | None = None
         self._jobs: JobWatcher | None = None
         self._journal_watch: JournalWatcher | None = None
@@ -338,7 +337,6 @@ class LeadApp(KeysInBursts):
         return self.identity is None or scope.value in self.identity.scopes
 
     def note_error(self, report: ErrorReport) -> None:
-        self.last_error = report
         if report.sign_in:
             self.key_rejected = True
 
