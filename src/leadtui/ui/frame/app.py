@@ -296,8 +296,8 @@ class LeadApp(KeysInBursts):
             self.key_rejected = True
             raise
         finally:
-            # The local watches start once the first GET /me answered or failed, after the
-            # refresh that paints the credits: they never compete with start-up.
+            # The journal watch starts once the first GET /me answered or failed, after the
+            # refresh that paints the credits: it never competes with start-up.
             self.call_after_refresh(lambda: self.journal_watch.start())
         self.key_rejected = False
         return identity
