@@ -227,7 +227,8 @@ class LeadApp(KeysInBursts):
                 from leadtui.spend.journal import SpendJournal
 
                 journal = await asyncio.to_thread(SpendJournal, self.deps.journal_path)
-                self._spend_gate = SpendGate.for_profile(self.settings, journal, self.deps.profile)
+                policy = self.settings.spend_policy(self.deps.profile)
+                self._spend_gate = SpendGate(journal, profile=self.deps.profile, policy=policy)
             if self._account_read is not None:
                 # The account GET /me named already: the gate does not ask the server again.
                 self._spend_gate.remember(*self._account_read)
