@@ -92,7 +92,7 @@ class SpendGate:
 
     async def account_of(self, client: LeadClient) -> SpendAccount:
         """The account `client`'s key spends from (GET /me, remembered once it names one)."""
-        return self._accounts.get(client) or self._known(client, await fresh_identity(client))
+        return self._accounts.get(client) or self.remember(client, await fresh_identity(client))
 
     async def decide(
         self, request: SpendRequest, client: LeadClient, authorization: Authorization
@@ -127,7 +127,7 @@ class SpendGate:
             if accepted is None and authorization.confirmed:
                 accepted = Accepted(request.request_hash, request.quote)
         else:
-            read = Read(decided.quote, self._known(client))
+            read = Read(decided.quote, self.remember(client))
             accepted = authorization.accepted or Accepted(request.request_hash, decided.quote)
         decision = await self._judged(request, client, authorization, read, accepted)
         if not decision.sends:
@@ -170,8 +170,9 @@ class SpendGate:
             self._accounts[client] = read.account
         return read
 
-    def _known(self, client: LeadClient, identity: Identity | None = None) -> SpendAccount:
-        """The account as last read for `client` (the masked key when none was)."""
+    def remember(self, client: LeadClient, identity: Identity | None = None) -> SpendAccount:
+        """The account as last read for `client` (the masked key when none was); `identity`, a
+        GET /me just answered to it, is remembered as that read."""
         account = SpendAccount.of(identity, client.key_masked)
         if account.id is not None:
             self._accounts[client] = account
@@ -304,7 +305,7 @@ class SpendGate:
         it (it follows an attempt whose outcome is unknown): SpendOutcomeUnknown."""
         self.check_allowed()
         identity = await fresh_identity(client)  # the balance before, to measure the debit
-        account = self._known(client, identity)
+        account = self.remember(client, identity)
         # The caller's copy may be stale (a second press, another window): ask the journal.
         current = await asyncio.to_thread(self.journal.get, intent.idempotency_key)
         if current is None:
