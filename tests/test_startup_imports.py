@@ -54,7 +54,7 @@ OFF_THE_FIRST_FRAME = (
 # rest (settings, client, key: the first frame), the modules imported by then, and the
 # modules imported once the balance was on screen.
 LAUNCH_UNTIL_CREDITS = """
-import asyncio, dataclasses, sys
+import asyncio, sys
 from leadtui.cli.main import build_parser
 from leadtui.ui.frame.launch import build_app
 
@@ -67,7 +67,7 @@ async def main():
         seen.append((" ".join(sorted(sys.modules)), "4 Jobs" in tabs))
         return first.load()
 
-    app.sessions.first_frame = dataclasses.replace(first, load=load)
+    app.sessions.first_frame = first._replace(load=load)
     async with app.run_test(size=(100, 30)) as pilot:
         for _ in range(400):
             if app.credits is not None:
@@ -182,7 +182,7 @@ def test_first_frame_is_painted_before_httpx_pydantic_keyring_or_the_sandbox(
 # saying the usage is loading) does not import it. Runs the launch until the chart is on
 # screen; prints whether it is, the modules of the first frame, and the modules by then.
 LAUNCH_UNTIL_USAGE_CHART = """
-import asyncio, dataclasses, sys
+import asyncio, sys
 from leadtui.cli.main import build_parser
 from leadtui.ui.frame.launch import build_app
 
@@ -198,7 +198,7 @@ async def main():
         rows = app.screen._compositor.render_strips()
         return any("(←/→ day" in row.text for row in rows)
 
-    app.sessions.first_frame = dataclasses.replace(first, load=load)
+    app.sessions.first_frame = first._replace(load=load)
     async with app.run_test(size=(100, 30)) as pilot:
         for _ in range(400):
             if chart_shown():
@@ -241,6 +241,19 @@ def test_importing_the_launch_path_builds_no_model_resource_or_journal() -> None
         "sqlite3",
     )
     assert _loaded(set(line.split()), heavy) == []
+
+
+def test_the_first_frames_modules_define_no_dataclass() -> None:
+    # Defining a dataclass costs ~0.5 ms, a NamedTuple ~0.07: the first frame's records are
+    # NamedTuples (bench/bench_startup.py).
+    (line,) = _run(
+        "import dataclasses, sys\n"
+        "import leadtui.cli.main, leadtui.ui.frame.launch, leadtui.ui.screens.account\n"
+        "print(sorted(f'{name}.{kind}' for name, module in list(sys.modules.items())"
+        " if name.startswith('leadtui') for kind, value in vars(module).items()"
+        " if dataclasses.is_dataclass(value) and value.__module__ == name))\n"
+    )
+    assert line == "[]"
 
 
 # What `leadtui account --json` must not import with the key in LEADTUI_API_KEY (and the

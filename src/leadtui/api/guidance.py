@@ -8,8 +8,7 @@ that each surface fills from its own `SurfaceWords`.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
-from typing import Final
+from typing import Final, NamedTuple
 
 from leadtui.api.contract import ErrorCode
 from leadtui.api.errors import (
@@ -45,8 +44,8 @@ def code_of(error: LeadError) -> str:
     return UNEXPECTED
 
 
-@dataclass(frozen=True)
-class SurfaceWords:
+# A NamedTuple: defined on the first frame's path, where a dataclass costs ~0.5 ms more.
+class SurfaceWords(NamedTuple):
     """How a surface says the actions a next step may name."""
 
     sign_in: str
@@ -61,8 +60,8 @@ class SurfaceWords:
     """Sign in with a key holding another scope, as the end of a sentence."""
 
 
-@dataclass(frozen=True)
-class Guidance:
+# A NamedTuple: defined on the first frame's path, where a dataclass costs ~0.5 ms more.
+class Guidance(NamedTuple):
     """One error code, in words."""
 
     title: str
@@ -72,7 +71,7 @@ class Guidance:
     go; "" when there is nothing to do."""
 
     def next_step_for(self, words: SurfaceWords) -> str:
-        return self.next_step.format_map(asdict(words))
+        return self.next_step.format_map(words._asdict())
 
     def text_for(self, words: SurfaceWords) -> str:
         """The meaning, then the next step."""

@@ -9,8 +9,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 from leadtui.config.errors import ConfigError
 from leadtui.config.settings_file import read_settings_file
@@ -19,10 +18,10 @@ from leadtui.config.variables import ENV_PREFIX, config_path, setting_variables
 THEMES: Final = ("dark", "light")
 
 
-@dataclass(frozen=True)
-class Looks:
-    theme: str = "dark"
-    keymap: dict[str, str] = field(default_factory=dict)
+# A NamedTuple: defined on the first frame's path, where a dataclass costs ~0.5 ms more.
+class Looks(NamedTuple):
+    theme: str
+    keymap: dict[str, str]
 
 
 def first_frame_looks(environ: Mapping[str, str] | None = None) -> Looks:

@@ -240,7 +240,7 @@ class LeadApp(KeysInBursts):
         return SCREENS[0]()
 
     def on_mount(self) -> None:
-        self.add_mode(SCREENS[0].mode, SCREENS[0])  # its screen stack is the one shown now
+        self.add_mode(SCREENS[0].mode, self.get_default_screen)  # its stack is the one shown now
         self.watch(self, "sign_ins", self.pending_offer.after_sign_in, init=self.started)
         self.sessions.start()
 

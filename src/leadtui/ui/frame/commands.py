@@ -8,8 +8,7 @@ screen binds them (its most used first).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, runtime_checkable
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
@@ -37,8 +36,8 @@ _LEFT_OUT_IDS = (
 _GENERIC_ACTIONS = ("scroll_", "copy_text", "page_", "focus_", "cursor_", "select_cursor")
 
 
-@dataclass(frozen=True)
-class PaletteCommand:
+# A NamedTuple: defined on the first frame's path, where a dataclass costs ~0.5 ms more.
+class PaletteCommand(NamedTuple):
     """One palette entry: `title` is "group: action", e.g. "jobs: refresh"."""
 
     title: str

@@ -4,13 +4,13 @@ mode and label are written here once; the screen classes take theirs from these 
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from leadtui.ui.screens.base import LeadScreen
 
 
-@dataclass(frozen=True)
-class ScreenEntry:
+# A NamedTuple: defined on the first frame's path, where a dataclass costs ~0.5 ms more.
+class ScreenEntry(NamedTuple):
     """A main screen as the frame knows it before its module is imported (start-up time: only
     the screen shown first is imported before the first frame). Calling it builds the screen,
     which is how Textual's MODES use it.

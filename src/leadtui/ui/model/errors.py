@@ -6,7 +6,7 @@ report with `LeadScreen.show_error` (inline `ErrorPanel`) or `LeadApp.notify_err
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from leadtui.api.contract import GATEWAY_STATUSES, ErrorCode, Scope
 from leadtui.api.errors import (
@@ -46,8 +46,8 @@ APP_WORDS = SurfaceWords(
 )
 
 
-@dataclass(frozen=True)
-class ErrorReport:
+# A NamedTuple: defined on the first frame's path, where a dataclass costs ~0.5 ms more.
+class ErrorReport(NamedTuple):
     """What the user reads about one error."""
 
     title: str

@@ -8,9 +8,8 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 from leadtui.api.keys import short_key
 
@@ -26,8 +25,8 @@ def _utc(at: float) -> datetime:
     return datetime.fromtimestamp(at, UTC)
 
 
-@dataclass(frozen=True)
-class HistoryEntry:
+# A NamedTuple: defined on the first frame's path, where a dataclass costs ~0.5 ms more.
+class HistoryEntry(NamedTuple):
     """A request (`exchange` set) or a notification (`title`, `text`, `severity`)."""
 
     at: float

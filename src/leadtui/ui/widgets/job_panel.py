@@ -9,7 +9,6 @@ key is greyed until the server has answered.
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 from abc import abstractmethod
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
@@ -154,7 +153,7 @@ class JobPanel(Vertical, Generic[JobT]):
                         return record
         report = describe(failure)
         title = f"{doing[:1].upper()}{doing[1:]} failed: {report.title}"
-        self.lead_app.notify_error(dataclasses.replace(report, title=title))
+        self.lead_app.notify_error(report._replace(title=title))
         return None
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:

@@ -8,8 +8,7 @@ instead: keys that do not fit are left out whole, and `? Help` (which lists them
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, NamedTuple
 
 from rich.text import Text
 from textual.binding import Binding
@@ -19,8 +18,8 @@ from textual.widget import Widget
 _SEPARATOR = "  "
 
 
-@dataclass(frozen=True)
-class FooterKey:
+# A NamedTuple: defined on the first frame's path, where a dataclass costs ~0.5 ms more.
+class FooterKey(NamedTuple):
     """One key as the footer shows it."""
 
     key: str  # as pressed, e.g. "question_mark"
