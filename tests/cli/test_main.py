@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from leadtui.cli.main import build_parser
+from leadtui.cli.main import APP_DEFAULTS, build_parser
 
 
 @pytest.mark.parametrize(
@@ -73,3 +73,9 @@ def test_json_is_taken_before_or_after_the_command(argv: list[str]) -> None:
 )
 def test_the_parser_built_for_an_argv_parses_it_as_the_full_parser(argv: list[str]) -> None:
     assert build_parser(argv).parse_args(argv) == build_parser().parse_args(argv)
+
+
+def test_a_bare_leadtui_opens_the_app_with_the_parsers_defaults() -> None:
+    # `main([])` takes these without building the parser: they must be what it would give.
+    assert vars(build_parser([]).parse_args([])) == APP_DEFAULTS
+    assert vars(build_parser().parse_args([])) == APP_DEFAULTS
