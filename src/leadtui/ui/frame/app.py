@@ -244,6 +244,11 @@ class LeadApp(KeysInBursts):
         self.watch(self, "sign_ins", self.pending_offer.after_sign_in, init=self.started)
         self.sessions.start()
 
+    def on_ready(self) -> None:
+        # Textual's Ready comes once the first frame is painted; waiting for the refreshes
+        # after it (the screen resumed, the footer's keys) as before held the load back.
+        self.sessions.first_frame_painted()
+
     def use_deps(self, deps: AppDeps) -> None:
         """Take the deps a launch loaded after the first frame."""
         self._deps, self._settings = deps, deps.settings

@@ -54,13 +54,13 @@ class SessionKeeper:
         """What a launch knew before the first frame; its `load` runs once the frame is up."""
 
     def start(self) -> None:
+        if self._lead.started:
+            self._start_session()
+        # Else a launch: the frame paints first; the settings, the client and the key follow.
+
+    def first_frame_painted(self) -> None:
         if not self._lead.started:
-            # A launch: the frame paints first; the settings, the client and the key follow.
-            self._app.call_after_refresh(
-                self._app.run_worker, self._load, thread=True, exclusive=True, group="start"
-            )
-            return
-        self._start_session()
+            self._app.run_worker(self._load, thread=True, exclusive=True, group="start")
 
     def _load(self) -> None:
         assert self.first_frame is not None

@@ -119,6 +119,9 @@ class AccountScreen(LeadScreen):
                 # Before the badge's watchers run (they are deferred): this balance is ours.
                 self._usage_credits = identity.credits
                 # The summary and the scopes are drawn: "Loading usage…" says what still comes.
+                # GET /usage goes out once they are painted: its answer (on the first one, the
+                # chart's import and layout) was otherwise drawn in the same frame, before them.
+                await self.wait_for_refresh()
                 usage = await self.client.usage()
         except LeadError as error:
             if self.lead_app.identity is None:

@@ -115,14 +115,22 @@ class AppHeader(Horizontal):
             if not width or needed <= width:
                 break
         self._show_tabs(short=short_tabs)
-        self.query_one("#credits", Static).update(credits_text(self._credits, short=short_credits))
-        self.query_one("#approvals", Static).update(
+        self._show("#credits", credits_text(self._credits, short=short_credits))
+        self._show(
+            "#approvals",
             Content.from_markup(
                 f"[@click=app.approvals]{approvals_text(self._waiting, short=short_approvals)}[/]"
             )
             if self._waiting
-            else ""
+            else "",
         )
+
+    def _show(self, cell: str, content: str | Content) -> None:
+        # Not the same words again: each update lays the screen out anew, and the first resize
+        # (which fits the same words) then held the launch's load back by a frame.
+        shown = self.query_one(cell, Static)
+        if shown.content != content:
+            shown.update(content)
 
     def _identity_changed(self, identity: Identity | None) -> None:
         name = identity.account.name if identity and identity.account else None
@@ -165,4 +173,4 @@ class AppHeader(Horizontal):
         return Content.from_markup("".join(markup))
 
     def _show_tabs(self, *, short: bool) -> None:
-        self.query_one("#tabs", Static).update(self._short_tabs if short else self._tabs)
+        self._show("#tabs", self._short_tabs if short else self._tabs)
