@@ -49,17 +49,16 @@ OFF_THE_FIRST_FRAME = (
     "leadtui.cli.commands_tree",
 )
 
-# Runs the real launch path (cli parser → launch.build_app) headless until the header shows
+# Runs the real launch path (a bare `leadtui`: launch.build_app) headless until the header shows
 # the balance. Prints the balance, whether the header was up when the app began loading the
 # rest (settings, client, key: the first frame), the modules imported by then, and the
 # modules imported once the balance was on screen.
 LAUNCH_UNTIL_CREDITS = """
 import asyncio, sys
-from leadtui.cli.main import build_parser
 from leadtui.ui.frame.launch import build_app
 
 async def main():
-    app = build_app(build_parser().parse_args([]))
+    app = build_app()
     first, seen = app.sessions.first_frame, []
 
     def load():
@@ -120,13 +119,13 @@ def test_balance_on_screen_without_sandbox_keyring_or_other_screens(tmp_path: Pa
     assert _loaded(loaded, OFF_THE_FIRST_FRAME) == []
 
 
-# `leadtui` as a user starts it (cli main: the collector off for start-up), until the balance
-# is on screen. Prints whether the cyclic collector runs again then, and how many objects
-# start-up froze out of its passes.
+# `leadtui` as a user starts it (the console script's `main`: the collector off for start-up),
+# until the balance is on screen. Prints whether the cyclic collector runs again then, whether
+# start-up froze objects out of its passes, and whether the command line's parser was imported.
 LAUNCH_THROUGH_MAIN = """
 import asyncio, gc, sys
 from unittest import mock
-from leadtui.cli.main import main
+from leadtui.cli import main
 
 async def until_credits(app):
     async with app.run_test(size=(100, 30)) as pilot:
@@ -134,13 +133,15 @@ async def until_credits(app):
             if app.credits is not None:
                 break
             await pilot.pause(0.025)
-        print(app.credits, gc.isenabled(), gc.get_freeze_count() > 0)
+        parser = "leadtui.cli.main" in sys.modules
+        print(app.credits, gc.isenabled(), gc.get_freeze_count() > 0, parser)
 
 def run(self, *args, **kwargs):
     asyncio.run(until_credits(self))
 
+sys.argv = ["leadtui"]
 with mock.patch("leadtui.ui.frame.app.LeadApp.run", run):
-    main([])
+    main()
 """
 
 
@@ -150,11 +151,14 @@ def test_start_up_runs_without_the_cyclic_collector_then_turns_it_back_on(
     with EmbeddedSandbox() as sandbox:
         env = _launch_env(sandbox.base_url, tmp_path)
         (line,) = _run(LAUNCH_THROUGH_MAIN, env)
-    assert line == "10000 True True"
+    assert line == "10000 True True False"
 
 
-# Textual only, and the frame's own modules: nothing that talks to the server or reads a key.
+# Textual only, and the frame's own modules: nothing that talks to the server or reads a key,
+# nor the command line's parser (a bare `leadtui` needs none of it).
 NOT_ON_THE_FIRST_FRAME = (
+    "argparse",
+    "leadtui.cli.main",
     "httpx",
     "pydantic",
     "pydantic_settings",
@@ -183,11 +187,10 @@ def test_first_frame_is_painted_before_httpx_pydantic_keyring_or_the_sandbox(
 # screen; prints whether it is, the modules of the first frame, and the modules by then.
 LAUNCH_UNTIL_USAGE_CHART = """
 import asyncio, sys
-from leadtui.cli.main import build_parser
 from leadtui.ui.frame.launch import build_app
 
 async def main():
-    app = build_app(build_parser().parse_args([]))
+    app = build_app()
     first, seen = app.sessions.first_frame, []
 
     def load():

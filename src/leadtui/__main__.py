@@ -1,3 +1,3 @@
-from leadtui.cli.main import main
+from leadtui.cli import main
 
 raise SystemExit(main())

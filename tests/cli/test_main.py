@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from leadtui.cli.main import APP_DEFAULTS, build_parser
+from leadtui.cli.main import build_parser
 
 
 @pytest.mark.parametrize(
@@ -75,7 +75,15 @@ def test_the_parser_built_for_an_argv_parses_it_as_the_full_parser(argv: list[st
     assert build_parser(argv).parse_args(argv) == build_parser().parse_args(argv)
 
 
-def test_a_bare_leadtui_opens_the_app_with_the_parsers_defaults() -> None:
-    # `main([])` takes these without building the parser: they must be what it would give.
-    assert vars(build_parser([]).parse_args([])) == APP_DEFAULTS
-    assert vars(build_parser().parse_args([])) == APP_DEFAULTS
+def test_a_bare_leadtui_opens_the_app_as_the_parser_would() -> None:
+    # `leadtui` with no arguments skips the parser (`leadtui.cli.main`) and opens the app with
+    # no profile or server named: exactly what the parser makes of no arguments.
+    ns = build_parser().parse_args([])
+    assert (ns.command, ns.spec, ns.demo, ns.demo_latency_ms, ns.demo_fault_rate) == (
+        None,
+        False,
+        False,
+        0,
+        0,
+    )
+    assert (ns.profile, ns.base_url) == (None, None)

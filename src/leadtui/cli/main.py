@@ -32,20 +32,6 @@ if TYPE_CHECKING:
 
 DEMO_KEY = "sk_demo_full"
 
-# What the parser makes of a bare `leadtui` (a test holds them equal): the app, as a person
-# starts it, opens without building the parser, ~2.6 ms of its first frame.
-APP_DEFAULTS: Final = {
-    "json": False,
-    "jsonl": False,
-    "profile": None,
-    "base_url": None,
-    "spec": False,
-    "demo": False,
-    "demo_latency_ms": 0,
-    "demo_fault_rate": 0.0,
-    "command": None,
-}
-
 
 def _environment() -> str:
     """The variables as README lists them (one list: `config/variables.py`)."""
@@ -297,8 +283,6 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None, deps: CliDeps | None = None) -> int:
     """Run `leadtui`; `deps` lets tests inject the transport, clock, streams and prompt."""
     args = list(sys.argv[1:] if argv is None else argv)
-    if not args:
-        return _run_app(argparse.Namespace(**APP_DEFAULTS))
     try:
         ns = build_parser(args).parse_args(args)
     except UsageError as exc:
@@ -326,10 +310,6 @@ def main(argv: Sequence[str] | None = None, deps: CliDeps | None = None) -> int:
     if not ns.demo and (ns.demo_latency_ms or ns.demo_fault_rate):
         print("leadtui: --latency-ms and --fault-rate go with --demo", file=sys.stderr)
         return 2
-    return _run_app(ns)
-
-
-def _run_app(ns: argparse.Namespace) -> int:
     # The app's start-up allocates much and frees little: the cyclic collector waits until the
     # settings and the client are loaded (ui/frame/sessions.py). Without this, side by side in
     # bench/bench_startup.py (medians of 9), the first frame took 1.22x the CPU and the

@@ -8,7 +8,6 @@ a thread once the frame is up (`FirstFrame.load`), then the balance fills in.
 
 from __future__ import annotations
 
-import argparse
 import importlib
 import os
 import sys
@@ -21,6 +20,8 @@ from leadtui.ui.frame.app import LeadApp
 from leadtui.ui.frame.services import AppDeps, FirstFrame, Session
 
 if TYPE_CHECKING:
+    import argparse
+
     from leadtui.config.profile import ResolvedProfile
     from leadtui.config.secrets import KeyStore
     from leadtui.config.settings import Settings
@@ -34,7 +35,7 @@ def _save_settings(settings: Settings) -> object:
 
 
 def _load(
-    ns: argparse.Namespace, demo_base_url: str | None, demo_key: str | None
+    ns: argparse.Namespace | None, demo_base_url: str | None, demo_key: str | None
 ) -> tuple[AppDeps, Session | None]:
     """Settings, client and key for this run (in a thread after the first frame). Raises the
     resolver's and the client's errors, each with a message for the user."""
@@ -98,9 +99,12 @@ def _deps(
 
 
 def build_app(
-    ns: argparse.Namespace, demo_base_url: str | None = None, demo_key: str | None = None
+    ns: argparse.Namespace | None = None,
+    demo_base_url: str | None = None,
+    demo_key: str | None = None,
 ) -> LeadApp:
-    """The app for this run: the demo account, an environment key, or a saved profile."""
+    """The app for this run: the demo account, an environment key, or a saved profile (the
+    command line's `--profile` and `--base-url` in `ns`; None: neither given)."""
     looks = first_frame_looks()
     first_frame = FirstFrame(
         load=lambda: _load(ns, demo_base_url, demo_key),
@@ -112,7 +116,9 @@ def build_app(
 
 
 def run(
-    ns: argparse.Namespace, demo_base_url: str | None = None, demo_key: str | None = None
+    ns: argparse.Namespace | None = None,
+    demo_base_url: str | None = None,
+    demo_key: str | None = None,
 ) -> int:
     """Run the app until the user quits; returns the process exit code."""
     app = build_app(ns, demo_base_url, demo_key)
