@@ -6,7 +6,6 @@ import math
 import time
 from collections.abc import Callable
 
-from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.markup import escape
 from textual.timer import Timer
@@ -53,11 +52,16 @@ class ErrorPanel(Vertical):
         self._timer: Timer | None = None
         self._too_long: float | None = None
 
-    def compose(self) -> ComposeResult:
-        yield Static(id="error-text", markup=False)
-        # Selectable: in tmux without OSC 52 passthrough, `c` cannot reach the clipboard.
-        yield Static(id="error-meta")
-        yield Static(id="error-retry")
+    def _make_lines(self) -> None:
+        # Made for the first report, not composed: hidden until then, they were a fifth of the
+        # widgets of every screen's first frame.
+        if not self.children:
+            self.mount(
+                Static(id="error-text", markup=False),
+                # Selectable: in tmux without OSC 52 passthrough, `c` cannot reach the clipboard.
+                Static(id="error-meta"),
+                Static(id="error-retry"),
+            )
 
     @property
     def request_id(self) -> str | None:
@@ -65,6 +69,7 @@ class ErrorPanel(Vertical):
 
     def show(self, report: ErrorReport, *, retry: RetryFn | None = None) -> None:
         """Show `report`; if it is transient and `retry` is given, call it after a countdown."""
+        self._make_lines()
         self.report = report
         self.border_title = report.title
         self.set_class(report.code == "insufficient_scope" and report.status is None, "-notice")
