@@ -148,7 +148,14 @@ class AccountScreen(LeadScreen):
         if identity is None:
             return
         self._draw_summary()
-        self.query_one("#scopes", Static).update(self._scopes_table(identity))
+        # The scopes a frame later: drawing their table in the frame that paints the balance
+        # took ~10 ms before it showed.
+        self.call_after_refresh(self._draw_scopes)
+
+    def _draw_scopes(self) -> None:
+        identity, scopes = self.lead_app.identity, self.query("#scopes")
+        if identity is not None and scopes:  # none once the screen is being removed
+            scopes.first(Static).update(self._scopes_table(identity))
 
     def _draw_summary(self) -> None:
         identity, session = self.lead_app.identity, self.lead_app.session

@@ -119,7 +119,8 @@ class LeadScreen(Screen[None]):
         # A panel reports one failure; the next success of the same work ends it: another run
         # of the worker that failed, or (for a failure found outside any worker, e.g. a check
         # on a key press) the next worker of this screen that succeeds. Scope notices stay.
-        if event.state != WorkerState.SUCCESS or self.error_panel.report is None:
+        panel = self._panel()  # none once the screen is being taken down
+        if event.state != WorkerState.SUCCESS or panel is None or panel.report is None:
             return
         if self._showing_scope_notice():
             return
