@@ -10,7 +10,6 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Any, Final, Generic, TypeVar
 
 from rich.text import Text
@@ -18,7 +17,7 @@ from textual.theme import Theme
 
 from leadtui.api.contract import ExportStatus, ExtractionStatus
 from leadtui.api.models import Export, Extraction
-from leadtui.ui.model.timefmt import date_time
+from leadtui.ui.model.timefmt import date_time, moment
 
 JobT = TypeVar("JobT", Export, Extraction)
 
@@ -110,13 +109,10 @@ def layouts(columns: Sequence[Column]) -> list[Layout]:
 
 def iso(value: str | None) -> str:
     """A server time as the CSV writes it: ISO 8601 with its offset (local when it has none)."""
-    if not value:
-        return ""
-    try:
-        moment = datetime.fromisoformat(value)
-    except ValueError:
-        return value
-    return (moment if moment.tzinfo else moment.astimezone()).isoformat()
+    at = moment(value)
+    if at is None:
+        return value or ""
+    return (at if at.tzinfo else at.astimezone()).isoformat()
 
 
 class JobColumns(ABC, Generic[JobT]):

@@ -10,7 +10,6 @@ right are left out, the last first (the CSV and Describe still have them).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from datetime import datetime
 from typing import Any, ClassVar, Final
 
 from rich.cells import cell_len
@@ -22,7 +21,7 @@ from textual.theme import Theme
 
 from leadtui.api.models import Export, Extraction
 from leadtui.ui.model.table_view import TableView
-from leadtui.ui.model.timefmt import ago
+from leadtui.ui.model.timefmt import ago, moment
 from leadtui.ui.widgets.job_columns import (
     ExportColumns,
     ExtractionColumns,
@@ -149,12 +148,8 @@ class JobTable(RowTable[JobT]):
         self.call_after_refresh(self._fit)
 
     def _updated(self, job: JobT) -> str:
-        if not job.updated_at:
-            return "—"
-        try:
-            return ago(self._now - datetime.fromisoformat(job.updated_at).timestamp())
-        except ValueError:
-            return "—"
+        at = moment(job.updated_at)
+        return ago(self._now - at.timestamp()) if at else "—"
 
     def _redraw(self, jobs: Iterable[JobT]) -> None:
         theme = self.app.current_theme
