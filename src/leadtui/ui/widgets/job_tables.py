@@ -9,7 +9,7 @@ right are left out, the last first (the CSV and Describe still have them).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, ClassVar, Final
 
 from rich.cells import cell_len
@@ -23,6 +23,7 @@ from leadtui.api.models import Export, Extraction
 from leadtui.ui.model.table_view import TableView
 from leadtui.ui.model.timefmt import ago, moment
 from leadtui.ui.widgets.job_columns import (
+    Cell,
     ExportColumns,
     ExtractionColumns,
     JobColumns,
@@ -151,6 +152,9 @@ class JobTable(RowTable[JobT]):
         at = moment(job.updated_at)
         return ago(self._now - at.timestamp()) if at else "—"
 
+    def _cells(self, job: JobT) -> Sequence[Cell]:
+        return self.shape.cells(job, self._updated(job))
+
     def _redraw(self, jobs: Iterable[JobT]) -> None:
         theme = self.app.current_theme
         shown = self.layout_shown
@@ -158,11 +162,9 @@ class JobTable(RowTable[JobT]):
         for job in jobs:
             key = self.shape.job_id(job)
             cells: list[str | Text] = []
-            for column, cell in zip(columns, self.shape.cells(job), strict=False):
+            for column, cell in zip(columns, self._cells(job), strict=False):
                 if isinstance(cell, Status):
                     cells.append(cell.paint(theme, self._status_width))
-                elif column.key == "updated":
-                    cells.append(self._updated(job))
                 elif column.flex:
                     cells.append(_fit(cell, self._flex_width))
                 elif shown.short and column.short is not None:
@@ -209,13 +211,12 @@ class JobTable(RowTable[JobT]):
         labels = [cell_len(self.heading(i)) for i in range(len(self.shape.COLUMNS))]
         full, short = list(labels), list(labels)
         for job in self.jobs.values():
-            cells = zip(self.shape.COLUMNS, self.shape.cells(job), strict=True)
+            cells = zip(self.shape.COLUMNS, self._cells(job), strict=True)
             for i, (column, cell) in enumerate(cells):
                 if isinstance(cell, Status) or column.flex:
                     continue
-                text = self._updated(job) if column.key == "updated" else cell
-                full[i] = max(full[i], cell_len(text))
-                short[i] = max(short[i], cell_len(column.short(text) if column.short else text))
+                full[i] = max(full[i], cell_len(cell))
+                short[i] = max(short[i], cell_len(column.short(cell) if column.short else cell))
         for i, column in enumerate(self.shape.COLUMNS):
             least = MIN_FLEX_WIDTH if column.flex else 0
             least = self._status_width if column.key == "status" else least
@@ -266,15 +267,7 @@ class JobTable(RowTable[JobT]):
 
     def _plain_cells(self, job: JobT) -> list[str]:
         """What the filter searches: the words shown, the status as a word with its mark."""
-        cells = []
-        for column, cell in zip(self.shape.COLUMNS, self.shape.cells(job), strict=True):
-            if isinstance(cell, Status):
-                cells.append(cell.words())
-            elif column.key == "updated":
-                cells.append(self._updated(job))
-            else:
-                cells.append(cell)
-        return cells
+        return [cell.words() if isinstance(cell, Status) else cell for cell in self._cells(job)]
 
     def caption(self) -> str:
         """The filter being typed, "N of M shown · …" and the sort, for the panel's title."""
@@ -312,14 +305,11 @@ class JobTable(RowTable[JobT]):
             name, states = STATE_FILTERS[self._state]
             self.apply(lambda: self.view.restrict((name, lambda job: job.status in states)))
 
-    def visible_jobs(self) -> list[JobT]:
-        """The jobs in the order shown."""
-        jobs = (self.jobs.get(str(row.key.value)) for row in self.ordered_rows)
-        return [job for job in jobs if job is not None]
-
     def raw_rows(self) -> list[list[str]]:
-        """The rows as data (header first): what the CSV export writes."""
-        return [self.shape.raw_header(), *(self.shape.raw(job) for job in self.visible_jobs())]
+        """The rows as data, header first, in the order shown: what the CSV export writes."""
+        keys = [str(row.key.value) for row in self.ordered_rows]
+        rows: list[list[str]] = [self.shape.raw(self.jobs[key]) for key in keys]
+        return [list(self.view.columns), *rows]
 
 
 def _fit(text: str, width: int) -> str:
