@@ -62,13 +62,6 @@ class LeadRows:
         offset = index % self.page_size
         return page[offset] if offset < len(page) else None
 
-    def record(self, index: int) -> dict[str, Any] | None:
-        """A loaded row as {column: value} (for the detail view and copying a row)."""
-        values = self.row(index)
-        if values is None:
-            return None
-        return {name: values[i] if i < len(values) else None for i, name in enumerate(self.columns)}
-
     def next_to_fetch(self, wanted: int) -> int | None:
         """The page to fetch on the way to page `wanted` (None: it is loaded or past the end)."""
         if self.stale is not None and self.stale <= wanted:

@@ -69,7 +69,7 @@ class ShownLeads:
 
     def clear_filter(self) -> None:
         if self.view is not None:
-            self.view.clear_filter()
+            self.view.filter("")
             self._settle()
 
     def _settle(self) -> None:

@@ -127,9 +127,6 @@ class TableView(Generic[Row]):
         self.query = query
         self._shown = self._matching(source, query)
 
-    def clear_filter(self) -> None:
-        self.filter("")
-
     def restrict(self, scope: tuple[str, Callable[[Row], bool]] | None) -> None:
         """Keep only the rows `scope`'s rule passes, besides the filter (None: all rows)."""
         self.scope = scope

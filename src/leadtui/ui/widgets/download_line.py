@@ -25,7 +25,7 @@ from leadtui.config.download_folder import free_path
 from leadtui.ui.dialogs.custom_download import CustomDownloadChoice
 from leadtui.ui.dialogs.save_to import SaveTo
 from leadtui.ui.frame.handle import AppHandle, app_handle
-from leadtui.ui.model.export_files import stamp, write_rows_csv
+from leadtui.ui.model.export_files import write_rows_csv
 
 if TYPE_CHECKING:
     from textual.app import ComposeResult
@@ -73,9 +73,6 @@ class DownloadLine(Horizontal):
         if folder is not None:
             self.asked_folder = folder
         return folder
-
-    def stamp(self, now: float) -> str:
-        return stamp(now)
 
     def _say(self, words: str, *, progress: bool = False) -> None:
         self.add_class("-shown")

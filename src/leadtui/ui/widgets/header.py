@@ -62,8 +62,6 @@ class AppHeader(Horizontal):
         super().__init__()
         self._credits: int | None = None
         self._waiting = 0
-        self._tabs_width = 0
-        self._short_tabs_width = 0
         self._tabs = Content("")
         self._short_tabs = Content("")
 
@@ -83,7 +81,8 @@ class AppHeader(Horizontal):
         self.watch(self.app, "identity", self._identity_changed)
         self.watch(self.app, "credits", self._credits_changed)
         self.watch(self.app, "approvals_waiting", self._approvals_changed)
-        self._draw_tabs()
+        self._tabs = self._tab_line(short=False)
+        self._short_tabs = self._tab_line(short=True)
         self.draw_flags()
 
     def on_resize(self) -> None:
@@ -100,21 +99,20 @@ class AppHeader(Horizontal):
         their keys alone (60 columns); the brand takes what is left."""
         width = self.size.width
         flags = len("read-only") + PADDING if self.lead_app.read_only else 0
-        short_tabs = False
         for short_approvals, short_tabs, short_credits in (
             (False, False, False),
             (True, False, False),
             (True, True, False),
             (True, True, True),
         ):
-            tabs = self._short_tabs_width if short_tabs else self._tabs_width
-            needed = flags + tabs
+            tabs = self._short_tabs if short_tabs else self._tabs
+            needed = flags + tabs.cell_length
             needed += cell_len(credits_text(self._credits, short=short_credits)) + PADDING
             if self._waiting:
                 needed += cell_len(approvals_text(self._waiting, short=short_approvals)) + PADDING
             if not width or needed <= width:
                 break
-        self._show_tabs(short=short_tabs)
+        self.query_one("#tabs", Static).update(tabs)
         self.query_one("#credits", Static).update(credits_text(self._credits, short=short_credits))
         self.query_one("#approvals", Static).update(
             Content.from_markup(
@@ -144,13 +142,6 @@ class AppHeader(Horizontal):
         badge.set_class(credits is None, "-unknown")
         badge.set_class(credits is not None and credits < LOW_CREDITS, "-low")
 
-    def _draw_tabs(self) -> None:
-        self._tabs = self._tab_line(short=False)
-        self._short_tabs = self._tab_line(short=True)
-        self._tabs_width = self._tabs.cell_length
-        self._short_tabs_width = self._short_tabs.cell_length
-        self._show_tabs(short=False)
-
     def _tab_line(self, *, short: bool) -> Content:
         """Every screen with its key; `short`: the other screens by their key alone."""
         current = getattr(self.screen, "MODE", "")
@@ -163,6 +154,3 @@ class AppHeader(Horizontal):
                 tab = f" [b]{escape(key)}[/b] " if short else f" [b]{escape(key)}[/b] {label} "
                 markup.append(f"[@click=app.open('{mode}')]{tab}[/]")
         return Content.from_markup("".join(markup))
-
-    def _show_tabs(self, *, short: bool) -> None:
-        self.query_one("#tabs", Static).update(self._short_tabs if short else self._tabs)

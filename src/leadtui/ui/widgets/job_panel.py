@@ -25,6 +25,7 @@ from leadtui.api.errors import LeadError
 from leadtui.ui.dialogs.confirm import ConfirmText
 from leadtui.ui.frame.handle import AppHandle, app_handle
 from leadtui.ui.model.errors import describe
+from leadtui.ui.model.export_files import stamp
 from leadtui.ui.model.job_board import JobBoard
 from leadtui.ui.widgets.download_line import DownloadLine
 from leadtui.ui.widgets.job_columns import JobT
@@ -195,7 +196,7 @@ class JobPanel(Vertical, Generic[JobT]):
         the download folder, or where the user says (`W`)."""
         line = self.download_line
         rows = self.table.raw_rows()
-        name = f"{self.KIND}s-{line.stamp(self.lead_app.clock())}.csv"
+        name = f"{self.KIND}s-{stamp(self.lead_app.clock())}.csv"
         folder = await line.ask_folder(name) if ask_where else None
         if ask_where and folder is None:
             return
