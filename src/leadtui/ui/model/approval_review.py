@@ -24,7 +24,8 @@ from leadtui.spend.request import SpendRequest
 
 
 class Standing(StrEnum):
-    """Where a request stands, in the words the Approvals screen shows."""
+    """Where a request stands, in the words the Approvals screen shows. Each ruling, and the
+    progress SENT and UNKNOWN, has the standing of its name."""
 
     WAITING = "waiting for you"
     CHECKING = "checking the quote…"
@@ -42,16 +43,6 @@ class Standing(StrEnum):
     SENT = "sent by the asker"
     NOT_SENT = "not sent"
     UNKNOWN = "sent, outcome unknown: see pending spends"
-
-
-_ANSWERED = {
-    Ruling.APPROVED: Standing.APPROVED,
-    Ruling.DENIED: Standing.DENIED,
-    Ruling.STALE: Standing.STALE,
-    Ruling.TIMED_OUT: Standing.TIMED_OUT,
-    Ruling.WITHDRAWN: Standing.WITHDRAWN,
-}
-_DONE = {Progress.SENT: Standing.SENT, Progress.UNKNOWN: Standing.UNKNOWN}
 
 
 @dataclass(frozen=True)
@@ -96,8 +87,8 @@ class Review:
 
 def settled_standing(request: ApprovalRequest) -> Standing | None:
     """The standing of a request that was answered or given up; None while it waits."""
-    if request.progress in _DONE:
-        return _DONE[request.progress]
+    if request.progress in (Progress.SENT, Progress.UNKNOWN):
+        return Standing[request.progress.name]
     if request.progress is Progress.SENDING and request.asker.gone():
         return Standing.ASKER_GONE  # killed after the yes: its journal says what is pending
     if request.progress is Progress.NOT_SENT:
@@ -106,7 +97,7 @@ def settled_standing(request: ApprovalRequest) -> Standing | None:
         if request.answer is None or request.answer.verdict is Ruling.APPROVED:
             return Standing.NOT_SENT
     if request.answer is not None:
-        return _ANSWERED[request.answer.verdict]
+        return Standing[request.answer.verdict.name]
     if request.progress is not Progress.WAITING:
         return Standing.WITHDRAWN
     if request.asker.gone():
