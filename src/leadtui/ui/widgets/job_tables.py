@@ -67,14 +67,6 @@ class JobTable(RowTable[JobT]):
     class ViewChanged(Message):
         """The filter, the state filter or the sort changed: the panel's title says it."""
 
-        def __init__(self, table: JobTable[Any]) -> None:
-            super().__init__()
-            self.table = table
-
-        @property
-        def control(self) -> JobTable[Any]:
-            return self.table
-
     def __init__(self, columns: JobColumns[JobT], *, id: str | None = None) -> None:
         view: TableView[Any] = TableView(
             [column.label for column in columns.COLUMNS], self._plain_cells, columns.raw
@@ -289,7 +281,7 @@ class JobTable(RowTable[JobT]):
         self.title_changed()
 
     def title_changed(self) -> None:
-        self.post_message(self.ViewChanged(self))
+        self.post_message(self.ViewChanged())
 
     def id_to_copy(self, job: JobT) -> str | None:
         return self.shape.job_id(job)

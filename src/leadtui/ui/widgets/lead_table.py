@@ -64,10 +64,6 @@ class LeadTable(ScrollView, can_focus=True):
     class Loaded(Message):
         """A page arrived (or the end was reached): counts may have changed."""
 
-        def __init__(self, table: LeadTable) -> None:
-            super().__init__()
-            self.table = table
-
     class LoadFailed(Message):
         def __init__(self, table: LeadTable, error: LeadError) -> None:
             super().__init__()
@@ -75,20 +71,14 @@ class LeadTable(ScrollView, can_focus=True):
             self.error = error
 
     class RowOpened(Message):
-        def __init__(self, table: LeadTable, row: int, record: dict[str, Any]) -> None:
+        def __init__(self, row: int, record: dict[str, Any]) -> None:
             super().__init__()
-            self.table = table
             self.row = row
             """The row's index, the one the cursor was on when Enter was pressed."""
             self.record = record
 
     class CursorMoved(Message):
         """The cursor moved: "row N of M" is redrawn after the move, never before it."""
-
-        def __init__(self, table: LeadTable, row: int) -> None:
-            super().__init__()
-            self.table = table
-            self.row = row
 
     def __init__(self, *, page_size: int = 100, max_pages: int = 40, id: str | None = None):
         super().__init__(id=id)
@@ -151,7 +141,7 @@ class LeadTable(ScrollView, can_focus=True):
         assert fetch is not None
         while (index := rows.next_to_fetch(self._wanted)) is not None:
             self.loading_page = index
-            self.post_message(self.Loaded(self))
+            self.post_message(self.Loaded())
             try:
                 page = await fetch(rows.cursors[index])
             except LeadError as error:
@@ -163,7 +153,7 @@ class LeadTable(ScrollView, can_focus=True):
             rows.add_page(index, page, keep=self._wanted)
             self._resize()
         self.loading_page = None
-        self.post_message(self.Loaded(self))
+        self.post_message(self.Loaded())
 
     # --- drawing ------------------------------------------------------------------------
 
@@ -237,7 +227,7 @@ class LeadTable(ScrollView, can_focus=True):
             self._want(self.rows.page_of(self.cursor_row))
         self._draw_cell_line()
         self.refresh()
-        self.post_message(self.CursorMoved(self, self.cursor_row))
+        self.post_message(self.CursorMoved())
 
     def action_cursor_down(self) -> None:
         self.move_to(self.cursor_row + 1)
@@ -321,7 +311,7 @@ class LeadTable(ScrollView, can_focus=True):
         self.cursor_row = 0
         self.scroll_to(y=0, animate=False)
         self._resize()
-        self.post_message(self.Loaded(self))
+        self.post_message(self.Loaded())
 
     def _filter_typed(self, query: str) -> None:
         self._viewed(lambda: self.shown.filter(query))
@@ -372,7 +362,7 @@ class LeadTable(ScrollView, can_focus=True):
     def action_open_row(self) -> None:
         record = self.current_record()
         if record is not None:
-            self.post_message(self.RowOpened(self, self.cursor_row, record))
+            self.post_message(self.RowOpened(self.cursor_row, record))
 
     def action_copy_cell(self) -> None:
         record = self.current_record()
