@@ -154,16 +154,18 @@ class JobColumns(ABC, Generic[JobT]):
         return [job_id, what or "", count, status, iso(job.updated_at), iso(job.created_at)]
 
 
+# Every kind of job shows these after its id and what it is about.
+_LAST_COLUMNS = (
+    Column("results", "Results"),
+    Column("status", "Status"),
+    Column("updated", "Updated", optional=True),
+    Column("created", "Created", short=day, optional=True),
+)
+
+
 class ExportColumns(JobColumns[Export]):
     STATUSES = tuple(ExportStatus)
-    COLUMNS = (
-        Column("id", "Export"),
-        Column("search", "Search"),
-        Column("results", "Results"),
-        Column("status", "Status"),
-        Column("updated", "Updated", optional=True),
-        Column("created", "Created", short=day, optional=True),
-    )
+    COLUMNS = (Column("id", "Export"), Column("search", "Search"), *_LAST_COLUMNS)
 
     def facts(self, job: Export) -> Facts:
         return job.exportId, job.searchId, job.additional_results, job.status, job.progress
@@ -179,14 +181,7 @@ def summary(request: Mapping[str, Any]) -> str:
 
 class ExtractionColumns(JobColumns[Extraction]):
     STATUSES = tuple(ExtractionStatus)
-    COLUMNS = (
-        Column("id", "Extraction"),
-        Column("what", "What", flex=True),
-        Column("results", "Results"),
-        Column("status", "Status"),
-        Column("updated", "Updated", optional=True),
-        Column("created", "Created", short=day, optional=True),
-    )
+    COLUMNS = (Column("id", "Extraction"), Column("what", "What", flex=True), *_LAST_COLUMNS)
 
     def facts(self, job: Extraction) -> Facts:
         count, progress = job.extra("result_count"), job.extra("progress")

@@ -1,7 +1,5 @@
 """The exports and extractions tables: rows keyed by job id, updated in place on every tick.
 
-What each table shows of a job is its `JobColumns` (job_columns.py).
-
 Every column fits the terminal's width, none is cut: when they do not all fit, the columns
 that have a short form use it (a date without its time), then the optional columns at the
 right are left out, the last first (the CSV and Describe still have them).
@@ -17,7 +15,6 @@ from rich.text import Text
 from textual import events
 from textual.binding import Binding, BindingType
 from textual.message import Message
-from textual.theme import Theme
 
 from leadtui.api.models import Export, Extraction
 from leadtui.ui.model.table_view import TableView
@@ -48,11 +45,7 @@ MIN_FLEX_WIDTH: Final = 8
 
 
 class JobTable(RowTable[JobT]):
-    """A DataTable of jobs that merges records by id and keeps selection and scroll.
-
-    The table keys every table has (movement, `/` filter, `s` sort by the picked column, `D`
-    describe, `I` copy id), and `f` for the quick filters by state.
-    """
+    """Jobs merged by id, keeping selection and scroll; `f` steps through the state filters."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding(
@@ -86,10 +79,9 @@ class JobTable(RowTable[JobT]):
             self.add_column(column.label, key=column.key)
 
     def on_mount(self) -> None:
-        self.app.theme_changed_signal.subscribe(self, self._theme_changed)
-
-    def _theme_changed(self, theme: Theme) -> None:
-        self._redraw(self.jobs.values())
+        self.app.theme_changed_signal.subscribe(
+            self, lambda theme: self._redraw(self.jobs.values())
+        )
 
     def on_resize(self, event: events.Resize) -> None:
         self.call_after_refresh(self._fit)

@@ -1,11 +1,7 @@
-"""RowTable: what every DataTable of records does the same way.
-
-Keys (ids under `table.`, so one keymap entry changes them on every table): j/k and the arrows,
-g/G and Home/End, PgUp/PgDn, ctrl+d/ctrl+u; ←/→ pick the column `s` sorts by (again
-reverses, an arrow in the header); `/` types a filter into the title (any visible column, `!`
-negates; Enter keeps it, Esc clears it); `D` describes the focused row as JSON; `I` copies its
-id. A subclass says how its rows are redrawn after the view changes (`apply`), where the title
-goes (`title_changed`), and what a row's id and record are.
+"""RowTable: what every DataTable of records does the same way: the table keys, ←/→ to pick
+the column `s` sorts by, `/` to filter, `D` to describe a row, `I` to copy its id. A subclass
+says how its rows are redrawn after the view changes, where the title goes, and what a row's id
+and record are.
 """
 
 from __future__ import annotations
@@ -42,9 +38,7 @@ class RowTable(DataTable[Cell], Generic[Row]):
         self.typed_filter = TypedFilter(self.filter_to)
         self.picked_column = 0
 
-    # --- what a subclass provides --------------------------------------------------------
-    # Abstract: mypy refuses a subclass that leaves one out wherever it is instantiated (the
-    # widget metaclass is Textual's, so Python itself does not check them).
+    # --- what a subclass provides (mypy, not Textual's metaclass, checks they are there) ---
 
     @property
     @abstractmethod
