@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from datetime import UTC, datetime
+from datetime import UTC
 from typing import Any, Final, Generic, TypeVar
+
+from leadtui.ui.model.timefmt import moment
 
 Row = TypeVar("Row")
 
@@ -41,20 +43,11 @@ def sort_key(value: Any) -> SortKey | None:
         return None
     if _NUMBER.fullmatch(text):
         return _NUMERIC, float(text.replace(",", "").rstrip("%"))
-    if text[:4].isdigit() and len(text) >= 10 and text[4] == "-":
-        try:
-            return _NUMERIC, _timestamp(text)
-        except ValueError:
-            pass
-    return _TEXT, text.casefold()
-
-
-def _timestamp(text: str) -> float:
-    moment = datetime.fromisoformat(text)
-    if moment.tzinfo is None:
+    at = moment(text) if text[:4].isdigit() and len(text) >= 10 and text[4] == "-" else None
+    if at is not None:
         # A zone-less date is read as UTC, so it compares with the zoned ones.
-        moment = moment.replace(tzinfo=UTC)
-    return moment.timestamp()
+        return _NUMERIC, (at if at.tzinfo else at.replace(tzinfo=UTC)).timestamp()
+    return _TEXT, text.casefold()
 
 
 class TableView(Generic[Row]):

@@ -29,13 +29,6 @@ _NEEDS: dict[str, str] = {
 }
 
 
-def failed_note(export: Export) -> str:
-    """What a failed export says: the server's reason when given, and the free retry."""
-    reason = failure_reason(export)
-    said = f": {reason}" if reason else ""
-    return f"✗ {export.exportId} failed{said} · t retries it at no cost"
-
-
 class ExportsPanel(JobPanel[Export]):
     KIND = "export"
     ACTION_SCOPES: ClassVar[dict[str, tuple[Scope, str]]] = {
@@ -74,7 +67,9 @@ class ExportsPanel(JobPanel[Export]):
 
     def note(self, export: Export | None) -> str:
         if export is not None and export.status == ExportStatus.FAILED:
-            return failed_note(export)
+            reason = failure_reason(export)
+            said = f": {reason}" if reason else ""
+            return f"✗ {export.exportId} failed{said} · t retries it at no cost"
         if export is not None and export.status == ExportStatus.READY:
             # Where a download goes, before it starts.
             folder = self.download_line.folder()

@@ -170,7 +170,7 @@ class ExtractionsPanel(JobPanel[Extraction]):
             return
         problems = launch_problems(extraction.model_extra or {})
         if problems:
-            self._show(
+            cast("LeadScreen", self.screen).show_error(
                 ErrorReport(
                     DRAFT_INCOMPLETE,
                     f"Draft {extraction.extractionId} cannot be launched yet: "
@@ -195,9 +195,6 @@ class ExtractionsPanel(JobPanel[Extraction]):
             result = await confirm_and_spend(self.screen, request)
         if result is not None:
             self._clear_incomplete()
-
-    def _show(self, report: ErrorReport) -> None:
-        cast("LeadScreen", self.screen).show_error(report)
 
     def _clear_incomplete(self) -> None:
         """A launch or an edit went through: what stopped the last launch is over."""

@@ -80,10 +80,9 @@ class LeadTable(ScrollView, can_focus=True):
     class CursorMoved(Message):
         """The cursor moved: "row N of M" is redrawn after the move, never before it."""
 
-    def __init__(self, *, page_size: int = 100, max_pages: int = 40, id: str | None = None):
+    def __init__(self, *, page_size: int = 100, id: str | None = None):
         super().__init__(id=id)
         self.page_size = page_size
-        self.max_pages = max_pages
         self.rows = LeadRows(page_size, 0)
         self.shown = ShownLeads(self.rows)
         self.typed_filter = TypedFilter(self._filter_typed)
@@ -100,7 +99,7 @@ class LeadTable(ScrollView, can_focus=True):
         """Start over: `fetch(cursor)` returns one page; `total` is how many rows to expect."""
         self._generation += 1
         self._fetch = fetch
-        self.rows = LeadRows(self.page_size, total, self.max_pages)
+        self.rows = LeadRows(self.page_size, total)
         self.shown = ShownLeads(self.rows)
         self.typed_filter.stop()
         self.cursor_row = self.cursor_col = 0
