@@ -129,11 +129,11 @@ def review(
     origin: str,
     account: SpendAccount,
     fresh: Quote | None,
-    built: Callable[[ApprovalRequest], SpendRequest] | None = None,
+    built: Callable[[ApprovalRequest], SpendRequest],
 ) -> Review:
     """Judge an open request against this app (`fresh`: the app's quote of the same spend,
-    None while it is being read; `built`: how the row's spend is built at its own quote,
-    `rebuilt_spend` by default — a screen of a thousand rows remembers them)."""
+    None while it is being read; `built`: the row's spend at its own quote, remembered by a
+    screen of a thousand rows)."""
     done = settled_standing(request)
     if done is not None:
         return Review(request, done)
@@ -145,7 +145,7 @@ def review(
         return Review(request, Standing.ANOTHER_ACCOUNT)
     asked = request.quote
     try:
-        spend = rebuilt_spend(request, asked) if built is None else built(request)
+        spend = built(request)
     except (ValueError, KeyError, TypeError):
         return Review(request, Standing.CHANGED)
     if spend.request_hash != request.request_hash:

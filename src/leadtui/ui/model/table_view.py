@@ -79,8 +79,6 @@ class TableView(Generic[Row]):
         self.sort_column: int | None = None
         self.descending = False
 
-    # --- the rows ------------------------------------------------------------------------
-
     def set_rows(self, rows: Sequence[Row]) -> None:
         """Replace every row, keeping the filter and the sort."""
         self._rows = list(rows)
@@ -105,8 +103,6 @@ class TableView(Generic[Row]):
     def row(self, position: int) -> Row:
         """The shown row at `position` (0 is the first shown)."""
         return self._rows[self._shown[position]]
-
-    # --- the filter ----------------------------------------------------------------------
 
     def filter(self, query: str) -> None:
         """Keep the rows whose visible cells contain `query` (`!query`: those that do not)."""
@@ -140,8 +136,6 @@ class TableView(Generic[Row]):
             return [i for i in indices if needle not in hay[i]]
         return [i for i in indices if needle in hay[i]]
 
-    # --- the sort ------------------------------------------------------------------------
-
     def sort_by(self, column: int) -> None:
         """Sort by `column`, ascending; the same column again reverses."""
         if not 0 <= column < len(self.columns):
@@ -166,8 +160,6 @@ class TableView(Generic[Row]):
         blank = [i for i in indices if keys[i] is None]
         filled.sort(key=keys.__getitem__, reverse=self.descending)  # type: ignore[arg-type]
         return filled + blank
-
-    # --- what the table says about itself ------------------------------------------------
 
     def heading(self, column: int) -> str:
         """The column's label, with an arrow when the table is sorted by it."""

@@ -83,8 +83,6 @@ class ExportsPanel(JobPanel[Export]):
         wanted = _NEEDS.get(action)
         return export is not None and (wanted is None or export.status == wanted)
 
-    # --- actions --------------------------------------------------------------------------
-
     def action_results(self) -> None:
         export = self.table.selected
         if export is None:

@@ -96,8 +96,6 @@ class ExtractionsPanel(JobPanel[Extraction]):
             return status in _TOGGLES
         return action == "stop" and status in _STOPPABLE
 
-    # --- results and drafts ---------------------------------------------------------------
-
     def action_results(self) -> None:
         extraction = self.table.selected
         if extraction is None:
@@ -161,8 +159,6 @@ class ExtractionsPanel(JobPanel[Extraction]):
         self.lead_app.jobs.absorb(draft)
         self.notify(f"Draft {draft.extractionId} updated.", timeout=4)
 
-    # --- launch: a spend of the quota -----------------------------------------------------
-
     @work(group="jobs-extraction-launch")
     async def action_launch(self) -> None:
         extraction = self.table.selected
@@ -202,8 +198,6 @@ class ExtractionsPanel(JobPanel[Extraction]):
         shown = screen.error_panel.report
         if shown is not None and shown.title in (DRAFT_INCOMPLETE, NO_LAUNCHES):
             screen.clear_error()
-
-    # --- running jobs ---------------------------------------------------------------------
 
     @work(group="jobs-extraction-state")
     async def action_toggle_job(self) -> None:

@@ -92,8 +92,6 @@ class JobPanel(Vertical, Generic[JobT]):
     def download_line(self) -> DownloadLine:
         return self.screen.query_one(DownloadLine)
 
-    # --- what a panel says about its jobs ---------------------------------------------
-
     @abstractmethod
     def show(self, board: JobBoard, now: float) -> None:
         """Merge the board's jobs of this kind into the table, then `draw_subtitle`."""
@@ -168,8 +166,6 @@ class JobPanel(Vertical, Generic[JobT]):
             return True if self.table.row_count else None
         # Only this panel's own bindings are checked here.
         return True if self.applies(action, self.table.selected) else None
-
-    # --- shared keys ------------------------------------------------------------------
 
     @on(DataTable.RowHighlighted)
     def _row_highlighted(self) -> None:

@@ -235,19 +235,12 @@ class JobTable(RowTable[JobT]):
 
     def relabel(self) -> None:
         super().relabel()
-        # DataTable measures a label only when it is added or a cell changes: a heading that
-        # grew (the picked column's brackets, the sort's arrow) would be cut until the next
-        # tick. Widen its column now; the layout is chosen again with it.
-        for column in self.columns.values():
-            column.content_width = max(column.content_width, column.label.cell_len)
-        self.call_after_refresh(self._fit)
+        self.call_after_refresh(self._fit)  # a heading that grew may need another layout
 
     def action_pick_column(self, step: int) -> None:
         # Only the columns shown can be picked (a column left out at this width cannot).
         self.picked_column = (self.picked_column + step) % self.layout_shown.count
         self.relabel()
-
-    # --- filter, sort, describe, copy ----------------------------------------------------
 
     def _plain_cells(self, job: JobT) -> list[str]:
         """What the filter searches: the words shown, the status as a word with its mark."""
@@ -259,8 +252,6 @@ class JobTable(RowTable[JobT]):
         if self.view.sort_column is not None:
             parts.append(f"sorted by {self.view.heading(self.view.sort_column)}")
         return " · ".join(part for part in parts if part)
-
-    # --- RowTable ------------------------------------------------------------------------
 
     @property
     def focused_row(self) -> JobT | None:

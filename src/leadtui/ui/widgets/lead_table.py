@@ -93,8 +93,6 @@ class LeadTable(ScrollView, can_focus=True):
         self._generation = 0
         self.loading_page: int | None = None
 
-    # --- data ---------------------------------------------------------------------------
-
     def load(self, fetch: FetchPage, total: int | None) -> None:
         """Start over: `fetch(cursor)` returns one page; `total` is how many rows to expect."""
         self._generation += 1
@@ -154,8 +152,6 @@ class LeadTable(ScrollView, can_focus=True):
         self.loading_page = None
         self.post_message(self.Loaded())
 
-    # --- drawing ------------------------------------------------------------------------
-
     def render_line(self, y: int) -> Strip:
         scroll_x, scroll_y = self.scroll_offset
         width = self.scrollable_content_region.width
@@ -205,8 +201,6 @@ class LeadTable(ScrollView, can_focus=True):
 
     def on_blur(self) -> None:
         self.refresh()
-
-    # --- moving -------------------------------------------------------------------------
 
     @property
     def page_height(self) -> int:
@@ -298,8 +292,6 @@ class LeadTable(ScrollView, can_focus=True):
         bottom = int(new) + self.page_height
         self._want(self.rows.page_of(min(bottom, max(0, self.shown.row_count - 1))))
 
-    # --- filter, sort, describe ---------------------------------------------------------
-
     def _draw_title(self) -> None:
         parts = [part for part in (self.typed_filter.prompt, self.shown.summary()) if part]
         self.border_title = " · ".join(parts) if parts else None
@@ -352,8 +344,6 @@ class LeadTable(ScrollView, can_focus=True):
         lead_id = record.get("leadId") if record else None
         if lead_id:
             copy_and_tell(self.app, str(lead_id), str(lead_id))
-
-    # --- row actions --------------------------------------------------------------------
 
     def current_record(self) -> dict[str, Any] | None:
         return self.shown.record(self.cursor_row)

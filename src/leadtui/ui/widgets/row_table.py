@@ -38,8 +38,7 @@ class RowTable(DataTable[Cell], Generic[Row]):
         self.typed_filter = TypedFilter(self.filter_to)
         self.picked_column = 0
 
-    # --- what a subclass provides (mypy, not Textual's metaclass, checks they are there) ---
-
+    # Abstract: mypy, not Textual's metaclass, refuses a subclass that leaves one out.
     @property
     @abstractmethod
     def focused_row(self) -> Row | None: ...
@@ -58,8 +57,6 @@ class RowTable(DataTable[Cell], Generic[Row]):
     @abstractmethod
     def describe(self, row: Row) -> tuple[dict[str, Any], str] | None:
         """(the record as JSON, the dialog's title), or None when there is nothing to show."""
-
-    # --- shared --------------------------------------------------------------------------
 
     def heading(self, index: int) -> str:
         """A column's label: the sort's arrow, and brackets on the column `s` would sort."""

@@ -75,8 +75,6 @@ class ViewTable(RowTable[Row]):
         self.complete = complete
         self.apply(lambda: self.view.set_rows(rows))
 
-    # --- RowTable ------------------------------------------------------------------------
-
     @property
     def focused_row(self) -> Row | None:
         if not 0 <= self.cursor_row < self.view.shown_count:
