@@ -48,8 +48,6 @@ APP_WORDS = SurfaceWords(
 
 @dataclass(frozen=True)
 class ErrorReport:
-    """What the user reads about one error."""
-
     title: str
     text: str
     code: str | None = None
@@ -85,8 +83,7 @@ _WHERE_TO_LOOK = {"searches": "Searches (2)", "exports": "Jobs (4)", "extraction
 
 def describe(error: BaseException) -> ErrorReport:
     """Turn any exception into words for the screen. Never a traceback."""
-    collection = lost_answer(error) if isinstance(error, TransportError) else None
-    if isinstance(error, TransportError) and collection is not None:
+    if isinstance(error, TransportError) and (collection := lost_answer(error)) is not None:
         # Never "try again": the request may have been done, and again may do it twice.
         where = _WHERE_TO_LOOK.get(collection, "the screen that lists it")
         return ErrorReport(

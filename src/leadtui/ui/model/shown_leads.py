@@ -53,12 +53,9 @@ class ShownLeads:
                 return row + (None,) * (width - len(row))  # a column learned after this page
 
             self.view = TableView(self.rows.columns, cells, values)
-            self.view.set_rows(self.loaded())
+            pages = self.rows.pages
+            self.view.set_rows([row for index in sorted(pages) for row in pages[index]])
         return self.view
-
-    def loaded(self) -> list[LeadRow]:
-        """The rows in memory, in the server's order."""
-        return [row for index in sorted(self.rows.pages) for row in self.rows.pages[index]]
 
     def filter(self, query: str) -> None:
         self._view().filter(query)

@@ -34,7 +34,6 @@ _PAUSABLE = frozenset({ExtractionStatus.QUEUED, ExtractionStatus.RUNNING})
 _TOGGLES = frozenset({*_PAUSABLE, ExtractionStatus.PAUSED})
 # Titles of what this panel shows on the screen's error panel, cleared by the next success.
 DRAFT_INCOMPLETE = "Draft incomplete"
-NO_LAUNCHES = "No launches left"
 AS_DRAFT = "ctrl+s saves this as a draft to launch later."
 
 
@@ -196,7 +195,9 @@ class ExtractionsPanel(JobPanel[Extraction]):
         """A launch or an edit went through: what stopped the last launch is over."""
         screen = cast("LeadScreen", self.screen)
         shown = screen.error_panel.report
-        if shown is not None and shown.title in (DRAFT_INCOMPLETE, NO_LAUNCHES):
+        if shown is not None and (
+            shown.title == DRAFT_INCOMPLETE or shown.code == Code.NO_LAUNCHES_LEFT
+        ):
             screen.clear_error()
 
     @work(group="jobs-extraction-state")

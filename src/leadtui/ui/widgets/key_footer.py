@@ -21,8 +21,6 @@ _SEPARATOR = "  "
 
 @dataclass(frozen=True)
 class FooterKey:
-    """One key as the footer shows it."""
-
     shown: str  # as drawn, e.g. "?"
     description: str
     enabled: bool
