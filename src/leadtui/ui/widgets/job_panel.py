@@ -158,9 +158,7 @@ class JobPanel(Vertical, Generic[JobT]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         gate = self.ACTION_SCOPES.get(action)
-        if gate is not None and not self.lead_app.has_scope(gate[0]):
-            return None
-        if action in self.busy:
+        if action in self.busy or (gate is not None and not self.lead_app.has_scope(gate[0])):
             return None
         if action in ("results", "export_csv"):
             return True if self.table.row_count else None
@@ -168,10 +166,6 @@ class JobPanel(Vertical, Generic[JobT]):
         return True if self.applies(action, self.table.selected) else None
 
     @on(DataTable.RowHighlighted)
-    def _row_highlighted(self) -> None:
-        self.draw_subtitle()
-        self.refresh_bindings()
-
     @on(JobTable.ViewChanged)
     def _view_changed(self) -> None:
         caption = self.table.caption()

@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 
 from rich.segment import Segment
 from rich.style import Style
-from textual import events, work
+from textual import events, on, work
 from textual.binding import Binding, BindingType
 from textual.geometry import Size
 from textual.message import Message
@@ -196,11 +196,10 @@ class LeadTable(ScrollView, can_focus=True):
         strip = Strip(segments).crop(scroll_x, scroll_x + width)
         return strip.extend_cell_length(width, style)
 
-    def on_focus(self) -> None:
-        self.refresh()
-
-    def on_blur(self) -> None:
-        self.refresh()
+    @on(events.Focus)
+    @on(events.Blur)
+    def _focus_changed(self) -> None:
+        self.refresh()  # the cell cursor shows only while the table has the focus
 
     @property
     def page_height(self) -> int:
