@@ -51,12 +51,8 @@ def sort_key(value: Any) -> SortKey | None:
 
 
 class TableView(Generic[Row]):
-    """The rows a table shows, in the order it shows them.
-
-    `cells(row)` gives the visible text of each column (what the filter searches);
-    `values(row)` the raw value of each column for sorting (defaults to the cells), so a
-    column that shows "3 min ago" can sort by its ISO 8601 timestamp.
-    """
+    """The rows a table shows, in order: `cells(row)` is what the filter searches, `values(row)`
+    what a column sorts by (the cells by default; "3 min ago" sorts by its ISO 8601 time)."""
 
     def __init__(
         self,

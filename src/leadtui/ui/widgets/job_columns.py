@@ -1,8 +1,7 @@
 """What the jobs tables show of each kind of job: columns, status cells, the CSV rows.
 
 Status is a word and a mark (✓ ✗ ◐ …) coloured from the current theme, so NO_COLOR loses
-nothing and ctrl+t repaints it. A column may have a short form (a date without its time) and
-may be optional (left out, the last first, when the columns do not fit).
+nothing and ctrl+t repaints it.
 """
 
 from __future__ import annotations

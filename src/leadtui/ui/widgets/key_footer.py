@@ -76,8 +76,6 @@ def footer_keys(screen: Screen[object]) -> list[FooterKey]:
 
 
 class KeyFooter(Widget):
-    """Docked at the bottom; redraws (never re-composes) when the screen's bindings change."""
-
     COMPONENT_CLASSES: ClassVar[set[str]] = {
         "key-footer--key",
         "key-footer--description",

@@ -13,8 +13,6 @@ from leadtui.ui.widgets.row_table import Cell, RowTable
 
 Row = TypeVar("Row")
 
-__all__ = ["Cell", "ViewTable"]
-
 
 class ViewTable(RowTable[Row]):
     """Rows of one kind, shown through a `TableView`.
