@@ -10,6 +10,7 @@ asker quotes again), another account or server, or changed.
 from __future__ import annotations
 
 import dataclasses
+import operator
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
@@ -154,11 +155,7 @@ def review(
         return Review(request, Standing.CHECKING)
     if fresh.units != asked.units or fresh.operation is not asked.operation:
         return Review(request, Standing.CHANGED, fresh=fresh)
-    if (fresh.price, fresh.price_source, fresh.balance, fresh.total) != (
-        asked.price,
-        asked.price_source,
-        asked.balance,
-        asked.total,
-    ):
+    priced = operator.attrgetter("price", "price_source", "balance", "total")
+    if priced(fresh) != priced(asked):
         return Review(request, Standing.STALE, fresh=fresh)
     return Review(request, Standing.WAITING, dataclasses.replace(spend, quote=fresh), fresh)

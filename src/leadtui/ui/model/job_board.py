@@ -192,10 +192,8 @@ class JobPoller:
         board.gone = []
         try:
             changes = await (self._full_tick() if full else self._details(board.watched()))
-        except (Unauthorized, Forbidden) as error:
-            board.stopped, board.errors, board.error = True, board.errors + 1, describe(error)
-            return []
         except LeadError as error:
+            board.stopped = board.stopped or isinstance(error, Unauthorized | Forbidden)
             board.errors, board.error = board.errors + 1, describe(error)
             return []
         board.errors, board.error = 0, None

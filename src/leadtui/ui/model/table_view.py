@@ -128,9 +128,7 @@ class TableView(Generic[Row]):
         if self._haystacks is None:
             self._haystacks = [_SEPARATOR.join(self._cells(row)).casefold() for row in self._rows]
         hay = self._haystacks
-        if negate:
-            return [i for i in indices if needle not in hay[i]]
-        return [i for i in indices if needle in hay[i]]
+        return [i for i in indices if (needle in hay[i]) != negate]
 
     def sort_by(self, column: int) -> None:
         """Sort by `column`, ascending; the same column again reverses."""

@@ -99,12 +99,8 @@ class AppHeader(Horizontal):
         their keys alone (60 columns); the brand takes what is left."""
         width = self.size.width
         flags = len("read-only") + PADDING if self.lead_app.read_only else 0
-        for short_approvals, short_tabs, short_credits in (
-            (False, False, False),
-            (True, False, False),
-            (True, True, False),
-            (True, True, True),
-        ):
+        for shortened in range(4):  # the approvals first, then the tabs, then the credits
+            short_approvals, short_tabs, short_credits = shortened > 0, shortened > 1, shortened > 2
             tabs = self._short_tabs if short_tabs else self._tabs
             needed = flags + tabs.cell_length
             needed += cell_len(credits_text(self._credits, short=short_credits)) + PADDING
