@@ -31,6 +31,7 @@ _NEEDS: dict[str, str] = {
 
 class ExportsPanel(JobPanel[Export]):
     KIND = "export"
+    NONE_YET = "none yet: unlock results on Searches (2)"
     ACTION_SCOPES: ClassVar[dict[str, tuple[Scope, str]]] = {
         "retry": (Scope.EXPORTS_WRITE, "retry a failed export"),
     }
@@ -67,17 +68,12 @@ class ExportsPanel(JobPanel[Export]):
 
     def note(self, export: Export | None) -> str:
         if export is not None and export.status == ExportStatus.FAILED:
-            reason = failure_reason(export)
-            said = f": {reason}" if reason else ""
-            return f"✗ {export.exportId} failed{said} · t retries it at no cost"
+            return f"{super().note(export)} · t retries it at no cost"
         if export is not None and export.status == ExportStatus.READY:
             # Where a download goes, before it starts.
             folder = self.download_line.folder()
             return f"d saves {export.exportId}.zip to {folder} · a asks where"
-        count = self.table.row_count
-        if not count and not self.listed:
-            return self.LOADING
-        return f"{count:,} shown" if count else "none yet: unlock results on Searches (2)"
+        return super().note(export)
 
     def applies(self, action: str, export: Export | None) -> bool:
         wanted = _NEEDS.get(action)

@@ -19,7 +19,7 @@ from leadtui.ui.dialogs.confirm import ConfirmText
 from leadtui.ui.dialogs.extraction_form import ExtractionForm, launch_problems
 from leadtui.ui.frame.spend_flow import confirm_and_spend
 from leadtui.ui.model.errors import ErrorReport
-from leadtui.ui.model.job_board import JobBoard, failure_reason
+from leadtui.ui.model.job_board import JobBoard
 from leadtui.ui.screens.job_results import JobResultsScreen
 from leadtui.ui.widgets.job_columns import summary
 from leadtui.ui.widgets.job_panel import JobPanel
@@ -53,6 +53,7 @@ def refused_launch(report: ErrorReport) -> str:
 
 class ExtractionsPanel(JobPanel[Extraction]):
     KIND = "extraction"
+    NONE_YET = "none yet: e drafts one"
     ACTION_SCOPES: ClassVar[dict[str, tuple[Scope, str]]] = {
         "edit_draft": (Scope.EXTRACTIONS_WRITE, "edit a draft"),
         "launch": (Scope.EXTRACTIONS_WRITE, "launch an extraction"),
@@ -77,15 +78,6 @@ class ExtractionsPanel(JobPanel[Extraction]):
         if not self.lead_app.has_scope(Scope.EXTRACTIONS_READ):
             self.border_title = "Extractions — this key lacks extractions:read"
         self.draw_subtitle()
-
-    def note(self, extraction: Extraction | None) -> str:
-        if extraction is not None and extraction.status == ExtractionStatus.FAILED:
-            reason = failure_reason(extraction)
-            return f"✗ {extraction.extractionId} failed" + (f": {reason}" if reason else "")
-        count = self.table.row_count
-        if not count and not self.listed:
-            return self.LOADING
-        return f"{count:,} shown" if count else "none yet: e drafts one"
 
     def applies(self, action: str, extraction: Extraction | None) -> bool:
         status = extraction.status if extraction is not None else None

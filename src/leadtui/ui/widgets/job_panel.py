@@ -20,13 +20,13 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.widgets import DataTable
 
-from leadtui.api.contract import Scope
+from leadtui.api.contract import ExportStatus, ExtractionStatus, Scope
 from leadtui.api.errors import LeadError
 from leadtui.ui.dialogs.confirm import ConfirmText
 from leadtui.ui.frame.handle import AppHandle, app_handle
 from leadtui.ui.model.errors import describe
 from leadtui.ui.model.export_files import stamp
-from leadtui.ui.model.job_board import JobBoard
+from leadtui.ui.model.job_board import JobBoard, failure_reason
 from leadtui.ui.widgets.download_line import DownloadLine
 from leadtui.ui.widgets.job_columns import JobT
 from leadtui.ui.widgets.job_tables import JobTable
@@ -65,6 +65,8 @@ class JobPanel(Vertical, Generic[JobT]):
     ]
 
     LOADING: ClassVar[str] = "⟳ reading the first page…"
+    # The border line of an empty table once the first page is read: how to make a job.
+    NONE_YET: ClassVar[str] = ""
 
     # Binding description -> what the palette says under its entry (while the panel has focus).
     PALETTE_HELP: ClassVar[dict[str, str]] = {
@@ -100,9 +102,15 @@ class JobPanel(Vertical, Generic[JobT]):
     def applies(self, action: str, job: JobT | None) -> bool:
         """Whether `action` applies to the selected job (else its key is greyed)."""
 
-    @abstractmethod
     def note(self, job: JobT | None) -> str:
         """The border line when nothing is running: counts, hints, a failure's reason."""
+        if job is not None and job.status in (ExportStatus.FAILED, ExtractionStatus.FAILED):
+            reason = failure_reason(job)
+            return f"✗ {self.table.shape.job_id(job)} failed" + (f": {reason}" if reason else "")
+        count = self.table.row_count
+        if not count and not self.listed:
+            return self.LOADING
+        return f"{count:,} shown" if count else self.NONE_YET
 
     def draw_subtitle(self) -> None:
         # Under a dialog (a launch's ConfirmSpend), nothing is sent yet: it shows once the

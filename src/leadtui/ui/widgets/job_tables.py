@@ -68,8 +68,6 @@ class JobTable(RowTable[JobT]):
         self.shape: JobColumns[JobT] = columns
         self._status_width = status_width(columns.STATUSES)
         self.jobs: dict[str, JobT] = {}
-        self.given: list[JobT] = []
-        """Every job last merged, shown or not."""
         self._flex_width = MIN_FLEX_WIDTH
         self._now = 0.0
         self._state = -1  # index in STATE_FILTERS; -1: every state
@@ -97,9 +95,8 @@ class JobTable(RowTable[JobT]):
         """Show `jobs` that pass the filters: rows update in place, new ones are added (newest
         first, or in the sort's order), rows of jobs no longer shown are removed; the
         selected job stays selected."""
-        self.given = list(jobs)
         self._now = now
-        self.view.set_rows(self.given)
+        self.view.set_rows(list(jobs))
         self._show_view()
         if self.view.summary():
             self.title_changed()  # "N of M shown" counts what came
