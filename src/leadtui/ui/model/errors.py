@@ -153,11 +153,10 @@ def _describe_api(error: ApiError) -> ErrorReport:
             text = f"{text} If this persists, report the request id."
         return _report(error, guidance.title, text)
     if isinstance(error, ServerError):
-        transient = error.status in GATEWAY_STATUSES
         text = "The server failed to answer this request."
-        if transient:
+        if error.status in GATEWAY_STATUSES:  # transient: `_report` says so
             text += " It usually recovers by itself."
-        return _report(error, "Server error", text, transient=transient)
+        return _report(error, "Server error", text)
     if isinstance(error, Forbidden):
         return _report(error, "Access denied", error.message)
     return _report(error, error.title, error.message)
