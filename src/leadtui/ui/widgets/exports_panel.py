@@ -116,17 +116,13 @@ class ExportsPanel(JobPanel[Export]):
             "Retry",
         )
         exports = self.lead_app.client.exports
-
-        async def took() -> Export | None:
-            record = await exports.get(export.exportId)
-            return record if record.status != ExportStatus.FAILED else None
-
         record = await self.send(
             "retry",
             f"retrying {export.exportId}",
             lambda: exports.retry(export.exportId),
             ask=ask,
-            took=took,
+            reread=lambda: exports.get(export.exportId),
+            took=lambda record: record.status != ExportStatus.FAILED,
         )
         if record is None:
             return

@@ -202,16 +202,12 @@ class ExtractionsPanel(JobPanel[Extraction]):
         pausing = extraction.status in _PAUSABLE
         call = extractions.pause if pausing else extractions.resume
         wanted = {ExtractionStatus.PAUSED} if pausing else _PAUSABLE
-
-        async def took() -> Extraction | None:
-            record = await extractions.get(job_id)
-            return record if record.status in wanted else None
-
         record = await self.send(
             "toggle_job",
             f"{'pausing' if pausing else 'resuming'} {job_id}",
             lambda: call(job_id),
-            took=took,
+            reread=lambda: extractions.get(job_id),
+            took=lambda record: record.status in wanted,
         )
         if record is None:
             return
@@ -230,13 +226,13 @@ class ExtractionsPanel(JobPanel[Extraction]):
             "are archived and stay readable.",
             "Stop",
         )
-
-        async def took() -> Extraction | None:
-            record = await extractions.get(job_id)
-            return record if record.status == ExtractionStatus.STOPPED else None
-
         record = await self.send(
-            "stop", f"stopping {job_id}", lambda: extractions.stop(job_id), ask=ask, took=took
+            "stop",
+            f"stopping {job_id}",
+            lambda: extractions.stop(job_id),
+            ask=ask,
+            reread=lambda: extractions.get(job_id),
+            took=lambda record: record.status == ExtractionStatus.STOPPED,
         )
         if record is None:
             return

@@ -141,12 +141,13 @@ class JobPanel(Vertical, Generic[JobT]):
         call: Callable[[], Awaitable[T]],
         *,
         ask: ConfirmText | None = None,
-        took: Callable[[], Awaitable[T | None]] | None = None,
+        reread: Callable[[], Awaitable[T]] | None = None,
+        took: Callable[[T], bool] = lambda record: True,
     ) -> T | None:
         """Make one request while `running`, once `ask` (if any) is answered yes. None when
         declined or failed; a failure is told under what was being done (words, code,
-        request id). When the answer was a failure, `took` reads the job again and returns it
-        if the request took effect after all (an answer lost after the server acted)."""
+        request id). When the answer was a failure, `reread` reads the job again and returns it
+        if it `took` effect after all (an answer lost after the server acted)."""
         if ask is not None and not await self.app.push_screen_wait(ask):
             return None
         async with self.running(action, doing):
@@ -154,10 +155,10 @@ class JobPanel(Vertical, Generic[JobT]):
                 return await call()
             except LeadError as error:
                 failure = error
-            if took is not None:
+            if reread is not None:
                 with contextlib.suppress(LeadError):
-                    record = await took()
-                    if record is not None:
+                    record = await reread()
+                    if took(record):
                         return record
         report = describe(failure)
         title = f"{doing[:1].upper()}{doing[1:]} failed: {report.title}"
