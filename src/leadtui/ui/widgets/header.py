@@ -60,8 +60,6 @@ class AppHeader(Horizontal):
 
     def __init__(self) -> None:
         super().__init__()
-        self._credits: int | None = None
-        self._waiting = 0
         self._tabs = Content("")
         self._short_tabs = Content("")
 
@@ -98,23 +96,24 @@ class AppHeader(Horizontal):
         the approvals waiting stay whole at 80 columns; below, the other screens' tabs show
         their keys alone (60 columns); the brand takes what is left."""
         width = self.size.width
+        credits, waiting = self.lead_app.credits, self.lead_app.approvals_waiting
         flags = len("read-only") + PADDING if self.lead_app.read_only else 0
         for shortened in range(4):  # the approvals first, then the tabs, then the credits
             short_approvals, short_tabs, short_credits = shortened > 0, shortened > 1, shortened > 2
             tabs = self._short_tabs if short_tabs else self._tabs
             needed = flags + tabs.cell_length
-            needed += cell_len(credits_text(self._credits, short=short_credits)) + PADDING
-            if self._waiting:
-                needed += cell_len(approvals_text(self._waiting, short=short_approvals)) + PADDING
+            needed += cell_len(credits_text(credits, short=short_credits)) + PADDING
+            if waiting:
+                needed += cell_len(approvals_text(waiting, short=short_approvals)) + PADDING
             if not width or needed <= width:
                 break
         self.query_one("#tabs", Static).update(tabs)
-        self.query_one("#credits", Static).update(credits_text(self._credits, short=short_credits))
+        self.query_one("#credits", Static).update(credits_text(credits, short=short_credits))
         self.query_one("#approvals", Static).update(
             Content.from_markup(
-                f"[@click=app.approvals]{approvals_text(self._waiting, short=short_approvals)}[/]"
+                f"[@click=app.approvals]{approvals_text(waiting, short=short_approvals)}[/]"
             )
-            if self._waiting
+            if waiting
             else ""
         )
 
@@ -127,12 +126,10 @@ class AppHeader(Horizontal):
         self.query_one("#brand", Static).update(brand)
 
     def _approvals_changed(self, waiting: int) -> None:
-        self._waiting = waiting
         self.query_one("#approvals", Static).display = waiting > 0
         self._fit()
 
     def _credits_changed(self, credits: int | None) -> None:
-        self._credits = credits
         self._fit()
         badge = self.query_one("#credits", Static)
         badge.set_class(credits is None, "-unknown")

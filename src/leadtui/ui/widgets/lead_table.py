@@ -86,8 +86,7 @@ class LeadTable(ScrollView, can_focus=True):
         self.rows = LeadRows(page_size, 0)
         self.shown = ShownLeads(self.rows)
         self.typed_filter = TypedFilter(self._filter_typed)
-        self.cursor_row = 0
-        self.cursor_col = 0
+        self.cursor_row = self.cursor_col = 0
         self._fetch: FetchPage | None = None
         self._wanted = 0
         self._generation = 0
