@@ -125,8 +125,7 @@ class SearchDraft:
 
     @staticmethod
     def _reason(detail: Any, body: dict[str, Any]) -> str:
-        loc = [p for p in detail["loc"]]
-        member = str(loc[-1]) if loc else "body"
+        member = str(detail["loc"][-1]) if detail["loc"] else "body"
         ctx = detail.get("ctx") or {}
         value = detail.get("input")
         kind = detail["type"]

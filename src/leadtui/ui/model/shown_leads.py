@@ -8,6 +8,7 @@ table reads rows from here and fetches nothing.
 
 from __future__ import annotations
 
+from itertools import zip_longest
 from typing import Any
 
 from leadtui.ui.model.lead_rows import LeadRows, cell_text
@@ -37,10 +38,8 @@ class ShownLeads:
 
     def record(self, index: int) -> dict[str, Any] | None:
         values = self.row(index)
-        if values is None:
-            return None
-        columns = self.rows.columns
-        return {name: values[i] if i < len(values) else None for i, name in enumerate(columns)}
+        # A column learned after this row's page was read has no value in it.
+        return None if values is None else dict(zip_longest(self.rows.columns, values))
 
     def _view(self) -> TableView[LeadRow]:
         if self.view is None:

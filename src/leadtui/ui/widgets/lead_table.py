@@ -159,10 +159,9 @@ class LeadTable(ScrollView, can_focus=True):
             headings = [self.shown.heading(i, w) for i, w in enumerate(self.rows.widths)]
             return self._strip(headings, style, None, scroll_x, width)
         index = scroll_y + y - 1
-        rows = self.shown
-        if index >= rows.row_count:
+        if index >= self.shown.row_count:
             return Strip.blank(width, self.rich_style)
-        values = rows.row(index)
+        values = self.shown.row(index)
         cursor = index == self.cursor_row
         base = self.rich_style
         if cursor:
