@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from itertools import accumulate
 from typing import Any, ClassVar
 
 from rich.segment import Segment
@@ -241,11 +242,7 @@ class LeadTable(ScrollView, can_focus=True):
         self.move_to(self.shown.row_count - 1)
 
     def _column_starts(self) -> list[int]:
-        starts, x = [], 0
-        for width in self.rows.widths:
-            starts.append(x)
-            x += width + GAP
-        return starts
+        return list(accumulate((width + GAP for width in self.rows.widths[:-1]), initial=0))
 
     def action_column(self, delta: int) -> None:
         """Move the cell cursor a column; the view scrolls a whole column at a time, so no
