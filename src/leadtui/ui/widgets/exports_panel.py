@@ -80,7 +80,7 @@ class ExportsPanel(JobPanel[Export]):
         return export is not None and (wanted is None or export.status == wanted)
 
     def action_results(self) -> None:
-        export = self.table.selected
+        export = self.table.focused_row
         if export is None:
             return
         if export.status != ExportStatus.READY:
@@ -96,7 +96,7 @@ class ExportsPanel(JobPanel[Export]):
         self.app.push_screen(JobResultsScreen("export", export.exportId))
 
     def action_open_search(self) -> None:
-        export = self.table.selected
+        export = self.table.focused_row
         if export is not None and export.searchId:
             start_worker(
                 self.app, partial(self.lead_app.show_search_of, export.searchId), group="jump"
@@ -104,7 +104,7 @@ class ExportsPanel(JobPanel[Export]):
 
     @work(group="jobs-retry")
     async def action_retry(self) -> None:
-        export = self.table.selected
+        export = self.table.focused_row
         if export is None or export.status != ExportStatus.FAILED or "retry" in self.busy:
             return
         reason = failure_reason(export)
@@ -132,7 +132,7 @@ class ExportsPanel(JobPanel[Export]):
     @work(group="jobs-download")
     async def action_download(self, ask_where: bool = False) -> None:
         """The whole archive, to the download folder, or where the user says (`a`)."""
-        export = self.table.selected
+        export = self.table.focused_row
         if export is None or export.status != ExportStatus.READY or self._downloading():
             return
         name = f"{export.exportId}.zip"
@@ -145,7 +145,7 @@ class ExportsPanel(JobPanel[Export]):
     @work(group="jobs-download")
     async def action_custom_download(self, ask_where: bool = False) -> None:
         """Chosen columns and format, to the download folder, or where the user says (`O`)."""
-        export = self.table.selected
+        export = self.table.focused_row
         if export is None or export.status != ExportStatus.READY or self._downloading():
             return
         client = self.lead_app.client

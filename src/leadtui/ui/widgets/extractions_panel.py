@@ -88,7 +88,7 @@ class ExtractionsPanel(JobPanel[Extraction]):
         return action == "stop" and status in _STOPPABLE
 
     def action_results(self) -> None:
-        extraction = self.table.selected
+        extraction = self.table.focused_row
         if extraction is None:
             return
         if extraction.status == ExtractionStatus.DRAFT:
@@ -134,7 +134,7 @@ class ExtractionsPanel(JobPanel[Extraction]):
 
     @work(group="jobs-extraction-form")
     async def action_edit_draft(self) -> None:
-        extraction = self.table.selected
+        extraction = self.table.focused_row
         if extraction is None or extraction.status != ExtractionStatus.DRAFT:
             return
         result = await self.app.push_screen_wait(ExtractionForm(extraction))
@@ -152,7 +152,7 @@ class ExtractionsPanel(JobPanel[Extraction]):
 
     @work(group="jobs-extraction-launch")
     async def action_launch(self) -> None:
-        extraction = self.table.selected
+        extraction = self.table.focused_row
         if extraction is None or extraction.status != ExtractionStatus.DRAFT:
             return
         problems = launch_problems(extraction.model_extra or {})
@@ -194,7 +194,7 @@ class ExtractionsPanel(JobPanel[Extraction]):
 
     @work(group="jobs-extraction-state")
     async def action_toggle_job(self) -> None:
-        extraction = self.table.selected
+        extraction = self.table.focused_row
         if extraction is None or extraction.status not in _TOGGLES:
             return
         extractions = self.lead_app.client.extractions
@@ -216,7 +216,7 @@ class ExtractionsPanel(JobPanel[Extraction]):
 
     @work(group="jobs-extraction-state")
     async def action_stop(self) -> None:
-        extraction = self.table.selected
+        extraction = self.table.focused_row
         if extraction is None or extraction.status not in _STOPPABLE:
             return
         job_id, extractions = extraction.extractionId, self.lead_app.client.extractions

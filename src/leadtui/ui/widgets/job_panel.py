@@ -118,7 +118,7 @@ class JobPanel(Vertical, Generic[JobT]):
         if self.busy and self.screen.is_active:
             self.border_subtitle = "⟳ " + "; ".join(self.busy.values()) + "…"
         else:
-            self.border_subtitle = self.note(self.table.selected)
+            self.border_subtitle = self.note(self.table.focused_row)
 
     @asynccontextmanager
     async def running(self, action: str, doing: str) -> AsyncIterator[None]:
@@ -172,7 +172,7 @@ class JobPanel(Vertical, Generic[JobT]):
         if action in ("results", "export_csv"):
             return True if self.table.row_count else None
         # Only this panel's own bindings are checked here.
-        return True if self.applies(action, self.table.selected) else None
+        return True if self.applies(action, self.table.focused_row) else None
 
     @on(DataTable.RowHighlighted)
     @on(JobTable.ViewChanged)

@@ -85,7 +85,7 @@ class JobTable(RowTable[JobT]):
         self.call_after_refresh(self._fit)
 
     @property
-    def selected(self) -> JobT | None:
+    def focused_row(self) -> JobT | None:
         if not self.row_count:
             return None
         key = self.coordinate_to_cell_key(self.cursor_coordinate).row_key.value
@@ -102,7 +102,7 @@ class JobTable(RowTable[JobT]):
             self.title_changed()  # "N of M shown" counts what came
 
     def _show_view(self) -> None:
-        selected = self.selected
+        selected = self.focused_row
         given = {self.shape.job_id(job): job for job in self.view.shown}
         for key in [k for k in self.jobs if k not in given]:
             del self.jobs[key]
@@ -249,10 +249,6 @@ class JobTable(RowTable[JobT]):
         if self.view.sort_column is not None:
             parts.append(f"sorted by {self.view.heading(self.view.sort_column)}")
         return " · ".join(part for part in parts if part)
-
-    @property
-    def focused_row(self) -> JobT | None:
-        return self.selected
 
     def apply(self, change: Callable[[], object]) -> None:
         change()
