@@ -15,6 +15,7 @@ from leadtui.api.models import ExtractionRequest, Record
 from tests.api.faults import Sleeps
 from tests.api.test_against_sandbox import SEARCH, sandbox_requests
 from tests.conftest import FakeClock
+from tests.support.pages import every
 
 MakeClient = Callable[..., LeadClient]
 
@@ -79,7 +80,7 @@ async def test_create_replays_by_key_and_lists(client: LeadClient) -> None:
     await client.extractions.create_draft({})
     page = await client.extractions.list()
     assert len(page.items) == 2
-    walked = [e.extractionId async for e in client.extractions.iter_all(limit=1)]
+    walked = [e.extractionId for e in await every(lambda c: client.extractions.list(c, 1))]
     assert len(walked) == len(set(walked)) == 2
     assert created.extractionId in walked
 
@@ -92,7 +93,7 @@ async def test_finished_extraction_results_walk_to_the_end(
     done = await client.extractions.get(created.extractionId)
     assert done.status == "completed"
     assert unknown(done, "results_state") == "archived"
-    results = [lead async for lead in client.extractions.iter_results(created.extractionId, 100)]
+    results = await every(lambda c: client.extractions.results(created.extractionId, c, 100))
     assert len(results) == unknown(done, "result_count")
 
 

@@ -14,7 +14,8 @@ from tests.api.faults import KEY, Script, Sleeps, error_body, scripted_client
 
 async def test_each_answer_is_reported_with_its_request_id(make_client: Any) -> None:
     seen: list[Exchange] = []
-    client = make_client(on_exchange=seen.append)
+    client = make_client()
+    client.on_exchange = seen.append
     await client.me()
     with pytest.raises(NotFound) as missing:
         await client.searches.get("srch_missing")
@@ -39,7 +40,8 @@ async def test_retries_and_dropped_links_are_reported_with_the_same_key() -> Non
         ]
     )
     seen: list[Exchange] = []
-    async with scripted_client(script, Sleeps(), max_retries=2, on_exchange=seen.append) as client:
+    async with scripted_client(script, Sleeps(), max_retries=2) as client:
+        client.on_exchange = seen.append
         with pytest.raises(ServerError):
             await client.exports.create("srch_1", 5, idempotency_key="idem-0001-abcdef")
     assert [(e.attempt, e.status, e.outcome) for e in seen] == [
@@ -55,5 +57,6 @@ async def test_an_observer_that_fails_does_not_fail_the_request(make_client: Any
     def broken(exchange: Exchange) -> None:
         raise RuntimeError("full")
 
-    client = make_client(on_exchange=broken)
+    client = make_client()
+    client.on_exchange = broken
     assert (await client.me()).credits > 0

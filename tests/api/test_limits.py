@@ -12,7 +12,7 @@ from pydantic import ValidationError
 from leadtui.api.client import LeadClient
 from leadtui.api.errors import InvalidIdempotencyKey
 from leadtui.api.models import ExportRequest, SearchItem, SearchRequest
-from leadtui.api.params import ListParams
+from leadtui.api.resource import ListParams
 from tests.support.idempotency import IdempotencyParams
 
 
@@ -143,9 +143,9 @@ async def test_client_checks_limit_before_sending(offline_client: LeadClient, li
     with pytest.raises(ValidationError, match="limit"):
         await offline_client.exports.results("e1", limit=limit)
     with pytest.raises(ValidationError, match="limit"):
-        offline_client.extractions.iter_all(limit=limit)
+        await offline_client.extractions.list(limit=limit)
     with pytest.raises(ValidationError, match="limit"):
-        offline_client.searches.iter_results("s1", limit=limit)
+        await offline_client.searches.results("s1", limit=limit)
 
 
 @pytest.mark.parametrize("key", ["", "k" * 129])

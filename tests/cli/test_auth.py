@@ -23,10 +23,10 @@ from leadtui.cli import auth as auth_cli
 from leadtui.cli.exit_codes import Exit
 from leadtui.cli.main import build_parser
 from leadtui.config.secrets import KeyStore, insecure_key_path
-from leadtui.config.settings import load_settings
 from leadtui.config.variables import config_path
 from tests.config.test_secrets import HangingKeyring
 from tests.support.memory_keyring import MemoryKeyring
+from tests.support.settings_files import load_settings
 
 URL = "http://127.0.0.1"
 MASKED = mask_key("sk_demo_full")
@@ -86,7 +86,7 @@ def test_login_checks_the_key_then_saves_it(
     term: Terminal, isolated_machine: MemoryKeyring
 ) -> None:
     term.type_key("sk_demo_full")
-    assert term.run("login", "--base-url", URL) == auth_cli.EXIT_OK
+    assert term.run("login", "--base-url", URL) == Exit.OK
     assert isolated_machine.store[("leadtui", "default")] == "sk_demo_full"
     assert load_settings().profile("default").base_url == URL
     assert "sk_demo_full" not in config_path().read_text()
@@ -99,7 +99,7 @@ def test_login_checks_the_key_then_saves_it(
 
 def test_login_asks_for_the_server_when_it_is_unknown(term: Terminal) -> None:
     term.type_key("sk_demo_full")
-    assert term.run("login", ask=URL + "/api/v1/") == auth_cli.EXIT_OK
+    assert term.run("login", ask=URL + "/api/v1/") == Exit.OK
     assert load_settings().profile("default").base_url == URL
 
 
@@ -130,7 +130,7 @@ def test_a_key_with_limited_access_is_kept_with_a_warning(
     term: Terminal, isolated_machine: MemoryKeyring
 ) -> None:
     term.type_key("sk_demo_inactive")
-    assert term.run("login", "--base-url", URL) == auth_cli.EXIT_OK
+    assert term.run("login", "--base-url", URL) == Exit.OK
     assert "access is limited" in term.err.getvalue()
     assert "subscription_inactive" in term.err.getvalue()
     assert isolated_machine.store == {("leadtui", "default"): "sk_demo_inactive"}
@@ -138,21 +138,21 @@ def test_a_key_with_limited_access_is_kept_with_a_warning(
 
 def test_login_refuses_a_remote_plain_http_server(term: Terminal) -> None:
     term.type_key("sk_demo_full")
-    assert term.run("login", "--base-url", "http://api.example.com") == auth_cli.EXIT_USAGE
+    assert term.run("login", "--base-url", "http://api.example.com") == Exit.USAGE
     assert "TLS" in term.said
     assert not config_path().exists()
 
 
 def test_login_without_a_key_saves_nothing(term: Terminal) -> None:
     term.type_key("   ")
-    assert term.run("login", "--base-url", URL) == auth_cli.EXIT_USAGE
+    assert term.run("login", "--base-url", URL) == Exit.USAGE
     assert "No key entered" in term.said
 
 
 def test_without_a_keyring_login_names_both_alternatives(term: Terminal) -> None:
     keyring.set_keyring(fail.Keyring())
     term.type_key("sk_demo_full")
-    assert term.run("login", "--base-url", URL) == auth_cli.EXIT_NO_STORAGE
+    assert term.run("login", "--base-url", URL) == Exit.USAGE
     assert "LEADTUI_API_KEY" in term.err.getvalue()
     assert "leadtui login --insecure-storage" in term.err.getvalue()
     assert "Nothing was saved" in term.err.getvalue()
@@ -178,23 +178,23 @@ def test_insecure_storage_warns_before_writing_a_0600_file(term: Terminal) -> No
 
     term.err = watching = WatchingStream()
     term.type_key("sk_demo_full")
-    assert term.run("login", "--base-url", URL, "--insecure-storage") == auth_cli.EXIT_OK
+    assert term.run("login", "--base-url", URL, "--insecure-storage") == Exit.OK
     assert watching.file_existed == [False]
     path = insecure_key_path()
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
     assert "sk_demo_full" in path.read_text()
     assert str(path) in term.out.getvalue()
 
-    assert term.run("auth", "status") == auth_cli.EXIT_OK
+    assert term.run("auth", "status") == Exit.OK
     assert f"Key:     {MASKED} (from the insecure key file)" in term.out.getvalue()
-    assert term.run("logout") == auth_cli.EXIT_OK
+    assert term.run("logout") == Exit.OK
     assert not path.exists()
 
 
 def test_status_reports_where_everything_comes_from(term: Terminal) -> None:
     term.type_key("sk_demo_full")
     term.run("login", "--base-url", URL)
-    assert term.run("auth", "status") == auth_cli.EXIT_OK
+    assert term.run("auth", "status") == Exit.OK
     lines = term.out.getvalue().splitlines()
     assert lines[0] == "Profile: default"
     assert lines[1] == f"Server:  {URL} (from profile)"
@@ -224,7 +224,7 @@ def write_profiles(*names: str) -> None:
 def test_status_when_not_signed_in(term: Terminal, monkeypatch: pytest.MonkeyPatch) -> None:
     write_profiles("nobody")
     monkeypatch.setenv("LEADTUI_PROFILE", "nobody")
-    assert term.run("auth", "status") == auth_cli.EXIT_NOT_SIGNED_IN
+    assert term.run("auth", "status") == Exit.AUTH
     out = term.out.getvalue()
     assert "Profile: nobody (from LEADTUI_PROFILE)" in out
     assert "Key:     none saved" in out
@@ -253,20 +253,20 @@ def test_status_refuses_a_profile_the_settings_do_not_hold(
 def test_logout_forgets_the_key(term: Terminal, isolated_machine: MemoryKeyring) -> None:
     term.type_key("sk_demo_full")
     term.run("login", "--base-url", URL)
-    assert term.run("logout") == auth_cli.EXIT_OK
+    assert term.run("logout") == Exit.OK
     assert "removed from the OS keyring" in term.out.getvalue()
     assert isolated_machine.store == {}
-    assert term.run("auth", "status") == auth_cli.EXIT_NOT_SIGNED_IN
+    assert term.run("auth", "status") == Exit.AUTH
     # The profile's server is kept for the next login.
     assert load_settings().profile("default").base_url == URL
-    assert term.run("logout") == auth_cli.EXIT_OK
+    assert term.run("logout") == Exit.OK
     assert "No saved key for profile 'default'" in term.out.getvalue()
 
 
 def test_a_broken_config_file_is_reported_not_raised(term: Terminal) -> None:
     Path(config_path()).parent.mkdir(parents=True)
     config_path().write_text("theme = [\n")
-    assert term.run("auth", "status") == auth_cli.EXIT_USAGE
+    assert term.run("auth", "status") == Exit.USAGE
     assert "cannot read settings" in term.err.getvalue()
 
 
@@ -285,7 +285,7 @@ def test_a_hanging_keyring_does_not_hang_login(term: Terminal) -> None:
             err=term.err,
             stdin=term.stdin,
         )
-        assert code == auth_cli.EXIT_NO_STORAGE
+        assert code == Exit.USAGE
         assert time.monotonic() - started < 2
         assert "did not answer within 0.1 s" in term.err.getvalue()
         assert "--insecure-storage" in term.err.getvalue()
@@ -311,7 +311,7 @@ def test_login_refuses_a_key_that_is_not_printable_ascii(
     term: Terminal, isolated_machine: MemoryKeyring
 ) -> None:
     term.type_key(SMART_QUOTED)
-    assert term.run("login", "--base-url", URL) == auth_cli.EXIT_USAGE
+    assert term.run("login", "--base-url", URL) == Exit.USAGE
     err = one_line_error(term)
     assert "character 8 is not printable ASCII" in err
     assert "Nothing was sent or saved" in err
@@ -324,7 +324,7 @@ def test_status_refuses_an_environment_key_that_is_not_printable_ascii(
 ) -> None:
     monkeypatch.setenv("LEADTUI_API_KEY", SMART_QUOTED)
     monkeypatch.setenv("LEADTUI_BASE_URL", URL)
-    assert term.run("auth", "status") == auth_cli.EXIT_USAGE
+    assert term.run("auth", "status") == Exit.USAGE
     assert one_line_error(term).startswith("LEADTUI_API_KEY: character 8 is not printable ASCII")
 
 
@@ -338,13 +338,13 @@ def test_status_refuses_a_saved_key_that_is_not_printable_ascii(
         keyring.set_keyring(fail.Keyring())
         insecure_key_path().parent.mkdir(parents=True)
         insecure_key_path().write_text(json.dumps({"keys": {"default": SMART_QUOTED}}))
-    assert term.run("auth", "status") == auth_cli.EXIT_USAGE
+    assert term.run("auth", "status") == Exit.USAGE
     err = one_line_error(term)
     assert "the key saved for profile 'default' cannot be used: character 8" in err
     assert "sign in again" in err
     # Logging out still removes it.
-    assert term.run("logout") == auth_cli.EXIT_OK
-    assert term.run("auth", "status") == auth_cli.EXIT_NOT_SIGNED_IN
+    assert term.run("logout") == Exit.OK
+    assert term.run("auth", "status") == Exit.AUTH
 
 
 def block_the_state_dir() -> Path:
@@ -360,7 +360,7 @@ def test_insecure_login_where_the_state_dir_cannot_be_made(term: Terminal) -> No
     blocked = block_the_state_dir()
     term.type_key("sk_demo_full")
     code = term.run("login", "--base-url", URL, "--insecure-storage")
-    assert code == auth_cli.EXIT_USAGE
+    assert code == Exit.USAGE
     err = one_line_error(term)
     assert (
         err
@@ -394,7 +394,7 @@ def test_a_broken_config_file_is_one_line_and_exit_2(
     config_path().parent.mkdir(parents=True)
     config_path().write_bytes(content)
     for command in (("auth", "status"), ("login", "--base-url", URL)):
-        assert term.run(*command) == auth_cli.EXIT_USAGE
+        assert term.run(*command) == Exit.USAGE
         err = one_line_error(term)
         assert err.startswith(str(config_path()))
         assert expected in err
@@ -403,7 +403,7 @@ def test_a_broken_config_file_is_one_line_and_exit_2(
 def test_a_fifo_as_config_file_is_refused_without_opening_it(term: Terminal) -> None:
     config_path().parent.mkdir(parents=True)
     os.mkfifo(config_path())  # opening it to read would wait for a writer for ever
-    assert term.run("auth", "status") == auth_cli.EXIT_USAGE
+    assert term.run("auth", "status") == Exit.USAGE
     assert one_line_error(term) == (
         f"{config_path()}: cannot read settings: is a FIFO (named pipe), not a regular file\n"
     )
@@ -413,7 +413,7 @@ def test_a_variable_that_is_not_json_is_one_line_and_exit_2(
     term: Terminal, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("LEADTUI_PROFILES", "{bad json")
-    assert term.run("auth", "status") == auth_cli.EXIT_USAGE
+    assert term.run("auth", "status") == Exit.USAGE
     assert one_line_error(term).startswith("LEADTUI_PROFILES: not valid JSON: Expecting property")
 
 
@@ -449,13 +449,13 @@ def test_after_logout_status_suggests_the_login_that_works_here(term: Terminal) 
     term.type_key("sk_demo_full")
     term.run("login", "--base-url", URL)
     term.run("logout")
-    assert term.run("auth", "status") == auth_cli.EXIT_NOT_SIGNED_IN
+    assert term.run("auth", "status") == Exit.AUTH
     assert "Not signed in. Run `leadtui login`, or set LEADTUI_API_KEY" in term.out.getvalue()
-    assert term.run("auth", "status", "--profile", "work") == auth_cli.EXIT_NOT_SIGNED_IN
+    assert term.run("auth", "status", "--profile", "work") == Exit.AUTH
     assert "Run `leadtui login --profile work`," in term.out.getvalue()
 
     keyring.set_keyring(fail.Keyring())  # the same machine seen from a headless session
-    assert term.run("auth", "status") == auth_cli.EXIT_NOT_SIGNED_IN
+    assert term.run("auth", "status") == Exit.AUTH
     assert "Run `leadtui login --insecure-storage`," in term.out.getvalue()
 
 
@@ -467,11 +467,11 @@ def test_status_says_a_budget_set_only_in_the_environment_is_so(
 ) -> None:
     monkeypatch.setenv("LEADTUI_API_KEY", "sk_demo_full")
     monkeypatch.setenv("LEADTUI_BASE_URL", URL)
-    assert term.run("auth", "status") == auth_cli.EXIT_OK
+    assert term.run("auth", "status") == Exit.OK
     assert term.out.getvalue().splitlines()[-1] == "Spends:  every spend is asked (no budget)"
 
     monkeypatch.setenv("LEADTUI_SPEND_BUDGET", "250")
-    assert term.run("auth", "status") == auth_cli.EXIT_OK
+    assert term.run("auth", "status") == Exit.OK
     assert term.out.getvalue().splitlines()[-1] == (
         "Spends:  up to 250 credits without asking; budget set only in the environment "
         "(LEADTUI_* variable)"
@@ -479,7 +479,7 @@ def test_status_says_a_budget_set_only_in_the_environment_is_so(
 
     config_path().parent.mkdir(parents=True, exist_ok=True)
     config_path().write_text("spend_budget = 250\n")  # the file says the same: not env-only
-    assert term.run("auth", "status", "--json") == auth_cli.EXIT_OK
+    assert term.run("auth", "status", "--json") == Exit.OK
     policy = json.loads(term.out.getvalue())["spend_policy"]
     assert policy == {
         "read_only": False,
@@ -496,7 +496,7 @@ def test_status_json_is_one_document_with_the_key_masked(
     monkeypatch.setenv("LEADTUI_BASE_URL", URL)
     monkeypatch.setenv("LEADTUI_SPEND_BUDGET", "40")
     monkeypatch.setenv("LEADTUI_READ_ONLY", "true")
-    assert term.run("auth", "status", "--json") == auth_cli.EXIT_OK
+    assert term.run("auth", "status", "--json") == Exit.OK
     doc = json.loads(term.out.getvalue())
     assert doc["profile"] == {"name": "default", "source": "default"}
     assert doc["server"] == {"base_url": URL, "source": "environment"}
@@ -514,7 +514,7 @@ def test_status_json_is_one_document_with_the_key_masked(
 def test_status_json_when_not_signed_in_or_failing(
     term: Terminal, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    assert term.run("auth", "status", "--json") == auth_cli.EXIT_NOT_SIGNED_IN
+    assert term.run("auth", "status", "--json") == Exit.AUTH
     doc = json.loads(term.out.getvalue())
     assert doc["signed_in"] is False
     assert doc["key"] is None
@@ -545,7 +545,7 @@ def test_login_reads_a_piped_key_without_getpass_or_its_warning(
     monkeypatch.setattr("getpass.getpass", no_getpass)
     term.stdin = io.StringIO("sk_demo_full\n")  # `echo $KEY | leadtui login`: not a terminal
     # filterwarnings = error: a GetPassWarning would fail the test here.
-    assert term.run("login", "--base-url", URL) == auth_cli.EXIT_OK
+    assert term.run("login", "--base-url", URL) == Exit.OK
     assert isolated_machine.store[("leadtui", "default")] == "sk_demo_full"
     assert "echoed" not in term.err.getvalue()
     assert "Warning" not in term.err.getvalue()

@@ -16,12 +16,13 @@ from leadtui.api.client import LeadClient
 from leadtui.cli.main import build_parser
 from leadtui.config.profile import resolve_profile
 from leadtui.config.secrets import KeyStore
-from leadtui.config.settings import load_settings, save_settings, state_dir
+from leadtui.config.settings import save_settings, state_dir
 from leadtui.config.variables import config_path
 from leadtui.ui.frame import launch
 from leadtui.ui.frame.app import make_app
 from leadtui.ui.frame.services import AppDeps
 from tests.support.memory_keyring import MemoryKeyring
+from tests.support.settings_files import load_settings
 from tests.ui.screen import notices, screen_text, wait_until
 
 URL = "http://127.0.0.1"

@@ -159,13 +159,17 @@ def test_read_only_and_budget_from_file_and_variables_alike(
     write_settings("spend_budget = 10\n[profiles.work]\nspend_budget = 30\n")
     assert resolve_profile(read_key=False).policy.spend_budget == 10
     work = resolve_profile("work", read_key=False)
-    assert (work.spend_budget, work.budget_source, work.read_only) == (30, "settings file", False)
+    assert (work.policy.spend_budget, work.budget_source, work.policy.read_only) == (
+        30,
+        "settings file",
+        False,
+    )
 
     monkeypatch.setenv("LEADTUI_READ_ONLY", "1")
     monkeypatch.setenv("LEADTUI_PROFILES__WORK__SPEND_BUDGET", "70")
     work = resolve_profile("work", read_key=False)
-    assert work.read_only is True
-    assert (work.spend_budget, work.budget_source) == (70, "environment")
+    assert work.policy.read_only is True
+    assert (work.policy.spend_budget, work.budget_source) == (70, "environment")
     assert work.policy.budget_from_env is True
 
 
@@ -175,7 +179,7 @@ def test_a_budget_set_only_in_the_environment_is_known_as_such(
     assert resolve_profile(read_key=False).budget_source == "default"
     monkeypatch.setenv("LEADTUI_SPEND_BUDGET", "25")
     resolved = resolve_profile(read_key=False)
-    assert (resolved.spend_budget, resolved.budget_from_environment) == (25, True)
+    assert (resolved.policy.spend_budget, resolved.policy.budget_from_env) == (25, True)
     write_settings("spend_budget = 25\n")
     assert resolve_profile(read_key=False).budget_source == "settings file"
 
@@ -195,7 +199,7 @@ def test_environ_stands_for_the_whole_environment(tmp_path: Path) -> None:
     assert resolved.config_file == config
     assert resolved.base_url == "https://agent.example.com"
     assert resolved.key == SecretStr("sk_live_agent_3333333333")
-    assert resolved.read_only is True
-    assert (resolved.spend_budget, resolved.budget_from_environment) == (5, True)
+    assert resolved.policy.read_only is True
+    assert (resolved.policy.spend_budget, resolved.policy.budget_from_env) == (5, True)
     assert resolved.download_dir == Path("/srv/leads")
     assert "sk_live_agent" not in repr(resolved)

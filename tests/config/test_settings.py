@@ -10,15 +10,15 @@ from pathlib import Path
 import pytest
 
 from leadtui.config.errors import ConfigError, SettingsEnvironmentError, SettingsFileError
+from leadtui.config.profile import profile_name
 from leadtui.config.settings import (
     REQUESTS_PER_SETTLED_TICK,
     Polling,
     Settings,
-    load_settings,
-    resolve_profile_name,
     save_settings,
 )
 from leadtui.config.variables import config_path
+from tests.support.settings_files import load_settings
 
 
 def test_defaults_when_no_file_exists() -> None:
@@ -139,10 +139,10 @@ def test_broken_toml_is_reported_with_its_path() -> None:
 
 
 def test_profile_selection_order(monkeypatch: pytest.MonkeyPatch) -> None:
-    assert resolve_profile_name(None) == "default"
+    assert profile_name(None) == ("default", "default")
     monkeypatch.setenv("LEADTUI_PROFILE", "staging")
-    assert resolve_profile_name(None) == "staging"
-    assert resolve_profile_name("work") == "work"
+    assert profile_name(None) == ("staging", "LEADTUI_PROFILE")
+    assert profile_name("work") == ("work", "--profile")
 
 
 def test_profile_overrides_the_spend_policy() -> None:

@@ -12,8 +12,9 @@ from pydantic_settings import BaseSettings, EnvSettingsSource, SettingsConfigDic
 
 from leadtui.config.errors import ConfigError, SettingsEnvironmentError, SettingsFileError
 from leadtui.config.looks import first_frame_looks
-from leadtui.config.settings import SETTING_NAMES, Settings, load_settings
+from leadtui.config.settings import SETTING_NAMES, Settings
 from leadtui.config.variables import config_path, setting_variables
+from tests.support.settings_files import load_settings
 
 VALID_FILES = {
     "no-file": None,

@@ -15,10 +15,11 @@ from leadtui.api.client import LeadClient
 from leadtui.cli import auth as auth_cli
 from leadtui.cli.main import build_parser
 from leadtui.config.errors import SettingsFileError
-from leadtui.config.settings import Settings, load_settings, save_settings
+from leadtui.config.settings import Settings, save_settings
 from leadtui.config.variables import config_path
 from leadtui.ui.frame.app import make_app
 from leadtui.ui.frame.services import AppDeps
+from tests.support.settings_files import load_settings
 
 URL = "http://127.0.0.1"
 

@@ -15,6 +15,7 @@ import pytest
 from tests.e2e.crashes import crash_after_sending
 from tests.e2e.sandbox_process import sandbox_process
 from tests.support import spend_requests
+from tests.support.pages import every
 
 from leadtui.api.client import LeadClient
 from leadtui.api.errors import LeadError
@@ -157,7 +158,7 @@ async def test_fifty_unlocks_under_faults_make_fifty_exports_and_debit_once_each
 
         after = await account(control)
         credits_after = (await reader.me()).credits
-        exports = [e async for e in reader.exports.iter_all(limit=100)]
+        exports = await every(lambda c: reader.exports.list(c, 100))
         log = await requests_log(control)
 
     debit = sum(UNLOCK_SIZES)
@@ -221,7 +222,7 @@ async def test_fifty_extraction_launches_under_faults_consume_fifty_launches(
 
 
 async def all_extractions(reader: LeadClient) -> list[Any]:
-    return [e async for e in reader.extractions.iter_all(limit=100)]
+    return await every(lambda c: reader.extractions.list(c, 100))
 
 
 async def test_a_spender_killed_after_sending_is_resent_with_its_key_and_debited_once(
@@ -247,7 +248,7 @@ async def test_a_spender_killed_after_sending_is_resent_with_its_key_and_debited
         result = await gate.resend(pending[0], client)
         after = await account(control)
         log = await requests_log(control)
-        exports = [e async for e in client.exports.iter_all(limit=100)]
+        exports = await every(lambda c: client.exports.list(c, 100))
 
     assert result.record.idempotency_key == key
     assert before["credits"] - after["credits"] == RESULTS_PER_UNLOCK

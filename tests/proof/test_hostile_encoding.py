@@ -16,9 +16,9 @@ from pathlib import Path
 import httpx
 import pytest
 
+from leadtui.api.attempt import MAX_JSON_BYTES
 from leadtui.api.client import LeadClient
 from leadtui.api.errors import ApiError
-from leadtui.api.transport import MAX_JSON_BYTES
 from tests.api.hostile import (
     KEY,
     HostileServer,

@@ -13,7 +13,6 @@ from pydantic import SecretStr, ValidationError
 from leadtui.api.client import LeadClient
 from leadtui.api.errors import ConfigurationError, InvalidIdempotencyKey, LeadError
 from leadtui.api.keys import api_key_problem, idempotency_key_problem
-from leadtui.api.retry_policy import RetryPolicy
 from leadtui.api.transport import Transport
 from tests.api.hostile import HostileServer, json_response
 from tests.support.idempotency import IdempotencyParams
@@ -94,9 +93,7 @@ async def test_a_transport_built_around_the_client_still_never_leaks_the_key(key
     # by our own error, with httpx's UnicodeEncodeError (which holds the header) dropped.
     server = HostileServer(lambda seen: json_response({}))
     async with server as url:
-        transport = Transport(
-            url, SecretStr(key), timeout=5.0, policy=RetryPolicy(), user_agent="leadtui-test"
-        )
+        transport = Transport(url, SecretStr(key), timeout=5.0, max_retries=3)
         try:
             with pytest.raises(LeadError) as caught:
                 await transport.request("GET", "/me")

@@ -21,9 +21,9 @@ import httpx
 import pytest
 
 import leadtui
+from leadtui.api.attempt import MAX_JSON_BYTES
 from leadtui.api.client import LeadClient
 from leadtui.api.errors import ApiError, LeadError, RequestTimeout, ServerError
-from leadtui.api.transport import MAX_JSON_BYTES
 
 KEY = "sk_live_hostile_0123456789"
 TWENTY_MB = 20 * 1024 * 1024

@@ -35,7 +35,7 @@ from leadtui.api.models import (
     SearchItem,
     SearchRequest,
 )
-from leadtui.api.params import ListParams
+from leadtui.api.resource import ListParams
 from leadtui.sandbox.app import create_app
 from leadtui.sandbox.config import SandboxConfig
 from tests.support.idempotency import IdempotencyParams

@@ -17,6 +17,7 @@ from leadtui.api.models import (
 )
 from leadtui.sandbox.pagination import PAGE_BYTES_MAX, fitting
 from tests.sandbox.helpers import API, auth, error_code
+from tests.support.pages import every
 
 LARGEST: dict[str, Any] = {
     "categories": [
@@ -96,7 +97,7 @@ async def test_the_client_walks_the_largest_drafts_and_refuses_an_oversized_one_
 
     for _ in range(3):
         await client.extractions.create_draft(LARGEST)
-    listed = [e.extractionId async for e in client.extractions.iter_all(limit=100)]
+    listed = [e.extractionId for e in await every(lambda c: client.extractions.list(c, 100))]
     assert len(listed) == 3
     with pytest.raises(ValidationError, match="categories"):
         await client.extractions.create_draft({"categories": ["c" * 2_000_000]})

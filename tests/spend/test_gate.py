@@ -43,6 +43,7 @@ from tests.spend.conftest import (
     spend_attempts,
 )
 from tests.support import spend_requests
+from tests.support.pages import every
 
 MakeClient = Callable[..., LeadClient]
 
@@ -208,7 +209,7 @@ async def test_lost_answer_stays_pending_and_resend_debits_once(
     assert {a["idempotency_key"] for a in await spend_attempts(sandbox_http)} == {
         request.idempotency_key
     }
-    assert [e.exportId async for e in client.exports.iter_all()] == [result.record.exportId]
+    assert [e.exportId for e in await every(client.exports.list)] == [result.record.exportId]
     assert await reopened.pending(client) == []
     with pytest.raises(IntentSettled, match="already succeeded"):
         await reopened.resend(offered, client)

@@ -117,7 +117,9 @@ async def test_within_budget_spends_without_the_modal(build_app: Any) -> None:
         over = unlock_request(search, 6, app.credits)
         worker = _start(app, over)
         # Over the budget: asked.
-        await wait_until(pilot, lambda: isinstance(app.screen, ConfirmSpend) and app.screen.ask)
+        await wait_until(
+            pilot, lambda: isinstance(app.screen, ConfirmSpend) and app.screen.decision.asks
+        )
         await pilot.press("escape")
         await worker.wait()
         assert app.credits == 10_000 - 5

@@ -35,12 +35,14 @@ from leadtui.api.errors import (
 
 log = logging.getLogger("leadtui.api")
 
+# The largest JSON answer is a page of at most 100 records (~35 KB from the sandbox); 8 MiB
+# is ample headroom, yet bounds what a broken or hostile server can make us hold and parse.
+MAX_JSON_BYTES: Final = 8 * 1024 * 1024
 # An error object is a few hundred bytes; past this the body is not one (a proxy's page).
 MAX_ERROR_BYTES: Final = 64 * 1024
 
 
 def request_id_of(response: httpx.Response) -> str | None:
-    """The request id the server gave this answer, if any."""
     value: str | None = response.headers.get(REQUEST_ID_HEADER)
     return value
 
@@ -53,13 +55,11 @@ async def attempt(
     stream: bool,
     within: float,
     pace_window: float,
-    max_json_bytes: int,
 ) -> tuple[LeadError | None, httpx.Response | None]:
     """One try, given `within` seconds: a usable response, or the error it amounts to
-    (nothing raised here). A JSON body is read whole, up to `max_json_bytes`; a streamed one
+    (nothing raised here). A JSON body is read whole, up to MAX_JSON_BYTES; a streamed one
     is left to the caller, which must receive at least a floor of bytes per `pace_window`."""
-    method, path = request.method, request.url.path
-    where = f"{method} {path}"
+    where = f"{request.method} {request.url.path}"
     response: httpx.Response | None = None
     try:
         # Bounds the whole attempt, whatever pace the bytes arrive at.
@@ -75,22 +75,17 @@ async def attempt(
                     window=pace_window,
                     floor=MIN_STREAM_BYTES_PER_WINDOW,
                 )
-                log.debug(
-                    "%s %s -> %d request_id=%s (streaming)",
-                    method,
-                    path,
-                    response.status_code,
-                    request_id_of(response),
-                )
+                rid = request_id_of(response)
+                log.debug("%s -> %d request_id=%s (streaming)", where, response.status_code, rid)
                 return None, response
-            limit = max_json_bytes if response.is_success else MAX_ERROR_BYTES
+            limit = MAX_JSON_BYTES if response.is_success else MAX_ERROR_BYTES
             undecodable: str | None = None
             try:
                 body = await read_capped(response, limit)
             except UndecodableBody as exc:
                 undecodable, body = str(exc), b""
     except (TimeoutError, httpx.TimeoutException) as exc:
-        log.debug("%s %s -> timeout", method, path)
+        log.debug("%s -> timeout", where)
         late = RequestTimeout(
             f"The server did not answer {where} in time.", idempotency_key=idempotency_key
         )
@@ -121,35 +116,22 @@ async def attempt(
             problem = (
                 f"the body cannot be decoded: {undecodable}"
                 if undecodable is not None
-                else f"the body is larger than {max_json_bytes // (1024 * 1024)} MiB"
+                else f"the body is larger than {MAX_JSON_BYTES // (1024 * 1024)} MiB"
             )
-            log.debug("%s %s -> %d %s", method, path, response.status_code, problem)
+            log.debug("%s -> %d %s", where, response.status_code, problem)
             return bad_response(
                 response.status_code,
                 problem,
                 request_id_of(response),
                 idempotency_key=idempotency_key,
             ), None
-        log.debug(
-            "%s %s -> %d request_id=%s",
-            method,
-            path,
-            response.status_code,
-            request_id_of(response),
-        )
+        log.debug("%s -> %d request_id=%s", where, response.status_code, request_id_of(response))
         return None, with_body(response, body)
     # An oversized error body is no error object: it is judged by its status alone.
     error = error_from_response(
         response.status_code, body or b"", response.headers, idempotency_key=idempotency_key
     )
-    log.debug(
-        "%s %s -> %d request_id=%s code=%s",
-        method,
-        path,
-        error.status,
-        error.request_id,
-        error.code,
-    )
+    log.debug("%s -> %d request_id=%s code=%s", where, error.status, error.request_id, error.code)
     return error, None
 
 

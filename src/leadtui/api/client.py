@@ -6,17 +6,15 @@ import os
 import ssl
 from functools import cached_property
 from types import TracebackType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import httpx
 from pydantic import SecretStr
 
-from leadtui import __version__
 from leadtui.api.deadlines import DEFAULT_TIMEOUT
 from leadtui.api.errors import ConfigurationError
 from leadtui.api.exchange import ExchangeObserver
 from leadtui.api.keys import api_key_problem, mask_key
-from leadtui.api.retry_policy import RetryPolicy
 from leadtui.api.transport import Sleep, Transport
 from leadtui.api.urls import validate_base_url
 
@@ -30,7 +28,6 @@ if TYPE_CHECKING:
 
 BASE_URL_ENV = "LEADTUI_BASE_URL"
 API_KEY_ENV = "LEADTUI_API_KEY"
-USER_AGENT = f"leadtui/{__version__}"
 
 
 def _plain_http_transport() -> httpx.AsyncHTTPTransport:
@@ -60,7 +57,6 @@ class LeadClient:
         max_retries: int = 3,
         transport: httpx.AsyncBaseTransport | None = None,
         sleep: Sleep | None = None,
-        on_exchange: ExchangeObserver | None = None,
     ) -> None:
         url = base_url if base_url is not None else os.environ.get(BASE_URL_ENV)
         if not url:
@@ -88,11 +84,9 @@ class LeadClient:
             self._base_url,
             secret,
             timeout=timeout,
-            policy=RetryPolicy(max_retries=max_retries),
-            user_agent=USER_AGENT,
+            max_retries=max_retries,
             transport=transport,
             sleep=sleep,
-            on_exchange=on_exchange,
         )
 
     @cached_property
@@ -151,20 +145,7 @@ class LeadClient:
         await self.aclose()
 
     async def aclose(self) -> None:
-        """Close the connection pool."""
         await self._transport.aclose()
-
-    async def discovery(self) -> dict[str, Any]:
-        """The discovery document (`GET /`, no auth)."""
-        from leadtui.api.parsing import parse_document
-
-        return parse_document(await self._transport.request("GET", "/", auth=False))
-
-    async def openapi(self) -> dict[str, Any]:
-        """The OpenAPI 3.1 document (`GET /openapi.json`, no auth)."""
-        from leadtui.api.parsing import parse_document
-
-        return parse_document(await self._transport.request("GET", "/openapi.json", auth=False))
 
     async def me(self) -> Identity:
         """The account behind the key: credits, subscription, scopes."""

@@ -88,6 +88,11 @@ class ExtractionStatus(StrEnum):
 # Jobs in these states change on their own; everything else is settled.
 MOVING_EXPORT_STATES: Final = frozenset({ExportStatus.QUEUED, ExportStatus.PROCESSING})
 MOVING_EXTRACTION_STATES: Final = frozenset({ExtractionStatus.QUEUED, ExtractionStatus.RUNNING})
+# A job reaching one of these has finished its run (paused and draft extractions have not).
+SETTLED_EXPORT_STATES: Final = frozenset({ExportStatus.READY, ExportStatus.FAILED})
+SETTLED_EXTRACTION_STATES: Final = frozenset(
+    {ExtractionStatus.COMPLETED, ExtractionStatus.FAILED, ExtractionStatus.STOPPED}
+)
 
 
 class Scope(StrEnum):

@@ -4,6 +4,7 @@ half-written stays) or to an open stream."""
 from __future__ import annotations
 
 import asyncio
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import BinaryIO
@@ -15,6 +16,8 @@ from leadtui.api.errors import ConnectionFailed, DownloadNotSaved, RequestTimeou
 from leadtui.durable import NewFile
 
 OnProgress = Callable[[int, int | None], None]
+# Where an archive goes: a file (written atomically), or an open binary stream.
+Target = str | os.PathLike[str] | BinaryIO
 
 
 def _total(response: httpx.Response) -> int | None:
@@ -25,16 +28,19 @@ def _total(response: httpx.Response) -> int | None:
         return None
 
 
-async def save_stream(
-    response: httpx.Response, path: Path, on_progress: OnProgress | None = None
-) -> Path:
-    """Write the unread body of `response` to `path`, atomically, in constant memory.
+async def save(response: httpx.Response, to: Target, on_progress: OnProgress | None) -> Path | None:
+    """Write the unread body of `response` to the file `to` (its path is returned) or to an
+    open stream (standard output), in constant memory.
 
-    The body goes to a new file created exclusively beside `path` (see `NewFile`) and takes
-    `path`'s place once complete. The body is written as it came: the transport refuses
-    encoded archives. A file system that refuses the write, or something other than a regular
-    file at `path`, raises DownloadNotSaved naming the path and the reason.
+    A file is written atomically: the body goes to a new file created exclusively beside it
+    (see `NewFile`) and takes its place once complete. The body is written as it came: the
+    transport refuses encoded archives. A file system that refuses the write, or something
+    other than a regular file at the path, raises DownloadNotSaved naming the path and why.
     """
+    if not isinstance(to, str | os.PathLike):
+        await _write_body(response, to, on_progress)
+        return None
+    path = Path(to)
     try:
         new = await asyncio.to_thread(NewFile, path)
     except OSError as exc:
@@ -49,13 +55,6 @@ async def save_stream(
             raise DownloadNotSaved.from_os_error(path, exc) from None
         raise
     return path
-
-
-async def copy_stream(
-    response: httpx.Response, sink: BinaryIO, on_progress: OnProgress | None = None
-) -> None:
-    """Write the unread body of `response` to an open stream (standard output), as it comes."""
-    await _write_body(response, sink, on_progress)
 
 
 async def _write_body(

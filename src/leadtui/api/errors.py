@@ -292,25 +292,17 @@ def error_from_response(
             _header_request_id(headers),
             idempotency_key=idempotency_key,
         )
-    cls = error_class(status)
-    retry_after = parse_retry_after(headers.get("retry-after"))
-    fields = _error_fields(body)
-    if fields is None:
-        return cls(
-            status,
-            ErrorCode.BAD_RESPONSE,
-            f"The server answered {status} with a body that is not an API error object.",
-            _header_request_id(headers),
-            retry_after=retry_after,
-            idempotency_key=idempotency_key,
-        )
-    code, message, request_id = fields
-    return cls(
+    code, message, request_id = _error_fields(body) or (
+        ErrorCode.BAD_RESPONSE,
+        f"The server answered {status} with a body that is not an API error object.",
+        _header_request_id(headers),
+    )
+    return error_class(status)(
         status,
         code,
         message,
         request_id,
-        retry_after=retry_after,
+        retry_after=parse_retry_after(headers.get("retry-after")),
         idempotency_key=idempotency_key,
     )
 

@@ -2,31 +2,18 @@
 
 from __future__ import annotations
 
-import os
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import BinaryIO, Literal
+from typing import Literal
 
-import httpx
-
-from leadtui.api.downloads import OnProgress, copy_stream, save_stream
-from leadtui.api.errors import LeadError
+from leadtui.api.downloads import OnProgress, Target, save
 from leadtui.api.models import CustomDownloadRequest, Export, ExportRequest, Lead, Page
-from leadtui.api.pagination import iterate
-from leadtui.api.params import idempotency_key_for, list_params
-from leadtui.api.parsing import parse_page, parse_record
-from leadtui.api.transport import Transport
+from leadtui.api.resource import Resource
 from leadtui.api.urls import segment
 
-# Where an archive goes: a file (written atomically), or an open binary stream.
-Target = str | os.PathLike[str] | BinaryIO
 
-
-class Exports:
+class Exports(Resource):
     """`client.exports`."""
-
-    def __init__(self, transport: Transport) -> None:
-        self._transport = transport
 
     async def create(
         self,
@@ -36,62 +23,29 @@ class Exports:
         *,
         raw_body: bytes | None = None,
     ) -> Export:
-        """Unlock `additional_results` results of a search: spends credits, queues an export.
-
-        Every attempt carries one Idempotency-Key (made here if not given), so a retry never
-        debits twice; the key is on the returned export and on any raised LeadError.
-        `raw_body`: the body already encoded by the caller (the spend journal), sent as is.
-        """
+        """Unlock `additional_results` results of a search: spends credits, queues an export
+        (see `Resource._keyed` for the key and `raw_body`)."""
         body = ExportRequest(additional_results=additional_results).to_body()
-        key = idempotency_key_for(idempotency_key)
-        try:
-            response = await self._transport.request(
-                "POST",
-                f"/searches/{segment(search_id)}/exports",
-                json=body if raw_body is None else None,
-                content=raw_body,
-                idempotency_key=key,
-            )
-            return parse_record(response, Export, idempotency_key=key)
-        except LeadError as exc:
-            exc.idempotency_key = key
-            raise
+        path = f"/searches/{segment(search_id)}/exports"
+        return await self._keyed("POST", path, Export, idempotency_key, body, raw_body)
 
     async def list(self, cursor: str | None = None, limit: int | None = None) -> Page[Export]:
         """One page of export jobs, newest first as the server orders them."""
-        response = await self._transport.request(
-            "GET", "/exports", params=list_params(cursor, limit)
-        )
-        return parse_page(response, Export, limit)
-
-    def iter_all(self, limit: int | None = None) -> AsyncIterator[Export]:
-        """Every export job, page after page."""
-        list_params(None, limit)
-        return iterate(lambda cursor: self.list(cursor, limit))
+        return await self._page("/exports", Export, cursor, limit)
 
     async def get(self, export_id: str) -> Export:
         """An export's status; `poll_after` says when to look again while it moves."""
-        response = await self._transport.request("GET", f"/exports/{segment(export_id)}")
-        return parse_record(response, Export)
+        return await self._record("GET", f"/exports/{segment(export_id)}", Export)
 
     async def results(
         self, export_id: str, cursor: str | None = None, limit: int | None = None
     ) -> Page[Lead]:
         """One page of an export's leads; Conflict (`export_not_ready`) until it is ready."""
-        response = await self._transport.request(
-            "GET", f"/exports/{segment(export_id)}/results", params=list_params(cursor, limit)
-        )
-        return parse_page(response, Lead, limit)
-
-    def iter_results(self, export_id: str, limit: int | None = None) -> AsyncIterator[Lead]:
-        """Every lead of a ready export."""
-        list_params(None, limit)
-        return iterate(lambda cursor: self.results(export_id, cursor, limit))
+        return await self._page(f"/exports/{segment(export_id)}/results", Lead, cursor, limit)
 
     async def retry(self, export_id: str) -> Export:
         """Queue a failed export again (no credits); any other export comes back unchanged."""
-        response = await self._transport.request("POST", f"/exports/{segment(export_id)}/retry")
-        return parse_record(response, Export)
+        return await self._record("POST", f"/exports/{segment(export_id)}/retry", Export)
 
     async def download(
         self, export_id: str, path: Target, *, on_progress: OnProgress | None = None
@@ -99,7 +53,7 @@ class Exports:
         """Save the ZIP archive of a ready export to `path` (atomically), or write it to an
         open binary stream (None then)."""
         async with self._transport.stream("GET", f"/exports/{segment(export_id)}/download") as r:
-            return await _save(r, path, on_progress)
+            return await save(r, path, on_progress)
 
     async def custom_download(
         self,
@@ -116,13 +70,4 @@ class Exports:
         async with self._transport.stream(
             "POST", f"/exports/{segment(export_id)}/custom-download", json=body
         ) as r:
-            return await _save(r, path, on_progress)
-
-
-async def _save(
-    response: httpx.Response, to: Target, on_progress: OnProgress | None
-) -> Path | None:
-    if isinstance(to, str | os.PathLike):
-        return await save_stream(response, Path(to), on_progress)
-    await copy_stream(response, to, on_progress)
-    return None
+            return await save(r, path, on_progress)

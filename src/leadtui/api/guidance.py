@@ -8,7 +8,7 @@ that each surface fills from its own `SurfaceWords`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Final
 
 from leadtui.api.contract import ErrorCode
@@ -68,17 +68,11 @@ class Guidance:
     title: str
     meaning: str
     next_step: str
-    """With `{sign_in}`, `{retry}`, `{wait_for_export}`, `{see_search}`,
-    `{sign_in_with_scope}` where a surface's own words go; "" when there is nothing to do."""
+    """With a `SurfaceWords` field's name in braces (`{sign_in}`) where a surface's own words
+    go; "" when there is nothing to do."""
 
     def next_step_for(self, words: SurfaceWords) -> str:
-        return self.next_step.format(
-            sign_in=words.sign_in,
-            retry=words.retry,
-            wait_for_export=words.wait_for_export,
-            see_search=words.see_search,
-            sign_in_with_scope=words.sign_in_with_scope,
-        )
+        return self.next_step.format_map(asdict(words))
 
     def text_for(self, words: SurfaceWords) -> str:
         """The meaning, then the next step."""

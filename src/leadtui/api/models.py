@@ -318,6 +318,9 @@ class Extraction(Record):
 
 T = TypeVar("T")
 
+# A million records at the largest page size: no account's list is this long, every loop is.
+MAX_PAGES_PER_WALK: Final = 10_000
+
 
 class Page(BaseModel, Generic[T]):
     """One page of a cursor-paginated list; `next_cursor` is None on the last page."""

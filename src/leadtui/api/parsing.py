@@ -6,15 +6,7 @@ from functools import cache
 from typing import Annotated, Any, Final, Generic, TypeVar
 
 import httpx
-from pydantic import (
-    AliasChoices,
-    BaseModel,
-    ConfigDict,
-    Field,
-    StringConstraints,
-    TypeAdapter,
-    ValidationError,
-)
+from pydantic import AliasChoices, BaseModel, Field, StringConstraints, TypeAdapter, ValidationError
 
 from leadtui.api.attempt import request_id_of
 from leadtui.api.errors import bad_response
@@ -29,22 +21,20 @@ MAX_CURSOR_CHARS: Final = 2048
 Cursor = Annotated[str, StringConstraints(max_length=MAX_CURSOR_CHARS)]
 
 
+# These three read what they name and pass over any other member (pydantic's default).
 class _Wrapped(BaseModel, Generic[T]):
     """A single object under `data`, as `GET /me` (and the sandbox, everywhere) returns it."""
 
-    model_config = ConfigDict(extra="ignore")
     data: T
 
 
 class _CursorHolder(BaseModel):
-    model_config = ConfigDict(extra="ignore")
     next_cursor: Cursor | None = None
 
 
 class _WirePage(BaseModel, Generic[T]):
     """A page as it arrives; `next_cursor` at the top, or under `meta` or `pagination`."""
 
-    model_config = ConfigDict(extra="ignore")
     # No page is ever longer than the spec's largest `limit`; validation stops past it.
     data: list[T] = Field(validation_alias=AliasChoices("data", "items"), max_length=PAGE_LIMIT_MAX)
     next_cursor: Cursor | None = None
@@ -80,25 +70,26 @@ def _where(loc: tuple[int | str, ...]) -> str:
     return ".".join(parts) or "body"
 
 
-def _describe(exc: ValidationError) -> str:
-    first = exc.errors(include_url=False, include_input=False)[:3]
-    where = "; ".join(f"{_where(e['loc'])}: {e['msg']}" for e in first)
-    return f"{exc.error_count()} problem(s): {where}"
+def _read(
+    adapter: TypeAdapter[Any], response: httpx.Response, expected: str, key: str | None = None
+) -> Any:
+    """The body as `adapter` validates it, or a `bad_response` saying what was `expected`."""
+    try:
+        return adapter.validate_json(response.content)
+    except ValidationError as exc:
+        first = exc.errors(include_url=False, include_input=False)[:3]
+        where = "; ".join(f"{_where(e['loc'])}: {e['msg']}" for e in first)
+        detail = f"expected {expected}; {exc.error_count()} problem(s): {where}"
+        rid = request_id_of(response)
+        raise bad_response(response.status_code, detail, rid, idempotency_key=key) from None
 
 
 def parse_record(
     response: httpx.Response, model: type[R], *, idempotency_key: str | None = None
 ) -> R:
     """One record, wrapped in `data` or not, with the poll hint and key attached."""
-    try:
-        parsed = _record_adapter(model).validate_json(response.content)
-    except ValidationError as exc:
-        raise bad_response(
-            response.status_code,
-            f"expected a {model.__name__} record; {_describe(exc)}",
-            request_id_of(response),
-            idempotency_key=idempotency_key,
-        ) from None
+    expected = f"a {model.__name__} record"
+    parsed = _read(_record_adapter(model), response, expected, idempotency_key)
     record: R = parsed.data if isinstance(parsed, _Wrapped) else parsed
     record._poll_after = poll_hint(response)
     record._idempotency_key = idempotency_key
@@ -112,14 +103,7 @@ def parse_page(response: httpx.Response, model: type[R], limit: int | None) -> P
     A page with more items than `limit` (or, without one, than any limit allows) is a
     `bad_response`: the server did not answer what was asked.
     """
-    try:
-        wire = _page_adapter(model).validate_json(response.content)
-    except ValidationError as exc:
-        raise bad_response(
-            response.status_code,
-            f"expected a page of {model.__name__} records; {_describe(exc)}",
-            request_id_of(response),
-        ) from None
+    wire = _read(_page_adapter(model), response, f"a page of {model.__name__} records")
     most = PAGE_LIMIT_MAX if limit is None else limit
     if len(wire.data) > most:
         raise bad_response(
@@ -135,19 +119,3 @@ def parse_page(response: httpx.Response, model: type[R], limit: int | None) -> P
         page.next_cursor = None
     page._poll_after = poll_hint(response)
     return page
-
-
-def parse_document(response: httpx.Response) -> dict[str, Any]:
-    """A free-form JSON object (discovery, OpenAPI)."""
-    try:
-        doc = _document_adapter.validate_json(response.content)
-    except ValidationError as exc:
-        raise bad_response(
-            response.status_code,
-            f"expected a JSON object; {_describe(exc)}",
-            request_id_of(response),
-        ) from None
-    return doc
-
-
-_document_adapter: TypeAdapter[dict[str, Any]] = TypeAdapter(dict[str, Any])

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import random
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import asynccontextmanager
@@ -19,15 +20,10 @@ from typing import Any, Final
 import httpx
 from pydantic import SecretStr
 
+from leadtui import __version__
 from leadtui.api.attempt import attempt, request_id_of
-from leadtui.api.bodies import (
-    ACCEPT_ENCODING,
-)
-from leadtui.api.contract import (
-    API_PREFIX,
-    GATEWAY_STATUSES,
-    IDEMPOTENCY_HEADER,
-)
+from leadtui.api.bodies import ACCEPT_ENCODING
+from leadtui.api.contract import API_PREFIX, GATEWAY_STATUSES, IDEMPOTENCY_HEADER
 from leadtui.api.deadlines import DEADLINE_PER_TIMEOUT
 from leadtui.api.errors import (
     ApiError,
@@ -38,16 +34,17 @@ from leadtui.api.errors import (
 )
 from leadtui.api.exchange import Exchange, ExchangeObserver, failure_outcome
 from leadtui.api.keys import unprintable_position
-from leadtui.api.retry_policy import RetryPolicy
 
 log = logging.getLogger("leadtui.api")
 
 Sleep = Callable[[float], Awaitable[None]]
 
 RETRY_STATUSES: Final = GATEWAY_STATUSES | {429}
-# The largest JSON answer is a page of at most 100 records (~35 KB from the sandbox); 8 MiB
-# is ample headroom, yet bounds what a broken or hostile server can make us hold and parse.
-MAX_JSON_BYTES: Final = 8 * 1024 * 1024
+# Full jitter: the n-th retry waits a uniform draw in [0, min(CAP, BASE * 2^n)] seconds.
+BACKOFF_BASE: Final = 0.5
+BACKOFF_CAP: Final = 8.0
+# A longer Retry-After is raised to the caller (with `.retry_after`) rather than slept.
+MAX_RETRY_AFTER: Final = 60.0
 # Methods that may be replayed without a key: reading twice changes nothing.
 _SAFE_METHODS: Final = frozenset({"GET", "HEAD", "OPTIONS"})
 
@@ -60,6 +57,10 @@ def _may_have_acted(failure: LeadError) -> bool:
     return not failure.unsent
 
 
+def backoff(retry_number: int) -> float:
+    return random.uniform(0.0, min(BACKOFF_CAP, BACKOFF_BASE * (2**retry_number)))
+
+
 class Transport:
     """Sends requests under `{base_url}/api/v1` and turns failures into typed errors."""
 
@@ -69,26 +70,23 @@ class Transport:
         api_key: SecretStr,
         *,
         timeout: float,
-        policy: RetryPolicy,
-        user_agent: str,
+        max_retries: int,
         transport: httpx.AsyncBaseTransport | None = None,
         sleep: Sleep | None = None,
-        deadline: float | None = None,
-        max_json_bytes: int = MAX_JSON_BYTES,
-        on_exchange: ExchangeObserver | None = None,
     ) -> None:
-        self.on_exchange = on_exchange
+        self.on_exchange: ExchangeObserver | None = None
         """Told of every attempt, failed or not (see `Exchange`)."""
         self._api_key = api_key
-        self._policy = policy
-        self._deadline = deadline if deadline is not None else DEADLINE_PER_TIMEOUT * timeout
-        self._max_json_bytes = max_json_bytes
+        self._max_retries = max_retries
+        # One request's attempts may take this long in all (connect and answer); it is also
+        # the pace window of streamed bodies.
+        self._deadline = DEADLINE_PER_TIMEOUT * timeout
         self._sleep: Sleep = sleep or asyncio.sleep
         self._http = httpx.AsyncClient(
             base_url=base_url + API_PREFIX,
             timeout=httpx.Timeout(timeout),
             headers={
-                "User-Agent": user_agent,
+                "User-Agent": f"leadtui/{__version__}",
                 "Accept": "application/json",
                 "Accept-Encoding": ACCEPT_ENCODING,
             },
@@ -101,26 +99,8 @@ class Transport:
     def __repr__(self) -> str:
         return f"Transport(base_url={str(self._http.base_url)!r})"
 
-    @property
-    def deadline(self) -> float:
-        """Seconds one request's attempts may take in all (connect and answer); also the pace
-        window of streamed bodies."""
-        return self._deadline
-
     async def aclose(self) -> None:
         await self._http.aclose()
-
-    def _headers(self, *, auth: bool, idempotency_key: str | None, stream: bool) -> dict[str, str]:
-        headers: dict[str, str] = {}
-        if auth:
-            # The only place the secret is unwrapped.
-            headers["Authorization"] = f"Bearer {self._api_key.get_secret_value()}"
-        if idempotency_key is not None:
-            headers[IDEMPOTENCY_HEADER] = idempotency_key
-        if stream:
-            # Archives are compressed already; an encoded one could inflate without bound.
-            headers["Accept-Encoding"] = "identity"
-        return headers
 
     def _build(
         self,
@@ -129,8 +109,9 @@ class Transport:
         *,
         params: Mapping[str, Any] | None,
         json: Any,
-        headers: dict[str, str],
-        content: bytes | None = None,
+        content: bytes | None,
+        idempotency_key: str | None,
+        stream: bool,
     ) -> httpx.Request:
         """The request, or ConfigurationError when a value cannot go into it.
 
@@ -138,19 +119,24 @@ class Transport:
         control character) would hold the whole value, the key included. Our error is raised
         after any handler, so nothing is in its `__cause__` or `__context__`.
         """
+        # The only place the secret is unwrapped.
+        headers = {"Authorization": f"Bearer {self._api_key.get_secret_value()}"}
+        if idempotency_key is not None:
+            headers[IDEMPOTENCY_HEADER] = idempotency_key
+        if stream:
+            # Archives are compressed already; an encoded one could inflate without bound.
+            headers["Accept-Encoding"] = "identity"
+        if content is not None:
+            headers["Content-Type"] = "application/json"
         bad_header = next(
             (name for name, value in headers.items() if unprintable_position(value) is not None),
             None,
         )
         if bad_header is None:
             try:
-                if content is not None:
-                    headers = {**headers, "Content-Type": "application/json"}
-                    return self._http.build_request(
-                        method, path, params=params, content=content, headers=headers
-                    )
+                # `content`, when given, is the JSON body already encoded: httpx sends it as is.
                 return self._http.build_request(
-                    method, path, params=params, json=json, headers=headers
+                    method, path, params=params, json=json, content=content, headers=headers
                 )
             except UnicodeError:
                 pass
@@ -166,7 +152,6 @@ class Transport:
         json: Any = None,
         content: bytes | None = None,
         idempotency_key: str | None = None,
-        auth: bool = True,
     ) -> httpx.Response:
         """Send with retries; return a 2xx response with its body read, or raise. `content`
         is a JSON body already encoded, sent as these exact bytes on every attempt."""
@@ -177,24 +162,16 @@ class Transport:
             json=json,
             content=content,
             idempotency_key=idempotency_key,
-            auth=auth,
             stream=False,
         ) as response:
             return response
 
     @asynccontextmanager
     async def stream(
-        self,
-        method: str,
-        path: str,
-        *,
-        json: Any = None,
-        idempotency_key: str | None = None,
+        self, method: str, path: str, *, json: Any = None
     ) -> AsyncIterator[httpx.Response]:
         """Like `request`, but the 2xx body is left unread for the caller to stream."""
-        async with self._send(
-            method, path, json=json, idempotency_key=idempotency_key, auth=True, stream=True
-        ) as response:
+        async with self._send(method, path, json=json, stream=True) as response:
             yield response
 
     @asynccontextmanager
@@ -206,8 +183,7 @@ class Transport:
         params: Mapping[str, Any] | None = None,
         json: Any = None,
         content: bytes | None = None,
-        idempotency_key: str | None,
-        auth: bool,
+        idempotency_key: str | None = None,
         stream: bool,
     ) -> AsyncIterator[httpx.Response]:
         # A write is replayed only when the server can recognise the replay by its key.
@@ -218,13 +194,14 @@ class Transport:
             params=params,
             json=json,
             content=content,
-            headers=self._headers(auth=auth, idempotency_key=idempotency_key, stream=stream),
+            idempotency_key=idempotency_key,
+            stream=stream,
         )
         retry_number = 0
         earlier: list[LeadError] = []
         # One deadline for connecting and answering, shared by every attempt: a server that
         # answers slowly cannot multiply it by the number of retries. (The waits between
-        # attempts are the retry policy's, bounded there.)
+        # attempts are bounded by the backoff cap and MAX_RETRY_AFTER.)
         now = asyncio.get_running_loop().time
         left = self._deadline
         while True:
@@ -237,7 +214,6 @@ class Transport:
                 stream=stream,
                 within=left,
                 pace_window=self._deadline,
-                max_json_bytes=self._max_json_bytes,
             )
             left -= now() - attempt_began
             self._report(request, idempotency_key, retry_number, started, failure, response)
@@ -265,7 +241,7 @@ class Transport:
                 request.url.path,
                 delay,
                 retry_number,
-                self._policy.max_retries,
+                self._max_retries,
             )
             await self._sleep(delay)
 
@@ -305,16 +281,16 @@ class Transport:
         self, failure: LeadError, retry_number: int, *, retryable: bool
     ) -> float | None:
         """Seconds to wait before the next attempt, or None to give up and raise."""
-        if not retryable or retry_number >= self._policy.max_retries:
+        if not retryable or retry_number >= self._max_retries:
             return None
         if isinstance(failure, ApiError):
             if failure.status not in RETRY_STATUSES:
                 return None
             if failure.retry_after is not None:
-                if failure.retry_after > self._policy.max_retry_after:
+                if failure.retry_after > MAX_RETRY_AFTER:
                     return None
                 return failure.retry_after
-        return self._policy.backoff(retry_number)
+        return backoff(retry_number)
 
 
 def poll_hint(response: httpx.Response) -> float | None:

@@ -10,12 +10,10 @@ from urllib.parse import quote, urlsplit, urlunsplit
 from leadtui.api.contract import API_PREFIX
 from leadtui.api.errors import ConfigurationError
 
-_LOOPBACK_NAMES = frozenset({"localhost"})
-
 
 def is_loopback(host: str) -> bool:
     """True for a name or address of this machine: localhost, 127.0.0.0/8, ::1."""
-    if host in _LOOPBACK_NAMES:
+    if host == "localhost":
         return True
     try:
         return ipaddress.ip_address(host).is_loopback

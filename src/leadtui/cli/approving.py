@@ -10,20 +10,12 @@ waiting withdraws the request (`interrupted`, exit 130).
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
+from contextlib import contextmanager, suppress
+from typing import TYPE_CHECKING, Any
 
 from leadtui.cli.exit_codes import Exit
-from leadtui.cli.failures import (
-    CONFIRMATION_REQUIRED,
-    JOURNAL_UNAVAILABLE,
-    OUTCOME_UNKNOWN,
-    CliFailure,
-    next_step,
-    usage_failure,
-)
+from leadtui.cli.failures import CliFailure, usage_failure
 from leadtui.cli.spend_display import decision_failure
 from leadtui.spend.approval_parties import ApprovedSpends
 from leadtui.spend.approval_wait import (
@@ -43,30 +35,14 @@ from leadtui.spend.approvals import (
     Progress,
 )
 from leadtui.spend.decision import SpendRefused
-from leadtui.spend.errors import JournalError
+from leadtui.spend.errors import Code, JournalError
 from leadtui.spend.journal import SpendJournal
-from leadtui.spend.quote import Quote
 from leadtui.spend.request import SpendRequest
 
 if TYPE_CHECKING:
     from leadtui.cli.runtime import Context
     from leadtui.spend.gate import SpendGate
     from leadtui.spend.intent import SpendIntent
-
-
-class _Priced(Protocol):
-    """A command's spend (a dataclass): its quote and the request it sends."""
-
-    __dataclass_fields__: ClassVar[dict[str, Any]]
-
-    @property
-    def quote(self) -> Quote: ...
-
-    @property
-    def request(self) -> SpendRequest: ...
-
-
-SpendT = TypeVar("SpendT", bound=_Priced)
 
 
 def opted_in(ctx: Context) -> bool:
@@ -86,12 +62,6 @@ def check_options(ctx: Context) -> None:
 
 
 def _approval(ctx: Context, gate: SpendGate) -> InAppApproval:
-    stderr = ctx.deps.stderr
-
-    def tell(line: str) -> None:
-        stderr.write(line + "\n")
-        stderr.flush()
-
     seconds = getattr(ctx.ns, "approval_timeout", None)
     return InAppApproval(
         gate,
@@ -100,60 +70,58 @@ def _approval(ctx: Context, gate: SpendGate) -> InAppApproval:
         timeout=DEFAULT_WAIT_SECONDS if seconds is None else seconds,
         sleep=ctx.deps.sleep,
         clock=ctx.deps.clock,
-        report=tell,
+        report=lambda line: print(line, file=ctx.deps.stderr, flush=True),
     )
 
 
-async def approved_in_app(ctx: Context, gate: SpendGate, spend: SpendT) -> tuple[SpendT, Approved]:
-    """Ask the running app and wait; the spend it approved, exactly. Raises CliFailure."""
+async def approved_in_app(ctx: Context, gate: SpendGate, request: SpendRequest) -> Approved:
+    """Ask the running app and wait; its yes names the request it approved, exactly. Raises
+    CliFailure."""
     try:
-        approved = await _approval(ctx, gate).wait(spend.request)
+        return await _approval(ctx, gate).wait(request)
     except ApprovalRefused as refused:
         raise refusal_failure(refused, ctx.profile) from None
     except SpendRefused as exc:
-        if exc.decision is None:
-            failure = CliFailure(CONFIRMATION_REQUIRED, exc.message, Exit.CONFIRMATION_REQUIRED)
-            raise failure from None
-        raise decision_failure(exc.decision) from None
+        if exc.decision is not None:
+            raise decision_failure(exc.decision) from None
+        raise CliFailure(
+            Code.CONFIRMATION_REQUIRED, exc.message, Exit.CONFIRMATION_REQUIRED
+        ) from None
     except JournalError as exc:
         raise CliFailure(
-            JOURNAL_UNAVAILABLE,
+            Code.JOURNAL_UNAVAILABLE,
             f"The approval request could not be written into the journal: {exc} Nothing was sent.",
             Exit.UNEXPECTED,
         ) from None
-    request = approved.request
-    return dataclasses.replace(spend, quote=request.quote, request=request), approved
 
 
 def refusal_failure(refused: ApprovalRefused, profile: str) -> CliFailure:
     """A refusal as the command line reports it (with the quote): its title once, then what
-    happened, and a next step that fits its code."""
+    happened. A timeout's next step names the profile and the wait; any other is its code's."""
+    hint = None
+    if refused.code == ApprovalTimedOut.code:
+        waited = refused.waited or DEFAULT_WAIT_SECONDS
+        hint = (
+            f"Is leadtui running for profile '{profile}'? Open it (A shows Approvals) and run "
+            f"the command again, or wait longer than {waited:.0f} s with --approval-timeout "
+            f"SECONDS (at most {MAX_WAIT_SECONDS:.0f})."
+        )
     interrupted = refused.code == ApprovalInterrupted.code
     return CliFailure(
         refused.code,
         refused.headline,
         Exit.INTERRUPTED if interrupted else Exit.CONFIRMATION_REQUIRED,
-        hint=refusal_hint(refused, profile),
+        hint=hint,
         details={"quote": refused.quote.to_json()},
     )
-
-
-def refusal_hint(refused: ApprovalRefused, profile: str) -> str:
-    """What to do after a refusal, in the command line's words (branches on the code)."""
-    if refused.code == ApprovalTimedOut.code:
-        waited = refused.waited or DEFAULT_WAIT_SECONDS
-        return (
-            f"Is leadtui running for profile '{profile}'? Open it (A shows Approvals) and run "
-            f"the command again, or wait longer than {waited:.0f} s with --approval-timeout "
-            f"SECONDS (at most {MAX_WAIT_SECONDS:.0f})."
-        )
-    return next_step(refused.code) or "Run the command again to ask the app again."
 
 
 def may_ask_the_app(ctx: Context, refusal_code: str) -> bool:
     """True when a spend refused for want of a yes may be asked in the running app instead:
     opted in, and nobody at a terminal to ask here."""
-    return refusal_code == CONFIRMATION_REQUIRED and opted_in(ctx) and not ctx.deps.interactive()
+    return (
+        refusal_code == Code.CONFIRMATION_REQUIRED and opted_in(ctx) and not ctx.deps.interactive()
+    )
 
 
 @contextmanager
@@ -165,28 +133,22 @@ def told_to_the_app(ctx: Context, approved: Approved | None) -> Iterator[None]:
     desk = ApprovalDesk(SpendJournal(ctx.deps.journal_path))
 
     def ended(progress: Progress, code: str) -> None:
-        with _quietly():
+        # The journal's spend row holds the outcome; the request only tells the app.
+        with suppress(JournalError):
             desk.update(approved.record, progress, {"code": code})
 
     try:
         yield
     except CliFailure as failure:
         ended(
-            Progress.UNKNOWN if failure.code == OUTCOME_UNKNOWN else Progress.NOT_SENT, failure.code
+            Progress.UNKNOWN if failure.code == Code.OUTCOME_UNKNOWN else Progress.NOT_SENT,
+            failure.code,
         )
         raise
     except BaseException:
         ended(Progress.UNKNOWN, ApprovalInterrupted.code)
         raise
     ended(Progress.SENT, "sent")
-
-
-@contextmanager
-def _quietly() -> Iterator[None]:
-    try:
-        yield
-    except JournalError:
-        return  # the journal's spend row holds the outcome; the request only tells the app
 
 
 def who_asked(ctx: Context) -> Callable[[SpendIntent], dict[str, Any]]:

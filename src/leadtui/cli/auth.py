@@ -1,9 +1,7 @@
 """`leadtui login`, `leadtui logout` and `leadtui auth status`: plain text, never a traceback.
 
-Exit codes: 0 done; 1 the key check failed (key rejected, server unreachable or erroring), or
-an unexpected error (named by its type on one line); 2 bad input or settings (a key that is not
-printable ASCII, a broken config file or LEADTUI_* variable, a state dir that cannot be made);
-3 no place to store the key; 4 not signed in; 130 cancelled.
+Exit codes are the command line's table: a failed key check exits as any command does for that
+failure; bad input or settings, or no place to keep the key, is 2 (nothing sent or saved).
 """
 
 from __future__ import annotations
@@ -29,23 +27,10 @@ from leadtui.cli.auth_status import check_key, describe_error, describe_identity
 from leadtui.cli.exit_codes import Exit
 from leadtui.cli.failures import from_lead_error
 from leadtui.config.errors import ConfigError
-from leadtui.config.profile import resolve_profile
+from leadtui.config.profile import profile_name, resolve_profile
 from leadtui.config.secrets import KeyStore, KeyStoreError, NoKeyringAvailable
-from leadtui.config.settings import resolve_profile_name, save_settings
+from leadtui.config.settings import save_settings
 from leadtui.config.variables import API_KEY_ENV
-
-# The command line's one exit-code table (`leadtui --help`, README), in the words of these
-# commands. A failed key check exits as any command would for that failure.
-EXIT_OK = Exit.OK
-EXIT_UNEXPECTED = Exit.UNEXPECTED
-EXIT_USAGE = Exit.USAGE
-EXIT_NO_STORAGE = Exit.USAGE  # no keyring and no --insecure-storage: nothing was sent or saved
-EXIT_NOT_SIGNED_IN = Exit.AUTH
-EXIT_CANCELLED = Exit.INTERRUPTED
-
-
-def _check_failed(error: LeadError) -> Exit:
-    return from_lead_error(error).exit
 
 
 @dataclass
@@ -86,17 +71,17 @@ def run(
             return _logout(ns, io, store)
         return status(ns, io.out, store, transport)
     except (KeyboardInterrupt, EOFError):
-        return _failed(ns, io, "cancelled", "Cancelled; nothing was changed.", EXIT_CANCELLED)
+        return _failed(ns, io, "cancelled", "Cancelled; nothing was changed.", Exit.INTERRUPTED)
     except ConfigError as exc:  # before KeyStoreError: an unusable saved key is both
         code = getattr(exc, "code", "invalid_request")
-        return _failed(ns, io, code, str(exc), EXIT_USAGE)
+        return _failed(ns, io, code, str(exc), Exit.USAGE)
     except KeyStoreError as exc:
-        return _failed(ns, io, "no_key_storage", str(exc), EXIT_NO_STORAGE)
+        return _failed(ns, io, "no_key_storage", str(exc), Exit.USAGE)
     except Exception as exc:
         # The command's boundary: one line, never a traceback, and only the type, since a
         # library's message may quote what it was given.
         said = f"leadtui {_command(ns)}: unexpected error ({type(exc).__name__})."
-        return _failed(ns, io, UNEXPECTED, said, EXIT_UNEXPECTED)
+        return _failed(ns, io, UNEXPECTED, said, Exit.UNEXPECTED)
 
 
 def _failed(ns: argparse.Namespace, io: _Io, code: str, message: str, exit_code: Exit) -> int:
@@ -105,7 +90,7 @@ def _failed(ns: argparse.Namespace, io: _Io, code: str, message: str, exit_code:
         error = {"code": code, "message": message, "request_id": None, "status": None}
         io.out.write(json.dumps({"error": error}, ensure_ascii=False) + "\n")
     else:
-        io.warn(("\n" if exit_code == EXIT_CANCELLED else "") + message)
+        io.warn(("\n" if exit_code == Exit.INTERRUPTED else "") + message)
     return exit_code
 
 
@@ -124,22 +109,22 @@ def _login(
         base_url = validate_base_url(raw_url)
     except ConfigurationError as exc:
         io.warn(f"{exc.message} Nothing was saved.")
-        return EXIT_USAGE
+        return Exit.USAGE
     if not ns.insecure_storage:
         # Refuse before the user types a key we would have nowhere to keep.
         try:
             store.probe()
         except KeyStoreError as exc:
             io.warn(f"{exc}\nNothing was saved.")
-            return EXIT_NO_STORAGE
+            return Exit.USAGE
     key = SecretStr(_read_key(io, f"API key for profile '{profile}' (hidden): ").strip())
     if not key.get_secret_value():
         io.warn("No key entered; nothing was saved.")
-        return EXIT_USAGE
+        return Exit.USAGE
     problem = api_key_problem(key.get_secret_value())
     if problem is not None:
         io.warn(f"That key cannot be used: {problem}. Nothing was sent or saved.")
-        return EXIT_USAGE
+        return Exit.USAGE
 
     io.say(f"Checking the key {mask_key(key.get_secret_value())} with {base_url} …")
     try:
@@ -150,7 +135,7 @@ def _login(
         io.warn(f"The key is valid, but access is limited: {describe_error(exc)}")
     except LeadError as exc:
         io.warn(f"The key check failed: {describe_error(exc)}\nNothing was saved.")
-        return _check_failed(exc)
+        return from_lead_error(exc).exit  # as any command exits for it
 
     try:
         store.store(profile, key)
@@ -158,7 +143,7 @@ def _login(
     except KeyStoreError as exc:
         if not ns.insecure_storage:
             io.warn(f"{exc}\nNothing was saved.")
-            return EXIT_NO_STORAGE
+            return Exit.USAGE
         if not isinstance(exc, NoKeyringAvailable):
             io.warn(str(exc))
         path = store.store_insecure(profile, key, warn=io.warn)
@@ -170,11 +155,11 @@ def _login(
         io.say(describe_identity(identity))
     if os.environ.get(API_KEY_ENV):
         io.say(f"Note: {API_KEY_ENV} is set here and takes precedence over the saved key.")
-    return EXIT_OK
+    return Exit.OK
 
 
 def _logout(ns: argparse.Namespace, io: _Io, store: KeyStore) -> int:
-    profile = resolve_profile_name(ns.profile)
+    profile, _ = profile_name(ns.profile)
     removed = store.delete(profile)
     if removed:
         places = " and ".join(key_place(source) for source in removed)
@@ -183,7 +168,7 @@ def _logout(ns: argparse.Namespace, io: _Io, store: KeyStore) -> int:
         io.say(f"No saved key for profile '{profile}'; nothing to remove.")
     if os.environ.get(API_KEY_ENV):
         io.say(f"Note: {API_KEY_ENV} is still set in this environment and provides a key.")
-    return EXIT_OK
+    return Exit.OK
 
 
 def _read_key(io: _Io, prompt: str) -> str:

@@ -66,10 +66,10 @@ def _document(profile: ResolvedProfile, check: dict[str, Any] | None, login: str
             else None
         ),
         "spend_policy": {
-            "read_only": profile.read_only,
-            "spend_budget": profile.spend_budget,
+            "read_only": profile.policy.read_only,
+            "spend_budget": profile.policy.spend_budget,
             "budget_source": profile.budget_source,
-            "budget_only_in_environment": profile.budget_from_environment,
+            "budget_only_in_environment": profile.policy.budget_from_env,
         },
         "download_dir": str(profile.download_dir),
         "settings_file": str(profile.config_file),
@@ -107,16 +107,16 @@ def _lines(profile: ResolvedProfile, check: dict[str, Any] | None, login: str) -
 
 
 def _policy_words(profile: ResolvedProfile) -> str:
-    if profile.read_only:
+    if profile.policy.read_only:
         return "read-only: every spend is refused"
-    if not profile.spend_budget:
+    if not profile.policy.spend_budget:
         return "every spend is asked (no budget)"
     where = {
         "environment": "set only in the environment (LEADTUI_* variable)",
         "settings file": "from the settings file",
         "default": "the default",
     }[profile.budget_source]
-    return f"up to {profile.spend_budget:,} credits without asking; budget {where}"
+    return f"up to {profile.policy.spend_budget:,} credits without asking; budget {where}"
 
 
 async def check_key(

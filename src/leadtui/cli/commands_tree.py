@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 
@@ -34,7 +34,7 @@ class Command:
     summary: str
     options: tuple[Option, ...]
     epilog: str | None
-    subcommands: tuple[str, ...] = field(default=())
+    subcommands: tuple[str, ...] = ()
 
     @property
     def name(self) -> str:
@@ -42,10 +42,8 @@ class Command:
 
 
 def _subparsers(parser: argparse.ArgumentParser) -> argparse._SubParsersAction[Any] | None:
-    for action in parser._actions:
-        if isinstance(action, argparse._SubParsersAction):
-            return action
-    return None
+    actions = (a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return next(actions, None)
 
 
 def _option(action: argparse.Action) -> Option:

@@ -18,11 +18,8 @@ from typing import Final
 
 from leadtui.cli.commands_tree import Command, Option, walk
 
-SHELLS: Final = ("bash", "zsh", "fish")
-
 # What an option's value is, by its metavar: a file, a folder; otherwise a free value.
-_FILE_METAVARS: Final = frozenset({"FILE", "PATH"})
-_FOLDER_METAVARS: Final = frozenset({"DIR"})
+_KINDS: Final = {"FILE": "file", "PATH": "file", "DIR": "dir"}
 
 
 @dataclass(frozen=True)
@@ -41,14 +38,6 @@ def _key(command: Command) -> str:
     return " ".join(("leadtui", *command.path))
 
 
-def _kind(option: Option) -> str:
-    if option.name in _FILE_METAVARS:
-        return "file"
-    if option.name in _FOLDER_METAVARS:
-        return "dir"
-    return "value"
-
-
 def _tables(commands: Iterable[Command]) -> _Tables:
     tables = _Tables({}, {}, {})
     for command in commands:
@@ -61,7 +50,7 @@ def _tables(commands: Iterable[Command]) -> _Tables:
                 if option.choices:
                     tables.choices[f"{key} {flag}"] = list(option.choices)
                 elif option.takes_value:
-                    tables.kinds[f"{key} {flag}"] = _kind(option)
+                    tables.kinds[f"{key} {flag}"] = _KINDS.get(option.name, "value")
     return tables
 
 
@@ -186,7 +175,7 @@ def _fish_option(option: Option) -> str:
             "file": " -r -F",
             "dir": " -x -a '(__fish_complete_directories)'",
             "value": " -x",
-        }[_kind(option)]
+        }[_KINDS.get(option.name, "value")]
     if option.help:
         names += f" -d {shlex.quote(option.help.split(';')[0][:60])}"
     return names

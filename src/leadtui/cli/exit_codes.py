@@ -6,7 +6,7 @@ from enum import IntEnum
 
 
 class Exit(IntEnum):
-    """What a script can branch on. `Exit.describe()` is the table `leadtui --help` prints."""
+    """What a script can branch on; `MEANINGS` says what each one means."""
 
     OK = 0
     UNEXPECTED = 1
@@ -22,12 +22,8 @@ class Exit(IntEnum):
     WRITE_FAILED = 11
     INTERRUPTED = 130
 
-    @classmethod
-    def describe(cls) -> list[tuple[int, str]]:
-        return [(code.value, _MEANING[code]) for code in cls]
 
-
-_MEANING: dict[Exit, str] = {
+MEANINGS: dict[Exit, str] = {
     Exit.OK: "ok (wait: the job is ready or completed)",
     Exit.UNEXPECTED: "unexpected failure (a bug, an unreadable answer, the journal unavailable)",
     Exit.USAGE: (
@@ -49,8 +45,3 @@ _MEANING: dict[Exit, str] = {
     "closed)",
     Exit.INTERRUPTED: "interrupted (Ctrl-C); with --json the error document says what was read",
 }
-
-
-def help_table() -> str:
-    """The exit codes as `--help` shows them, one per line."""
-    return "\n".join(f"  {code:>3}  {meaning}" for code, meaning in Exit.describe())

@@ -30,28 +30,10 @@ from leadtui.api.guidance import next_step as next_step_in
 from leadtui.cli.exit_codes import Exit
 from leadtui.spend.errors import Code
 
-# Our own codes, for what the server never said (and those every surface uses, from
-# api/guidance.py).
-CONFIRMATION_REQUIRED: Final = Code.CONFIRMATION_REQUIRED.value
-OVER_CEILING: Final = Code.OVER_CEILING.value
-OUTCOME_UNKNOWN: Final = Code.OUTCOME_UNKNOWN.value
-READ_ONLY: Final = Code.READ_ONLY.value
-JOURNAL_UNAVAILABLE: Final = Code.JOURNAL_UNAVAILABLE.value
+# Our own codes, for what neither the server nor the spend core (`spend/errors.py`) names.
 LIST_INCOMPLETE: Final = "list_incomplete"
 WILL_NOT_SETTLE: Final = "will_not_settle"
-NOT_FOUND: Final = ErrorCode.NOT_FOUND.value
-INTENT_SETTLED: Final = Code.INTENT_SETTLED.value
-INTENT_CLAIMED: Final = Code.INTENT_CLAIMED.value
-INTENT_UNREADABLE: Final = Code.INTENT_UNREADABLE.value
-ANOTHER_ACCOUNT: Final = Code.ANOTHER_ACCOUNT.value
 JOB_FAILED: Final = "job_failed"
-INTERRUPTED: Final = Code.INTERRUPTED.value
-# The spend core's codes that a hint here names (`spend/errors.py`, which loads nothing else
-# of the spend core).
-NO_LAUNCHES_LEFT: Final = Code.NO_LAUNCHES_LEFT.value
-OVER_BUDGET: Final = Code.OVER_BUDGET.value
-PRICE_UNKNOWN: Final = Code.PRICE_UNKNOWN.value
-PENDING_SAME_SPEND: Final = Code.PENDING_SAME_SPEND.value
 
 # What the system says when the user named a target nothing can be written to (a missing
 # folder, a folder, a link, a FIFO): their input, exit 2. Any other reason (a full disk, no
@@ -88,34 +70,36 @@ _STEPS: Final[dict[str, str]] = {
     ErrorCode.DRAFT_NOT_EDITABLE: "Save a new draft: `leadtui extractions draft --file FILE`.",
     ErrorCode.INVALID_TRANSITION: "`leadtui extractions get ID` shows its state: pause a "
     "running job, resume a paused one.",
-    NO_LAUNCHES_LEFT: "The extraction quota is used up: `leadtui account` shows it; more "
+    Code.NO_LAUNCHES_LEFT: "The extraction quota is used up: `leadtui account` shows it; more "
     "launches come with the subscription, on the service's account page.",
-    OVER_CEILING: "Rerun with a --max-credits (or --max-launches) that covers the quote, "
+    Code.OVER_CEILING: "Rerun with a --max-credits (or --max-launches) that covers the quote, "
     "or ask for fewer.",
-    OVER_BUDGET: "Rerun with --max-credits C to authorize it, or at a terminal to be asked.",
-    CONFIRMATION_REQUIRED: "Rerun with --max-credits C (--max-launches N for a launch), "
+    Code.OVER_BUDGET: "Rerun with --max-credits C to authorize it, or at a terminal to be asked.",
+    Code.CONFIRMATION_REQUIRED: "Rerun with --max-credits C (--max-launches N for a launch), "
     "or at a terminal to be asked.",
-    PRICE_UNKNOWN: "Run it at a terminal to confirm the estimate.",
+    Code.PRICE_UNKNOWN: "Run it at a terminal to confirm the estimate.",
     Code.QUOTE_CHANGED: "Run it again to be quoted the new price (at a terminal to be asked).",
-    PENDING_SAME_SPEND: "`leadtui pending list` shows it: resend it with its key, or discard it.",
-    READ_ONLY: "Spending is off for this profile: set read_only = false to spend.",
+    Code.PENDING_SAME_SPEND: "`leadtui pending list` shows it: resend it with its key, or "
+    "discard it.",
+    Code.READ_ONLY: "Spending is off for this profile: set read_only = false to spend.",
     NOT_SIGNED_IN: CLI_WORDS.sign_in,
     NETWORK: "Check the URL and the network, then run the command again.",
     TIMEOUT: "The server did not answer within the deadline: run the command again later.",
     WRITE_FAILED: "Free some space or choose a place you may write to, then run it again.",
     UNEXPECTED: "Run the command again; if it happens again, report it with this message.",
-    OUTCOME_UNKNOWN: "`leadtui pending list` shows it: resend it with its key (never a "
+    Code.OUTCOME_UNKNOWN: "`leadtui pending list` shows it: resend it with its key (never a "
     "second debit).",
-    JOURNAL_UNAVAILABLE: "Make the state folder writable (see the message), then run it "
+    Code.JOURNAL_UNAVAILABLE: "Make the state folder writable (see the message), then run it "
     "again: a spend is only sent once it is written down.",
     LIST_INCOMPLETE: "Run it again later; --cursor resumes at next_cursor.",
     WILL_NOT_SETTLE: "Launch the draft, or resume the paused job, then wait.",
-    INTENT_CLAIMED: "Another window or process is sending it: wait, then `leadtui pending list`.",
-    INTENT_UNREADABLE: "Check the account's exports or extractions for it on the server.",
-    ANOTHER_ACCOUNT: "Use the profile and key it was made with (`leadtui pending list` "
+    Code.INTENT_CLAIMED: "Another window or process is sending it: wait, then "
+    "`leadtui pending list`.",
+    Code.INTENT_UNREADABLE: "Check the account's exports or extractions for it on the server.",
+    Code.ANOTHER_ACCOUNT: "Use the profile and key it was made with (`leadtui pending list` "
     "names them).",
     JOB_FAILED: "Queue a failed export again (no credits): `leadtui exports retry ID`.",
-    INTERRUPTED: "Run the command again; `leadtui pending list` shows a spend left pending.",
+    Code.INTERRUPTED: "Run the command again; `leadtui pending list` shows a spend left pending.",
     Code.APPROVAL_TIMEOUT: "Is leadtui running for this profile? Open it (A shows Approvals) "
     "and run the command again, or wait longer with --approval-timeout SECONDS.",
     Code.APPROVAL_MISMATCH: "The request changed while it waited; run the command again to "
@@ -123,17 +107,14 @@ _STEPS: Final[dict[str, str]] = {
     Code.DENIED_IN_APP: "Run the command again to ask the app again.",
 }
 
-# The codes after which there is nothing to do: the thing is done or gone for good.
-NO_NEXT_STEP: Final = frozenset(
-    {
-        INTENT_SETTLED,  # the spend's outcome is known already: nothing to resend
-    }
-)
-
 
 def next_step(code: str) -> str | None:
     """What to do next after `code`, in the command line's words; None when nothing can."""
     return next_step_in(code, CLI_WORDS) or _STEPS.get(code)
+
+
+# The members of every error document, in its order.
+_DOCUMENTED: Final = ("code", "message", "request_id", "status", "hint")
 
 
 @dataclass
@@ -152,13 +133,7 @@ class CliFailure(Exception):
         super().__init__(self.message)
 
     def document(self) -> dict[str, Any]:
-        error: dict[str, Any] = {
-            "code": self.code,
-            "message": self.message,
-            "request_id": self.request_id,
-            "status": self.status,
-            "hint": self.hint,
-        }
+        error = {name: getattr(self, name) for name in _DOCUMENTED}
         return {"error": error | self.details}
 
 
@@ -186,32 +161,34 @@ def _not_written(message: str, number: int | None) -> CliFailure:
 
 
 def exit_for_status(status: int) -> Exit:
-    if status in _BY_STATUS:
-        return _BY_STATUS[status]
-    if status == 409:
-        return Exit.CONFLICT
     if status == 429 or status >= 500:
         return Exit.UNAVAILABLE
-    return Exit.UNEXPECTED
+    return Exit.CONFLICT if status == 409 else _BY_STATUS.get(status, Exit.UNEXPECTED)
 
 
 def from_lead_error(error: LeadError) -> CliFailure:
-    """The client's typed error as the command line reports it; branches on type and code."""
+    """The client's typed error as the command line reports it; branches on type and code.
+
+    A write that is not idempotent may have gone through when its answer was lost: running the
+    command again may do it twice, so its hint says how to look first, never to rerun."""
     collection = lost_answer(error)
+    lost = None
     if collection is not None:
-        return _lost_answer(error, collection)
+        lost = (
+            f"It may have gone through: `leadtui {collection} list` shows whether it did. "
+            "Running the command again may do it twice."
+        )
     if isinstance(error, ApiError):
-        exit_code = exit_for_status(error.status)
-        if error.code == ErrorCode.BAD_RESPONSE and error.status < 400:
-            exit_code = Exit.UNEXPECTED
         return CliFailure(
             error.code,
             error.message,
-            exit_code,
-            hint=next_step(error.code),
+            exit_for_status(error.status),
+            hint=lost or next_step(error.code),
             status=error.status,
             request_id=error.request_id,
         )
+    if lost is not None:
+        return CliFailure(Code.OUTCOME_UNKNOWN, error.message, Exit.UNAVAILABLE, hint=lost)
     if isinstance(error, TransportError):
         code = code_of(error)
         what = "did not answer within its deadline" if code == TIMEOUT else "was unreachable"
@@ -226,22 +203,3 @@ def from_lead_error(error: LeadError) -> CliFailure:
     if isinstance(error, DownloadNotSaved):
         return _not_written(error.message, error.errno)
     return CliFailure(UNEXPECTED, error.message, Exit.UNEXPECTED)
-
-
-def _lost_answer(error: LeadError, collection: str) -> CliFailure:
-    """A write that is not idempotent may have gone through: running the command again may
-    do it twice, so the hint says how to look first, never to rerun."""
-    hint = (
-        f"It may have gone through: `leadtui {collection} list` shows whether it did. "
-        "Running the command again may do it twice."
-    )
-    if isinstance(error, ApiError):
-        return CliFailure(
-            error.code,
-            error.message,
-            exit_for_status(error.status),
-            hint=hint,
-            status=error.status,
-            request_id=error.request_id,
-        )
-    return CliFailure(OUTCOME_UNKNOWN, error.message, Exit.UNAVAILABLE, hint=hint)

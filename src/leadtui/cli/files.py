@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import BinaryIO, Final, TextIO
 
 from leadtui.api.downloads import OnProgress
-from leadtui.cli.failures import CliFailure, usage_failure, write_failure
+from leadtui.cli.failures import usage_failure, write_failure
 from leadtui.cli.output import isatty
 from leadtui.cli.runtime import Context
 from leadtui.config.download_folder import free_path
@@ -42,44 +42,20 @@ def names_stdout(given: str, stdout: TextIO) -> bool:
     return (named.st_dev, named.st_ino) == (ours.st_dev, ours.st_ino)
 
 
-def _means_folder(given: str) -> bool:
-    return given.endswith(("/", os.sep))
-
-
-def missing_folder(given: str) -> CliFailure:
-    return usage_failure(
-        f"Cannot write {given}: no such folder.",
-        hint="Create the folder first (mkdir -p), or name a file.",
-    )
-
-
-def archive_path(given: str | None, name: str, default_folder: str | Path) -> Path:
-    """Where an archive goes: `-o FILE`, a free name (from `name`) in `-o DIR` or `-o DIR/`
-    (which must exist), else a free name in `default_folder` (created when missing)."""
+def output_path(given: str, name: str) -> Path:
+    """`-o FILE`; `-o DIR/` (or an existing folder) gets a free name made from `name` inside
+    it. The folder must exist."""
+    path = Path(given).expanduser()
     try:
-        if not given:
-            return free_path(Path(default_folder).expanduser(), name)
-        path = Path(given).expanduser()
         if path.is_dir():
             return free_path(path, name)
-        if _means_folder(given):
-            raise missing_folder(given)
     except OSError as exc:
-        raise write_failure(given or default_folder, exc) from None
-    return path
-
-
-def file_path(given: str, name: str) -> Path:
-    """`-o FILE` for a listing; `-o DIR/` (or an existing folder) gets a free name made from
-    `name` inside it. The folder must exist."""
-    path = Path(given).expanduser()
-    if path.is_dir():
-        try:
-            return free_path(path, name)
-        except OSError as exc:
-            raise write_failure(given, exc) from None
-    if _means_folder(given):
-        raise missing_folder(given)
+        raise write_failure(given, exc) from None
+    if given.endswith(("/", os.sep)):
+        raise usage_failure(
+            f"Cannot write {given}: no such folder.",
+            hint="Create the folder first (mkdir -p), or name a file.",
+        )
     return path
 
 
@@ -138,16 +114,22 @@ def _binary_stdout(ctx: Context) -> BinaryIO:
     return binary
 
 
-async def save_archive(ctx: Context, export_id: str, name: str, fetch: Fetch) -> Path | None:
+async def save_archive(ctx: Context, export_id: str, name: str, fetch: Fetch) -> None:
     """Download to -o PATH (a file, or a folder), -o - (stdout), else a free name in
-    download_dir; the path it went to (None for stdout)."""
+    download_dir."""
     given: str | None = getattr(ctx.ns, "output", None)
     label = f"{export_id} →"
     if given and names_stdout(given, ctx.out.stdout):
         await fetch(_binary_stdout(ctx), _bar(ctx, label))
         ctx.out.progress(f"{export_id} → stdout", done=True)
-        return None
-    target = archive_path(given, name, ctx.resolved.download_dir)
+        return
+    if given:
+        target = output_path(given, name)
+    else:  # a free name in download_dir, made when missing
+        try:
+            target = free_path(ctx.resolved.download_dir, name)
+        except OSError as exc:
+            raise write_failure(ctx.resolved.download_dir, exc) from None
     try:
         await fetch(target, _bar(ctx, label))
     except OSError as exc:
@@ -158,7 +140,6 @@ async def save_archive(ctx: Context, export_id: str, name: str, fetch: Fetch) ->
         ctx.out.document({"exportId": export_id, "path": str(target), "bytes": size})
     else:
         ctx.out.line(str(target))
-    return target
 
 
 def download_folder(given: str) -> Path:

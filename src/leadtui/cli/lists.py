@@ -2,11 +2,11 @@
 format, to stdout or a file. Memory stays flat however many pages `--all` walks (except
 `json`, which is one document and so is built whole).
 
-`leadtui.api.pagination.iterate` yields items from the first page; the command line needs the
-pages themselves (to stream each as it arrives, and to print one page's `next_cursor`) and may
-start at `--cursor`. A walk with `--all` ends only on a page without `next_cursor`: a server
-that repeats a cursor, or sends an empty page that still names a next one, raises
-ListIncomplete after what was read, so a partial list never looks complete.
+The command line walks the pages themselves (to stream each as it arrives, and to print one
+page's `next_cursor`) and may start at `--cursor`. A walk with `--all` ends only on a page
+without `next_cursor`: a server that repeats a cursor, or sends an empty page that still
+names a next one, raises `list_incomplete` after what was read, so a partial list never looks
+complete.
 
 Apart from `output.py` so that a command showing one record loads none of this.
 """
@@ -17,35 +17,27 @@ import asyncio
 import csv
 import json
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any, TextIO, TypeVar
 
 from pydantic import BaseModel
 
-from leadtui.api.models import Page
-from leadtui.api.pagination import MAX_PAGES_PER_WALK
+from leadtui.api.models import MAX_PAGES_PER_WALK, Page
 from leadtui.cli.exit_codes import Exit
-from leadtui.cli.failures import (
-    INTERRUPTED,
-    LIST_INCOMPLETE,
-    CliFailure,
-    usage_failure,
-    write_failure,
-)
-from leadtui.cli.files import AtomicTextFile, file_path, names_stdout
-from leadtui.cli.output import Column, Format, Output, as_json, cell, field, table_lines
+from leadtui.cli.failures import LIST_INCOMPLETE, CliFailure, usage_failure, write_failure
+from leadtui.cli.files import AtomicTextFile, names_stdout, output_path
+from leadtui.cli.output import Column, Output, aligned, as_json, cell, column_widths, field
 from leadtui.cli.runtime import Context
+from leadtui.spend.errors import Code
 
 T = TypeVar("T", bound=BaseModel)
 
 
-class ListIncomplete(Exception):
-    """The server's pages stopped leading on before the list's end: `reason` in words,
-    `next_cursor` the page that was never read."""
-
-    def __init__(self, reason: str, next_cursor: str | None) -> None:
-        super().__init__(reason)
-        self.reason = reason
-        self.next_cursor = next_cursor
+def _incomplete(reason: str, next_cursor: str | None) -> CliFailure:
+    """The server's pages stopped leading on before the list's end (exit 9); `next_cursor`
+    is the page that was never read."""
+    said = f"The list could not be read to its end: {reason}."
+    return CliFailure(LIST_INCOMPLETE, said, Exit.UNAVAILABLE, details={"next_cursor": next_cursor})
 
 
 async def walk_pages(
@@ -58,17 +50,17 @@ async def walk_pages(
         page = await fetch(cursor)
         yield page
         if every and page.dropped_cursor is not None:
-            raise ListIncomplete(
+            raise _incomplete(
                 "the server sent an empty page that names a next one", page.dropped_cursor
             )
         following = page.next_cursor
         if not every or following is None:
             return
         if following in seen:
-            raise ListIncomplete("the server named a page it had already sent", following)
+            raise _incomplete("the server named a page it had already sent", following)
         cursor = following
         seen.add(cursor)
-    raise ListIncomplete(f"the list did not end within {MAX_PAGES_PER_WALK:,} pages", cursor)
+    raise _incomplete(f"the list did not end within {MAX_PAGES_PER_WALK:,} pages", cursor)
 
 
 def _csv_value(value: object) -> str:
@@ -84,9 +76,9 @@ class Listing:
     `columns`, or, when None (lead records, whose fields the spec does not show), from the
     first record's fields."""
 
-    def __init__(self, out: Output, fmt: Format, columns: Sequence[Column] | None, stream: TextIO):
+    def __init__(self, out: Output, columns: Sequence[Column] | None, stream: TextIO):
         self._out = out
-        self._fmt = fmt
+        self._fmt = out.fmt
         self._columns = list(columns) if columns is not None else None
         self._stream = stream
         self._kept: list[Mapping[str, Any]] = []
@@ -129,21 +121,13 @@ class Listing:
 
     def _add_table(self, items: Sequence[Mapping[str, Any]]) -> None:
         columns = self._columns_for(items[0])
-        headers = [name for name, _ in columns]
         rows = [[cell(get(item)) for _, get in columns] for item in items]
         if self._widths is None:
             # The first page sets the widths; later pages are cut to them, so rows stream.
-            lines = table_lines(headers, rows)
-            self._widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(headers)]
-            self._stream.write(self._out.bold(lines[0]) + "\n")
-            self._stream.writelines(line + "\n" for line in lines[1:])
-            return
-        for row in rows:
-            cut = [text[:w] for text, w in zip(row, self._widths, strict=True)]
-            self._stream.write(
-                "  ".join(t.ljust(w) for t, w in zip(cut, self._widths, strict=True)).rstrip()
-                + "\n"
-            )
+            headers = [name for name, _ in columns]
+            self._widths = column_widths(headers, rows)
+            self._stream.write(self._out.bold(aligned(headers, self._widths)) + "\n")
+        self._stream.writelines(aligned(row, self._widths) + "\n" for row in rows)
 
     def finish(self, next_cursor: str | None) -> None:
         if self._fmt == "json":
@@ -164,47 +148,24 @@ def _output_file(ctx: Context) -> AtomicTextFile | None:
     # In a folder (`-o DIR/`): the results' id, or the resource listed, as the file's name.
     named = getattr(ctx.ns, "id", None) or str(ctx.ns.runs).split(":")[0]
     extension = {"table": "txt"}.get(ctx.out.fmt, ctx.out.fmt)
-    path = file_path(given, f"{named}.{extension}")
+    path = output_path(given, f"{named}.{extension}")
     try:
         return AtomicTextFile(path)
     except OSError as exc:
         raise write_failure(given, exc) from None
 
 
-def _incomplete(error: ListIncomplete, listing: Listing, to_file: bool) -> CliFailure:
-    """A list that could not be read whole: exit 9, never a complete-looking answer. What
-    was read was printed already (a table, CSV, JSON lines), or is in the error (`data`, for
-    --json); a file is left as it was."""
+def _cut_short(
+    listing: Listing, to_file: bool, next_cursor: str | None, failure: CliFailure
+) -> CliFailure:
+    """A list not read to its end, never a complete-looking answer: what was read was printed
+    already (a table, CSV, JSON lines), or is in the error (`data`, for --json); a file is
+    left as it was."""
     kept = f" {listing.count:,} items were read" + (", and not written." if to_file else ".")
-    failure = CliFailure(
-        LIST_INCOMPLETE,
-        f"The list could not be read to its end: {error.reason}.{kept}",
-        Exit.UNAVAILABLE,
-        hint="Run it again later; --cursor resumes at next_cursor.",
-        details={"items_read": listing.count, "next_cursor": error.next_cursor},
-    )
+    details: dict[str, Any] = {"items_read": listing.count, "next_cursor": next_cursor}
     if listing.kept is not None:
-        failure.details["data"] = listing.kept
-    return failure
-
-
-def _interrupted(listing: Listing, to_file: bool, next_cursor: str | None) -> CliFailure:
-    """Ctrl-C part-way (exit 130): what was read was printed already (JSON lines, a table,
-    CSV), or is in the error (`data`, for --json); a file is left as it was."""
-    task = asyncio.current_task()
-    if task is not None:
-        task.uncancel()  # handled here: the command ends with its report, not a traceback
-    kept = f" {listing.count:,} items were read" + (", and not written." if to_file else ".")
-    failure = CliFailure(
-        INTERRUPTED,
-        f"Interrupted before the list's end.{kept}",
-        Exit.INTERRUPTED,
-        hint="--cursor resumes at next_cursor.",
-        details={"items_read": listing.count, "next_cursor": next_cursor},
-    )
-    if listing.kept is not None:
-        failure.details["data"] = listing.kept
-    return failure
+        details["data"] = listing.kept
+    return replace(failure, message=failure.message + kept, details=details)
 
 
 def _one_document_only(ctx: Context, to_file: bool) -> None:
@@ -229,7 +190,7 @@ async def show_pages(
     target = _output_file(ctx)
     _one_document_only(ctx, to_file=target is not None)
     stream = target.stream if target else ctx.out.stdout
-    listing = Listing(ctx.out, ctx.out.fmt, columns, stream)
+    listing = Listing(ctx.out, columns, stream)
     last: str | None = None
     try:
         async for page in walk_pages(lambda c: fetch(c, ns.limit), ns.cursor, every=ns.all):
@@ -241,10 +202,20 @@ async def show_pages(
     except BaseException as exc:
         if target is not None:
             target.abandon()
-        if isinstance(exc, ListIncomplete):
-            raise _incomplete(exc, listing, target is not None) from None
+        if isinstance(exc, CliFailure) and exc.code == LIST_INCOMPLETE:
+            cursor = exc.details["next_cursor"]
+            raise _cut_short(listing, target is not None, cursor, exc) from None
         if isinstance(exc, asyncio.CancelledError | KeyboardInterrupt):
-            raise _interrupted(listing, target is not None, last) from None
+            task = asyncio.current_task()
+            if task is not None:
+                task.uncancel()  # handled here: the command ends with its report, not a traceback
+            failure = CliFailure(
+                Code.INTERRUPTED,
+                "Interrupted before the list's end.",
+                Exit.INTERRUPTED,
+                hint="--cursor resumes at next_cursor.",
+            )
+            raise _cut_short(listing, target is not None, last, failure) from None
         raise
     if target is not None:
         try:

@@ -8,15 +8,23 @@ from __future__ import annotations
 
 import argparse
 import gc
+import importlib
 import sys
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Final, NoReturn
+from typing import TYPE_CHECKING, Final, NoReturn, TextIO
 
 from leadtui import __version__
 from leadtui.api.deadlines import MIN_STREAM_BYTES_PER_WINDOW, REQUEST_DEADLINE
-from leadtui.cli.exit_codes import Exit, help_table
+from leadtui.cli.exit_codes import MEANINGS, Exit
 from leadtui.cli.help_texts import epilog
-from leadtui.cli.parser import KEEP, add_twin_commands, common_options, listed_only
+from leadtui.cli.parser import (
+    KEEP,
+    add_profile,
+    add_twin_commands,
+    allowance,
+    common_options,
+    listed_only,
+)
 from leadtui.config.variables import VARIABLES
 
 if TYPE_CHECKING:
@@ -27,7 +35,7 @@ DEMO_KEY = "sk_demo_full"
 
 def _environment() -> str:
     """The variables as README lists them (one list: `config/variables.py`)."""
-    rows = [(v.name, v.meaning.replace("`", "")) for v in VARIABLES]
+    rows = [(name, meaning.replace("`", "")) for name, meaning in VARIABLES.items()]
     rows.append(("NO_COLOR", "any value: no colour on stderr"))
     width = max(len(name) for name, _ in rows) + 2
     return "environment:\n" + "".join(f"  {name.ljust(width)}{said}\n" for name, said in rows)
@@ -36,7 +44,7 @@ def _environment() -> str:
 _EPILOG = (
     _environment()
     + "\nexit codes (the commands for scripts):\n"
-    + help_table()
+    + "\n".join(f"  {code:>3}  {meaning}" for code, meaning in MEANINGS.items())
     + "\n\nscripts: add --json for one JSON document on stdout (errors too), --jsonl for lines."
     + "\nA spend is sent only when authorized: a prompt at a terminal, --max-credits C, or the"
     + "\nprofile's spend_budget; otherwise exit 10 and nothing is sent."
@@ -55,23 +63,26 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(f"{self.prog}: {message}")
 
 
-def _add_profile(parser: argparse.ArgumentParser, default: object = None) -> None:
-    parser.add_argument(
-        "--profile", default=default, help="profile name (default: $LEADTUI_PROFILE or 'default')"
-    )
-
-
 def _documented(
-    sub: argparse._SubParsersAction[_Parser], name: str, summary: str, description: str
+    sub: argparse._SubParsersAction[_Parser],
+    name: str,
+    summary: str,
+    description: str,
+    example: str | None = None,
 ) -> _Parser:
-    """A command with its summary, description and the examples of its help epilog."""
+    """A command with the example (and request body) of `example`, by default its name's."""
     return sub.add_parser(
         name,
         help=summary,
         description=description,
-        epilog=epilog(name),
+        epilog=epilog(example or name),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+
+
+# Two of the sandbox's levers, which `leadtui --demo` takes for its own sandbox too.
+_FAULT_RATE: Final = "share of API requests that fail (503, 502 or a cut connection), 0 to 1"
+_LATENCY: Final = "delay added to every API request, in ms"
 
 
 def _add_sandbox(sub: argparse._SubParsersAction[_Parser], summary: str) -> None:
@@ -79,44 +90,28 @@ def _add_sandbox(sub: argparse._SubParsersAction[_Parser], summary: str) -> None
         sub,
         "sandbox",
         summary,
-        (
-            "Serve a local, stateful Lead Data API under /api/v1 until Ctrl-C, with demo keys "
-            "and test levers under /_sandbox."
-        ),
+        "Serve a local, stateful Lead Data API under /api/v1 until Ctrl-C, with demo keys "
+        "and test levers under /_sandbox.",
     )
     sandbox.add_argument(
         "--host", default="127.0.0.1", help="address to listen on (default: %(default)s)"
     )
-    sandbox.add_argument("--port", type=int, default=8000, help="port (default: %(default)s)")
+    for flag, kind, value, said in (
+        ("--port", int, 8000, "port"),
+        ("--job-seconds", float, 5.0, "seconds an export takes to become ready"),
+        ("--fault-rate", float, 0.0, _FAULT_RATE),
+        ("--latency-ms", int, 0, _LATENCY),
+    ):
+        sandbox.add_argument(flag, type=kind, default=value, help=f"{said} (default: %(default)s)")
     sandbox.add_argument(
         "--db",
         metavar="FILE",
         help="SQLite file; state survives restarts (default: fresh, in memory)",
     )
     sandbox.add_argument(
-        "--job-seconds",
-        type=float,
-        default=5.0,
-        help="seconds an export takes to become ready (default: %(default)s)",
-    )
-    sandbox.add_argument(
-        "--fault-rate",
-        type=float,
-        default=0.0,
-        help="share of API requests that fail (503, 502 or a cut connection), 0 to 1 "
-        "(default: %(default)s)",
-    )
-    sandbox.add_argument(
         "--fault-seed",
         type=int,
-        default=None,
         help="seed of the fault draw, for a repeatable run (default: random)",
-    )
-    sandbox.add_argument(
-        "--latency-ms",
-        type=int,
-        default=0,
-        help="delay added to every API request, in ms (default: %(default)s)",
     )
     sandbox.add_argument(
         "--demo-data",
@@ -129,7 +124,7 @@ def _add_login(sub: argparse._SubParsersAction[_Parser], summary: str) -> None:
     login = _documented(
         sub, "login", summary, "Save an API key for a profile, after checking it with GET /me."
     )
-    _add_profile(login, KEEP)
+    add_profile(login, KEEP)
     login.add_argument("--base-url", default=KEEP, help="API base URL, without /api/v1")
     login.add_argument(
         "--insecure-storage",
@@ -142,35 +137,24 @@ def _add_logout(sub: argparse._SubParsersAction[_Parser], summary: str) -> None:
     logout = _documented(
         sub, "logout", summary, "Forget the saved key of a profile (keyring and key file)."
     )
-    _add_profile(logout, KEEP)
+    add_profile(logout, KEEP)
 
 
 def _add_auth(sub: argparse._SubParsersAction[_Parser], summary: str) -> None:
     auth = sub.add_parser("auth", help=summary, description="Inspect authentication.")
     auth_sub = auth.add_subparsers(dest="auth_command", metavar="ACTION", required=True)
-    status = auth_sub.add_parser(
+    status = _documented(
+        auth_sub,
         "status",
-        epilog=epilog("auth:status"),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-        help="which profile and key are used, and whether it works",
-        description="Which profile, server and key (masked) are used, the spend policy (and "
-        "where its budget comes from), and whether the key works.",
+        "which profile and key are used, and whether it works",
+        "Which profile, server and key (masked) are used, the spend policy (and where its "
+        "budget comes from), and whether the key works.",
+        "auth:status",
     )
-    _add_profile(status, KEEP)
+    add_profile(status, KEEP)
     status.add_argument(
         "--json", action="store_true", help="print exactly one JSON document on stdout"
     )
-
-
-def _allowance(text: str) -> int:
-    """--max-credits / --max-launches of `leadtui mcp`: a whole number, 0 or more."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError("must be 0 or more")
-    return value
 
 
 def _add_mcp(sub: argparse._SubParsersAction[_Parser], summary: str) -> None:
@@ -178,19 +162,17 @@ def _add_mcp(sub: argparse._SubParsersAction[_Parser], summary: str) -> None:
         sub,
         "mcp",
         summary,
-        (
-            "Serve the Lead Data API to an AI agent as Model Context Protocol tools over stdio "
-            "(needs the mcp extra: pip install 'leadtui[mcp]'). A spend is sent only within "
-            "the budget given here, or after the user accepts its quote when the agent's "
-            "client can ask, or (with --approve-in-app) after the user approves it in the "
-            "running leadtui app; otherwise nothing is sent."
-        ),
+        "Serve the Lead Data API to an AI agent as Model Context Protocol tools over stdio "
+        "(needs the mcp extra: pip install 'leadtui[mcp]'). A spend is sent only within "
+        "the budget given here, or after the user accepts its quote when the agent's "
+        "client can ask, or (with --approve-in-app) after the user approves it in the "
+        "running leadtui app; otherwise nothing is sent.",
     )
-    _add_profile(mcp, KEEP)
+    add_profile(mcp, KEEP)
     mcp.add_argument("--base-url", default=KEEP, help="API base URL, without /api/v1")
     mcp.add_argument(
         "--max-credits",
-        type=_allowance,
+        type=allowance,
         default=0,
         metavar="N",
         help="credits the agent may spend without asking, in all: for as long as this server "
@@ -200,7 +182,7 @@ def _add_mcp(sub: argparse._SubParsersAction[_Parser], summary: str) -> None:
     )
     mcp.add_argument(
         "--max-launches",
-        type=_allowance,
+        type=allowance,
         default=0,
         metavar="M",
         help="extraction launches the agent may use without asking, in all, counted as "
@@ -226,10 +208,8 @@ def _add_completion(sub: argparse._SubParsersAction[_Parser], summary: str) -> N
         sub,
         "completion",
         summary,
-        (
-            "Print a completion script for the shell: commands, verbs, options and their "
-            "choices. Load it in the shell's start-up file."
-        ),
+        "Print a completion script for the shell: commands, verbs, options and their "
+        "choices. Load it in the shell's start-up file.",
     )
     completion.add_argument("shell", choices=("bash", "zsh", "fish"), help="the shell")
 
@@ -261,10 +241,8 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
 
     parser = _Parser(
         prog="leadtui",
-        description=(
-            "A keyboard-driven terminal app for the Lead Data API (run without a command), "
-            "and its command-line twin for scripts and agents."
-        ),
+        description="A keyboard-driven terminal app for the Lead Data API (run without a command), "
+        "and its command-line twin for scripts and agents.",
         epilog=_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
         parents=[common_options(top_level=True)],
@@ -280,24 +258,18 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
         action="store_true",
         help="start a local sandbox and open the app on its demo account (spends nothing real)",
     )
-    # As `leadtui sandbox` takes them, for the demo's sandbox.
-    parser.add_argument(
-        "--latency-ms",
-        dest="demo_latency_ms",
-        metavar="MS",
-        type=int,
-        default=0,
-        help="with --demo: delay added to every API request, in ms (default: %(default)s)",
-    )
-    parser.add_argument(
-        "--fault-rate",
-        dest="demo_fault_rate",
-        metavar="RATE",
-        type=float,
-        default=0.0,
-        help="with --demo: share of API requests that fail (503, 502 or a cut connection), "
-        "0 to 1 (default: %(default)s)",
-    )
+    for flag, dest, metavar, kind, said in (
+        ("--latency-ms", "demo_latency_ms", "MS", int, _LATENCY),
+        ("--fault-rate", "demo_fault_rate", "RATE", float, _FAULT_RATE),
+    ):
+        parser.add_argument(
+            flag,
+            dest=dest,
+            metavar=metavar,
+            type=kind,
+            default=kind(0),
+            help=f"with --demo: {said} (default: %(default)s)",
+        )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (summary, build) in _COMMANDS.items():
         if wanted(name):
@@ -318,19 +290,19 @@ def main(argv: Sequence[str] | None = None, deps: CliDeps | None = None) -> int:
 
         return report_usage_error(str(exc), args, deps)
     except SystemExit as done:  # --help, --version: printed; is it out?
-        if _flushed(deps, 0) != 0:
+        if _printing(deps, lambda _: 0) != 0:
             return Exit.WRITE_FAILED
         raise done from None
     if ns.spec or ns.command == "completion":
-        return _describe_command_line(ns, deps)
+        return _printing(deps, lambda stdout: _describe_command_line(ns, stdout))
     if ns.command == "sandbox":
-        return _with_extra("sandbox", "leadtui sandbox", lambda: _run_sandbox(ns))
+        return _with_extra("sandbox", "leadtui sandbox", lambda: _run("cli.sandbox", ns))
     if ns.command == "mcp":
-        return _with_extra("mcp", "leadtui mcp", lambda: _run_mcp(ns))
+        return _with_extra("mcp", "leadtui mcp", lambda: _run("mcp.command", ns))
     if ns.command in ("login", "logout", "auth"):
         from leadtui.cli import auth as auth_cli
 
-        return _printing(deps, lambda: auth_cli.run(ns))
+        return _printing(deps, lambda _: auth_cli.run(ns))
     if getattr(ns, "runs", None):
         from leadtui.cli.twin import run as run_twin
 
@@ -365,20 +337,15 @@ def _with_extra(extra: str, command: str, run: Callable[[], int]) -> int:
         return int(Exit.USAGE)
 
 
-def _run_sandbox(ns: argparse.Namespace) -> int:
-    from leadtui.cli.sandbox import run as run_sandbox
-
-    return run_sandbox(ns)
-
-
-def _run_mcp(ns: argparse.Namespace) -> int:
-    from leadtui.mcp.command import run as run_mcp
-
-    return run_mcp(ns)
+def _run(module: str, ns: argparse.Namespace) -> int:
+    """`run(ns)` of `leadtui.MODULE`, imported only now (its extra may be missing)."""
+    run: Callable[[argparse.Namespace], int] = importlib.import_module(f"leadtui.{module}").run
+    return run(ns)
 
 
-def _flushed(deps: CliDeps | None, code: int) -> int:
-    """`code`, once what was printed on stdout is out; one line and exit 11 if it cannot be."""
+def _printing(deps: CliDeps | None, run: Callable[[TextIO], int]) -> int:
+    """`run(stdout)` for a command that prints on the process's stdout, then flushed: a closed
+    or full stdout is one line and exit 11, never a traceback."""
     from leadtui.cli.output import stdout_closed, stdout_lost
 
     stdout = deps.stdout if deps is not None else sys.stdout
@@ -386,47 +353,24 @@ def _flushed(deps: CliDeps | None, code: int) -> int:
     if stdout is None:
         return stdout_closed(stderr)
     try:
+        code = run(stdout)
         stdout.flush()
     except OSError as error:
         return stdout_lost(stdout, stderr, error)
     return code
 
 
-def _printing(deps: CliDeps | None, run: Callable[[], int]) -> int:
-    """`run()` for a command that prints on the process's stdout: a closed or full stdout
-    is one line and exit 11, never a traceback."""
-    from leadtui.cli.output import stdout_closed, stdout_lost
-
-    stdout = deps.stdout if deps is not None else sys.stdout
-    stderr = deps.stderr if deps is not None else sys.stderr
-    if stdout is None:
-        return stdout_closed(stderr)
-    try:
-        return _flushed(deps, run())
-    except OSError as error:
-        return stdout_lost(stdout, stderr, error)
-
-
-def _describe_command_line(ns: argparse.Namespace, deps: CliDeps | None) -> int:
+def _describe_command_line(ns: argparse.Namespace, stdout: TextIO) -> int:
     """`--spec` or `completion SHELL`: both read the whole parser, built for them."""
-    from leadtui.cli.output import stdout_closed, stdout_lost
-
-    stdout = deps.stdout if deps is not None else sys.stdout
-    stderr = deps.stderr if deps is not None else sys.stderr
-    if stdout is None:
-        return stdout_closed(stderr)
     parser = build_parser()
-    try:
-        if ns.spec:
-            from leadtui.cli.spec import print_spec
+    if ns.spec:
+        from leadtui.cli.spec import print_spec
 
-            return _flushed(deps, print_spec(parser, stdout))
-        from leadtui.cli.completion import script
+        return print_spec(parser, stdout)
+    from leadtui.cli.completion import script
 
-        stdout.write(script(ns.shell, parser))
-        return _flushed(deps, 0)
-    except OSError as error:
-        return stdout_lost(stdout, stderr, error)
+    stdout.write(script(ns.shell, parser))
+    return 0
 
 
 def _run_demo(ns: argparse.Namespace) -> int:

@@ -65,10 +65,6 @@ def _soon(loop: asyncio.AbstractEventLoop, function: Callable[[A], None], argume
     return True
 
 
-def _close(response: httpx.Response) -> None:
-    response.close()
-
-
 class _Body(httpx.AsyncByteStream):
     """A response body read by the sync client, one chunk per thread call."""
 
@@ -107,7 +103,8 @@ class ThreadedTransport(httpx.AsyncBaseTransport):
         client = self._sync_client(request.url)
         await request.aread()  # the body as bytes, which the sync client can send
         sent = await _in_thread(
-            lambda: client.send(request, stream=True, follow_redirects=False), abandon=_close
+            lambda: client.send(request, stream=True, follow_redirects=False),
+            abandon=httpx.Response.close,
         )
         return httpx.Response(
             status_code=sent.status_code,

@@ -10,6 +10,7 @@ import json
 import os
 import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from contextlib import suppress
 from dataclasses import dataclass
 from typing import Any, Final, Literal, TextIO
 
@@ -20,6 +21,8 @@ from leadtui.cli.failures import CliFailure
 
 Format = Literal["table", "json", "jsonl", "csv"]
 Column = tuple[str, Callable[[Mapping[str, Any]], object]]
+# A record's `name: value` rows, as people read it.
+Rows = Callable[[dict[str, Any]], Iterable[tuple[str, object]]]
 
 # A table cell longer than this is cut with an ellipsis: a table is for reading, JSON for all.
 MAX_CELL: Final = 40
@@ -63,17 +66,12 @@ class Output:
     stdout: TextIO
     stderr: TextIO
     fmt: Format
-    tty: bool
-    color: bool
     json_asked: bool = False
     """--json or --jsonl was given, whatever --format says."""
 
-    @classmethod
-    def build(
-        cls, stdout: TextIO, stderr: TextIO, fmt: Format, *, json_asked: bool = False
-    ) -> Output:
-        tty = isatty(stderr)
-        return cls(stdout, stderr, fmt, tty, tty and not os.environ.get("NO_COLOR"), json_asked)
+    def __post_init__(self) -> None:
+        self.tty = isatty(self.stderr)
+        self.color = self.tty and not os.environ.get("NO_COLOR")
 
     @property
     def machine(self) -> bool:
@@ -127,16 +125,19 @@ class Output:
             print(f"leadtui: error ({where}): {said}", file=self.stderr)
         self.stderr.flush()
 
-    def record(
-        self, record: BaseModel, rows: Callable[[dict[str, Any]], Iterable[tuple[str, object]]]
-    ) -> None:
-        """One record the server returned: the whole of it as JSON, or the `rows` people
-        read."""
+    def record(self, record: BaseModel, rows: Rows) -> None:
+        """One record the server returned: the whole of it as JSON, or its `rows`."""
         doc = as_json(record)
         if self.machine:
             self.document(doc)
         else:
             self.fields(rows(doc))
+
+    def table(self, headers: Sequence[str], rows: Sequence[Sequence[str]]) -> None:
+        widths = column_widths(headers, rows)
+        self.line(self.bold(aligned(headers, widths)))
+        for row in rows:
+            self.line(aligned(row, widths))
 
     def fields(self, rows: Iterable[tuple[str, object]]) -> None:
         """A record as `name: value` lines (the table view of one record)."""
@@ -147,13 +148,14 @@ class Output:
         self.stdout.flush()
 
 
-def table_lines(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
-    """Aligned columns, two spaces apart; the last column is not padded."""
-    widths = [max([len(h), *(len(r[i]) for r in rows)]) for i, h in enumerate(headers)]
-    return [
-        "  ".join(text.ljust(width) for text, width in zip(row, widths, strict=True)).rstrip()
-        for row in (headers, *rows)
-    ]
+def column_widths(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> list[int]:
+    return [max([len(h), *(len(r[i]) for r in rows)]) for i, h in enumerate(headers)]
+
+
+def aligned(row: Sequence[str], widths: Sequence[int]) -> str:
+    """One table row: each cell cut or padded to its width, two spaces apart; the last column
+    is not padded."""
+    return "  ".join(text[:w].ljust(w) for text, w in zip(row, widths, strict=True)).rstrip()
 
 
 def isatty(stream: TextIO) -> bool:
@@ -173,11 +175,8 @@ def stdout_lost(stdout: TextIO, stderr: TextIO, error: OSError) -> int:
     anything else (a full disk) is one line on stderr, exit 11. The process's own stdout is
     then pointed at /dev/null, or Python complains while flushing it at exit."""
     if stdout is sys.__stdout__:
-        try:
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, stdout.fileno())
-        except (OSError, ValueError):
-            pass
+        with suppress(OSError, ValueError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), stdout.fileno())
     if error.errno == errno.EPIPE:
         return Exit.OK
     reason = error.strerror or type(error).__name__

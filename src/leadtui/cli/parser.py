@@ -34,11 +34,26 @@ def common_options(*, top_level: bool) -> argparse.ArgumentParser:
     parent.add_argument(
         "--jsonl", action="store_true", default=flag, help="print lists as one JSON item per line"
     )
-    parent.add_argument(
-        "--profile", default=default, help="profile name (default: $LEADTUI_PROFILE or 'default')"
-    )
+    add_profile(parent, default)
     parent.add_argument("--base-url", default=default, help="API base URL, without /api/v1")
     return parent
+
+
+def add_profile(parser: argparse.ArgumentParser, default: object) -> None:
+    parser.add_argument(
+        "--profile", default=default, help="profile name (default: $LEADTUI_PROFILE or 'default')"
+    )
+
+
+def allowance(text: str) -> int:
+    """--max-credits, --max-launches: a whole number, 0 or more (else exit 2, nothing sent)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError("must be 0 or more")
+    return value
 
 
 def _command(
@@ -113,14 +128,14 @@ def _spend_options(parser: argparse.ArgumentParser, *, credits: bool) -> None:
     if credits:
         parser.add_argument(
             "--max-credits",
-            type=int,
+            type=allowance,
             metavar="C",
             help="authorize up to C credits: sent only when the quote is at most C",
         )
     else:
         parser.add_argument(
             "--max-launches",
-            type=int,
+            type=allowance,
             metavar="N",
             help="authorize up to N launches: sent only when the spend consumes at most N",
         )
@@ -136,10 +151,8 @@ def _spend_options(parser: argparse.ArgumentParser, *, credits: bool) -> None:
     parser.add_argument(
         "--idempotency-key",
         metavar="K",
-        help=(
-            "your key for this spend: the same key again returns the first outcome (never a "
-            "second debit); with another request it is refused"
-        ),
+        help="your key for this spend: the same key again returns the first outcome (never a "
+        "second debit); with another request it is refused",
     )
     parser.add_argument(
         "--no-input",
@@ -173,10 +186,22 @@ def _file(parser: argparse.ArgumentParser, what: str) -> None:
     )
 
 
-def _resource(sub: Any, name: str, summary: str, description: str) -> Any:
-    """`leadtui NAME VERB ...`: the parser that takes NAME's verbs."""
+Verb = Callable[..., argparse.ArgumentParser]
+
+
+def _resource(
+    sub: Any, name: str, summary: str, description: str, common: argparse.ArgumentParser
+) -> Verb:
+    """`leadtui NAME VERB ...`: adds one of NAME's verbs, `verb(VERB, summary)`, run by
+    `commands/NAME.py`'s function of the verb's name (or the `function` given)."""
     parser = sub.add_parser(name, help=summary, description=description)
-    return parser.add_subparsers(dest="verb", metavar="VERB", required=True)
+    verbs = parser.add_subparsers(dest="verb", metavar="VERB", required=True)
+
+    def verb(verb: str, said: str, function: str | None = None) -> argparse.ArgumentParser:
+        runs = f"{name}:{function or verb.replace('-', '_')}"
+        return _command(verbs, verb, said, runs, common)
+
+    return verb
 
 
 def _account(sub: Any, summary: str, common: argparse.ArgumentParser) -> None:
@@ -188,18 +213,11 @@ def _usage(sub: Any, summary: str, common: argparse.ArgumentParser) -> None:
 
 
 def _searches(sub: Any, summary: str, common: argparse.ArgumentParser) -> None:
-    verbs = _resource(sub, "searches", summary, "Searches and their unlocked results.")
-    _paging(
-        _command(verbs, "list", "list the account's searches", "searches:list_searches", common)
-    )
-    _id(_command(verbs, "get", "one search with its result counts", "searches:get", common))
-    _file(
-        _command(
-            verbs, "create", "create and count a search (no credits)", "searches:create", common
-        ),
-        "a SearchRequest",
-    )
-    _results(_command(verbs, "results", "the results already unlocked", "searches:results", common))
+    verb = _resource(sub, "searches", summary, "Searches and their unlocked results.", common)
+    _paging(verb("list", "list the account's searches", "list_searches"))
+    _id(verb("get", "one search with its result counts"))
+    _file(verb("create", "create and count a search (no credits)"), "a SearchRequest")
+    _results(verb("results", "the results already unlocked"))
 
 
 def _unlock(sub: Any, summary: str, common: argparse.ArgumentParser) -> None:
@@ -228,30 +246,18 @@ def _unlock(sub: Any, summary: str, common: argparse.ArgumentParser) -> None:
 
 
 def _exports(sub: Any, summary: str, common: argparse.ArgumentParser) -> None:
-    verbs = _resource(
-        sub,
-        "exports",
-        summary,
-        "Export jobs: follow them, read and download their leads, retry failures.",
-    )
-    _paging(
-        _command(verbs, "list", "list export jobs, newest first", "exports:list_exports", common)
-    )
-    _id(_command(verbs, "get", "one export's status and progress", "exports:get", common))
-    _results(_command(verbs, "results", "the leads of a ready export", "exports:results", common))
-    _id(
-        _command(
-            verbs, "retry", "queue a failed export again (no credits)", "exports:retry", common
-        )
-    )
-    download = _command(verbs, "download", "save a ready export's ZIP", "exports:download", common)
+    described = "Export jobs: follow them, read and download their leads, retry failures."
+    verb = _resource(sub, "exports", summary, described, common)
+    _paging(verb("list", "list export jobs, newest first", "list_exports"))
+    _id(verb("get", "one export's status and progress"))
+    _results(verb("results", "the leads of a ready export"))
+    _id(verb("retry", "queue a failed export again (no credits)"))
+    download = verb("download", "save a ready export's ZIP")
     _id(download)
     download.add_argument(
         "-o", "--output", metavar="PATH", help="file or folder (default: download_dir)"
     )
-    custom = _command(
-        verbs, "custom-download", "save a ZIP of chosen columns", "exports:custom_download", common
-    )
+    custom = verb("custom-download", "save a ZIP of chosen columns")
     _id(custom)
     custom.add_argument(
         "--columns", required=True, help="comma-separated authorized columns (listed below)"
@@ -266,64 +272,32 @@ def _exports(sub: Any, summary: str, common: argparse.ArgumentParser) -> None:
     custom.add_argument(
         "-o", "--output", metavar="PATH", help="file or folder (default: download_dir)"
     )
-    _wait(
-        _command(verbs, "wait", "wait until an export is ready or failed", "exports:wait", common),
-        "(exit 4)",
-    )
+    _wait(verb("wait", "wait until an export is ready or failed"), "(exit 4)")
 
 
 def _extractions(sub: Any, summary: str, common: argparse.ArgumentParser) -> None:
-    verbs = _resource(
-        sub,
-        "extractions",
-        summary,
-        "Custom extractions: draft, launch, pause, resume, stop; read results.",
-    )
-    _paging(_command(verbs, "list", "list extraction jobs", "extractions:list_extractions", common))
-    _id(_command(verbs, "get", "one extraction's status", "extractions:get", common))
+    described = "Custom extractions: draft, launch, pause, resume, stop; read results."
+    verb = _resource(sub, "extractions", summary, described, common)
+    _paging(verb("list", "list extraction jobs", "list_extractions"))
+    _id(verb("get", "one extraction's status"))
     _file(
-        _command(verbs, "draft", "save an editable draft (no launch)", "extractions:draft", common),
+        verb("draft", "save an editable draft (no launch)"),
         "a draft (any ExtractionRequest fields)",
     )
-    update = _command(verbs, "update", "change an editable draft", "extractions:update", common)
+    update = verb("update", "change an editable draft")
     _id(update)
     _file(update, "the fields to change")
-    create = _command(
-        verbs,
-        "create",
-        "create and launch an extraction (consumes a launch)",
-        "extractions:create",
-        common,
-    )
+    create = verb("create", "create and launch an extraction (consumes a launch)")
     _file(create, "an ExtractionRequest")
     _spend_options(create, credits=False)
-    launch = _command(
-        verbs, "launch", "launch a draft (consumes a launch)", "extractions:launch", common
-    )
+    launch = verb("launch", "launch a draft (consumes a launch)")
     _id(launch)
     _spend_options(launch, credits=False)
-    _id(_command(verbs, "pause", "pause a running extraction", "extractions:pause", common))
-    _id(_command(verbs, "resume", "resume a paused extraction", "extractions:resume", common))
-    _id(_command(verbs, "stop", "stop an extraction for good", "extractions:stop", common))
-    _results(
-        _command(
-            verbs,
-            "results",
-            "an extraction's live or archived results",
-            "extractions:results",
-            common,
-        )
-    )
-    _wait(
-        _command(
-            verbs,
-            "wait",
-            "wait until an extraction completes, fails or stops",
-            "extractions:wait",
-            common,
-        ),
-        "(exit 4)",
-    )
+    _id(verb("pause", "pause a running extraction"))
+    _id(verb("resume", "resume a paused extraction"))
+    _id(verb("stop", "stop an extraction for good"))
+    _results(verb("results", "an extraction's live or archived results"))
+    _wait(verb("wait", "wait until an extraction completes, fails or stops"), "(exit 4)")
 
 
 def _pending(sub: Any, summary: str, common: argparse.ArgumentParser) -> None:
@@ -332,11 +306,9 @@ def _pending(sub: Any, summary: str, common: argparse.ArgumentParser) -> None:
         "pending",
         help=summary,
         parents=[common],
-        description=(
-            "The spend journal's intents with no known outcome (the same journal the app offers "
-            "at start). Resending uses the same idempotency key: never a second debit. "
-            "Without a verb: list."
-        ),
+        description="The spend journal's intents with no known outcome (the same journal the "
+        "app offers at start). Resending uses the same idempotency key: never a second debit. "
+        "Without a verb: list.",
     )
     parser.set_defaults(runs="pending:list_pending", all=True)
     verbs = parser.add_subparsers(dest="verb", metavar="VERB")
@@ -359,10 +331,8 @@ def _digest(sub: Any, summary: str, common: argparse.ArgumentParser) -> None:
     digest.add_argument(
         "--since",
         metavar="DURATION|TIME",
-        help=(
-            "start of the window: 90m, 24h, 7d, or a UTC time such as 2026-11-26T08:00Z "
-            "(default: when the app or the digest last looked for this profile)"
-        ),
+        help="start of the window: 90m, 24h, 7d, or a UTC time such as 2026-11-26T08:00Z "
+        "(default: when the app or the digest last looked for this profile)",
     )
 
 
@@ -390,13 +360,8 @@ def listed_only(sub: Any, name: str, summary: str) -> None:
     sub.add_parser(name, help=summary)
 
 
-def _every_command(name: str) -> bool:
-    return True
-
-
-def add_twin_commands(sub: Any, wanted: Callable[[str], bool] = _every_command) -> None:
-    """Add account, usage, searches, unlock, exports, extractions and pending to `sub`; those
-    not `wanted` only by name and summary (see `listed_only`)."""
+def add_twin_commands(sub: Any, wanted: Callable[[str], bool]) -> None:
+    """The twin's commands; those not `wanted` only by name and summary (see `listed_only`)."""
     common = common_options(top_level=False)
     for name, (summary, build) in _TWIN_COMMANDS.items():
         if wanted(name):

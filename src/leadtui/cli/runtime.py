@@ -64,8 +64,6 @@ class CliDeps:
 
 @dataclass
 class Context:
-    """One command's run."""
-
     ns: argparse.Namespace
     deps: CliDeps
     out: Output

@@ -17,7 +17,6 @@ DEMO_JOB_SECONDS = 20.0
 
 
 def fault_rate_problem(rate: float) -> str | None:
-    """Why `--fault-rate` cannot be used, or None."""
     return None if 0 <= rate <= 1 else "--fault-rate must be between 0 and 1"
 
 

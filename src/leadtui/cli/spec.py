@@ -12,7 +12,7 @@ from typing import Any, Final, TextIO
 
 from leadtui import __version__
 from leadtui.cli.commands_tree import Command, walk
-from leadtui.cli.exit_codes import Exit
+from leadtui.cli.exit_codes import MEANINGS
 
 # What each command prints on stdout with --json (lists: --jsonl prints their items, one a
 # line). A name in `SHAPES`, or a record model's.
@@ -49,167 +49,99 @@ OUTPUTS: Final[dict[str, str]] = {
     "digest": "digest",
 }
 
+_STRING: Final = {"type": "string"}
 _STRING_OR_NULL: Final = {"type": ["string", "null"]}
+_INTEGER_OR_NULL: Final = {"type": ["integer", "null"]}
 _COUNT: Final = {"type": "integer", "minimum": 0}
-_SPENT: Final = {
-    "type": "object",
-    "required": ["credits", "launches"],
-    "properties": {"credits": _COUNT, "launches": _COUNT},
-}
-_JOB: Final = {
-    "type": "object",
-    "required": ["kind", "id", "status", "at"],
-    "properties": {
-        "kind": {"enum": ["export", "extraction"]},
-        "id": {"type": "string"},
-        "status": {"type": "string"},
-        "at": _STRING_OR_NULL,
+
+
+def _all_required(**properties: Any) -> dict[str, Any]:
+    """An object of `properties`, every one of them always there."""
+    return {"type": "object", "required": list(properties), "properties": properties}
+
+
+_SPENT: Final = _all_required(credits=_COUNT, launches=_COUNT)
+_JOB: Final = _all_required(
+    kind={"enum": ["export", "extraction"]}, id=_STRING, status=_STRING, at=_STRING_OR_NULL
+)
+_DIGEST: Final = _all_required(
+    since=_STRING,
+    until=_STRING,
+    spent=_all_required(
+        credits=_COUNT,
+        launches=_COUNT,
+        by_surface=_all_required(app=_SPENT, cli=_SPENT, agent=_SPENT)
+        | {"additionalProperties": False},
+    ),
+    jobs=_all_required(
+        settled={"type": "array", "items": _JOB}, moving={"type": "array", "items": _JOB}
+    ),
+    approvals=_all_required(asked=_COUNT, approved=_COUNT, denied=_COUNT, expired=_COUNT),
+    pending={
+        "type": "array",
+        "items": _all_required(
+            idempotency_key=_STRING,
+            operation=_STRING,
+            amount=_INTEGER_OR_NULL,
+            surface=_STRING_OR_NULL,
+            journaled_at=_STRING,
+        ),
     },
-}
-_DIGEST: Final = {
-    "type": "object",
-    "required": ["since", "until", "spent", "jobs", "approvals", "pending", "balance"],
-    "properties": {
-        "since": {"type": "string"},
-        "until": {"type": "string"},
-        "spent": {
-            "type": "object",
-            "required": ["credits", "launches", "by_surface"],
-            "properties": {
-                "credits": _COUNT,
-                "launches": _COUNT,
-                "by_surface": {
-                    "type": "object",
-                    "required": ["app", "cli", "agent"],
-                    "properties": {"app": _SPENT, "cli": _SPENT, "agent": _SPENT},
-                    "additionalProperties": False,
-                },
-            },
-        },
-        "jobs": {
-            "type": "object",
-            "required": ["settled", "moving"],
-            "properties": {
-                "settled": {"type": "array", "items": _JOB},
-                "moving": {"type": "array", "items": _JOB},
-            },
-        },
-        "approvals": {
-            "type": "object",
-            "required": ["asked", "approved", "denied", "expired"],
-            "properties": {
-                "asked": _COUNT,
-                "approved": _COUNT,
-                "denied": _COUNT,
-                "expired": _COUNT,
-            },
-        },
-        "pending": {
-            "type": "array",
-            "items": {
-                "type": "object",
-                "required": ["idempotency_key", "operation", "amount", "surface", "journaled_at"],
-                "properties": {
-                    "idempotency_key": {"type": "string"},
-                    "operation": {"type": "string"},
-                    "amount": {"type": ["integer", "null"]},
-                    "surface": _STRING_OR_NULL,
-                    "journaled_at": {"type": "string"},
-                },
-            },
-        },
-        "balance": {
-            "type": "object",
-            "required": ["then", "now"],
-            "properties": {
-                "then": {"type": ["integer", "null"]},
-                "now": {"type": ["integer", "null"]},
-            },
-        },
-    },
-}
+    balance=_all_required(then=_INTEGER_OR_NULL, now=_INTEGER_OR_NULL),
+)
 _INTENT: Final = {
     "type": "object",
     "properties": {
-        "idempotency_key": {"type": "string"},
+        "idempotency_key": _STRING,
         "operation": {"enum": ["unlock", "extraction.create", "extraction.launch"]},
         "params": {"type": "object"},
-        "amount": {"type": ["integer", "null"]},
-        "profile": {"type": "string"},
-        "server": {"type": "string"},
-        "account": {"type": "string"},
+        "amount": _INTEGER_OR_NULL,
+        "profile": _STRING,
+        "server": _STRING,
+        "account": _STRING,
         "created_at": {"type": "string", "format": "date-time"},
         "attempts": {"type": "integer"},
         "last_error": _STRING_OR_NULL,
         "outcome": _STRING_OR_NULL,
     },
 }
+_ERROR: Final = _all_required(
+    code=_STRING,
+    message=_STRING,
+    request_id=_STRING_OR_NULL,
+    status=_INTEGER_OR_NULL,
+    hint=_STRING_OR_NULL,
+)
 # The shapes of our own making (records are the server's: see `_records`).
 SHAPES: Final[dict[str, Any]] = {
     "error": {
         "description": "Every failure, with the exit code; with --json on stdout, else stderr.",
-        "type": "object",
-        "required": ["error"],
-        "properties": {
-            "error": {
-                "type": "object",
-                "required": ["code", "message", "request_id", "status", "hint"],
-                "properties": {
-                    "code": {"type": "string"},
-                    "message": {"type": "string"},
-                    "request_id": _STRING_OR_NULL,
-                    "status": {"type": ["integer", "null"]},
-                    "hint": _STRING_OR_NULL,
-                },
-                "additionalProperties": True,
-            }
-        },
+        **_all_required(error=_ERROR | {"additionalProperties": True}),
     },
     "page": {
         "description": "A list: one page, or every page with --all (next_cursor then null).",
-        "type": "object",
-        "required": ["data", "next_cursor"],
-        "properties": {"data": {"type": "array"}, "next_cursor": _STRING_OR_NULL},
+        **_all_required(data={"type": "array"}, next_cursor=_STRING_OR_NULL),
     },
-    "file written": {
-        "type": "object",
-        "required": ["path", "format", "count", "next_cursor"],
-        "properties": {
-            "path": {"type": "string"},
-            "format": {"enum": ["table", "json", "jsonl", "csv"]},
-            "count": {"type": "integer"},
-            "next_cursor": _STRING_OR_NULL,
-        },
-    },
-    "saved archive": {
-        "type": "object",
-        "required": ["exportId", "path", "bytes"],
-        "properties": {
-            "exportId": {"type": "string"},
-            "path": {"type": "string"},
-            "bytes": {"type": "integer"},
-        },
-    },
+    "file written": _all_required(
+        path=_STRING,
+        format={"enum": ["table", "json", "jsonl", "csv"]},
+        count={"type": "integer"},
+        next_cursor=_STRING_OR_NULL,
+    ),
+    "saved archive": _all_required(exportId=_STRING, path=_STRING, bytes={"type": "integer"}),
     "pending spend": _INTENT,
     "digest": _DIGEST,
-    "pending spends": {
-        "type": "object",
-        "required": ["data", "unreadable", "next_cursor"],
-        "properties": {
-            "data": {"type": "array", "items": _INTENT},
-            "unreadable": {
-                "type": "array",
-                "items": {
-                    "type": "object",
-                    "properties": {
-                        "idempotency_key": {"type": "string"},
-                        "unreadable": {"type": "string"},
-                    },
-                },
+    "pending spends": _all_required(
+        data={"type": "array", "items": _INTENT},
+        unreadable={
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {"idempotency_key": _STRING, "unreadable": _STRING},
             },
-            "next_cursor": {"type": "null"},
         },
-    },
+        next_cursor={"type": "null"},
+    ),
 }
 
 
@@ -255,7 +187,7 @@ def spec_document(parser: argparse.ArgumentParser) -> dict[str, Any]:
         "version": __version__,
         "global_options": _command_json(top)["options"],
         "commands": [_command_json(c) for c in commands],
-        "exit_codes": [{"code": code, "meaning": meaning} for code, meaning in Exit.describe()],
+        "exit_codes": [{"code": code, "meaning": meaning} for code, meaning in MEANINGS.items()],
         "shapes": {**SHAPES, **_records()},
     }
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from leadtui.cli.exit_codes import Exit
-from leadtui.cli.failures import CONFIRMATION_REQUIRED, CliFailure
+from leadtui.cli.failures import CliFailure
 from leadtui.cli.runtime import Context
 from leadtui.spend.decision import Decision, Verdict
 from leadtui.spend.errors import Code
@@ -51,6 +51,14 @@ def quote_lines(decision: Decision, still_locked: int | None) -> list[tuple[str,
     return rows
 
 
+# The hints that name nothing of the decision's; any other code gets its step when reported.
+_HINTS: Final = {
+    Code.QUOTE_CHANGED: "Run it again to be quoted the new price; nothing was sent at either.",
+    Code.INSUFFICIENT_CREDITS: "Buy credits on the account page, or unlock fewer results.",
+    Code.IDEMPOTENCY_CONFLICT: "Choose a new --idempotency-key for a new spend.",
+}
+
+
 def _hint(decision: Decision) -> str | None:
     quote, code = decision.quote, decision.code
     launch = quote.unit is Unit.LAUNCH
@@ -66,17 +74,9 @@ def _hint(decision: Decision) -> str | None:
             f"Rerun with --max-credits {quote.total} (or more) to authorize this amount, "
             "or run it at a terminal to be asked."
         )
-    if code is Code.QUOTE_CHANGED:
-        return "Run it again to be quoted the new price; nothing was sent at either."
-    if code is Code.INSUFFICIENT_CREDITS:
-        return "Buy credits on the account page, or unlock fewer results."
     if code is Code.PENDING_SAME_SPEND:
         return f"leadtui pending resend {decision.pending_key}"
-    if code is Code.IDEMPOTENCY_CONFLICT:
-        return "Choose a new --idempotency-key for a new spend."
-    if code is Code.READ_ONLY:
-        return "Spending is off for this profile: set read_only = false to spend."
-    return None
+    return _HINTS.get(code) if code is not None else None
 
 
 def decision_failure(decision: Decision) -> CliFailure:
@@ -107,7 +107,7 @@ def ask(ctx: Context, decision: Decision, still_locked: int | None) -> None:
     answer = ctx.deps.ask(f"Spend {decision.quote.total_text()}? [y/N] ")
     if answer.strip().lower() not in ("y", "yes"):
         raise CliFailure(
-            CONFIRMATION_REQUIRED,
+            Code.CONFIRMATION_REQUIRED,
             "Cancelled: nothing was sent.",
             Exit.CONFIRMATION_REQUIRED,
             hint="Answer y to spend.",
@@ -115,24 +115,20 @@ def ask(ctx: Context, decision: Decision, still_locked: int | None) -> None:
         )
 
 
-def dry_run_document(decision: Decision, still_locked: int | None) -> dict[str, Any]:
-    """What `--dry-run --json` prints: the decision this command would meet, its quote."""
-    return {
-        "dry_run": True,
-        "quote": decision.quote.to_json(),
-        "decision": decision.to_json(),
-        "authorized_by": (
-            decision.authorized_by.value if decision.authorized_by is not None else None
-        ),
-        "refused": None if decision.sends or decision.code is None else decision.code.value,
-        "still_locked": still_locked,
-    }
-
-
 def show_dry_run(ctx: Context, decision: Decision, still_locked: int | None) -> int:
     """`--dry-run`: print the decision and its quote (JSON with --json); nothing is sent."""
     if ctx.out.machine:
-        ctx.out.document(dry_run_document(decision, still_locked))
+        by = decision.authorized_by
+        ctx.out.document(
+            {
+                "dry_run": True,
+                "quote": decision.quote.to_json(),
+                "decision": decision.to_json(),
+                "authorized_by": by.value if by is not None else None,
+                "refused": None if decision.sends or decision.code is None else decision.code.value,
+                "still_locked": still_locked,
+            }
+        )
         return 0
     if decision.sends:
         how = f"yes ({decision.authorized_by})"

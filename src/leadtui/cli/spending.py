@@ -18,32 +18,20 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
-from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, replace
 from typing import Any
 
+from leadtui.api.contract import ErrorCode
 from leadtui.api.errors import LeadError
 from leadtui.api.guidance import INVALID_REQUEST
 from leadtui.api.models import ExtractionRequest
 from leadtui.api.urls import segment
 from leadtui.cli import approving, spend_display
 from leadtui.cli.exit_codes import Exit
-from leadtui.cli.failures import (
-    ANOTHER_ACCOUNT,
-    INTENT_CLAIMED,
-    INTENT_SETTLED,
-    INTENT_UNREADABLE,
-    INTERRUPTED,
-    JOURNAL_UNAVAILABLE,
-    NOT_FOUND,
-    OUTCOME_UNKNOWN,
-    READ_ONLY,
-    CliFailure,
-    from_lead_error,
-    usage_failure,
-)
-from leadtui.cli.output import as_json
+from leadtui.cli.failures import CliFailure, from_lead_error, usage_failure
+from leadtui.cli.output import Rows, as_json
 from leadtui.cli.runtime import Context
 from leadtui.cli.spend_display import decision_failure
 from leadtui.config.errors import StateDirError
@@ -75,15 +63,13 @@ from leadtui.spend.journal import SpendJournal
 from leadtui.spend.quote import Quote, Unit, still_locked
 from leadtui.spend.request import SpendRequest
 
-Rows = Callable[[dict[str, Any]], Iterable[tuple[str, object]]]
-
 # Each refusal of the spend core that is not a decision (nothing sent): code and exit code.
 _REFUSALS: dict[type[SpendBlocked], tuple[str, Exit]] = {
-    ReadOnlyProfile: (READ_ONLY, Exit.CONFIRMATION_REQUIRED),
-    IntentMissing: (NOT_FOUND, Exit.NOT_FOUND),
-    IntentSettled: (INTENT_SETTLED, Exit.CONFLICT),
-    IntentClaimed: (INTENT_CLAIMED, Exit.CONFLICT),
-    IntentOfAnotherAccount: (ANOTHER_ACCOUNT, Exit.USAGE),
+    ReadOnlyProfile: (Code.READ_ONLY, Exit.CONFIRMATION_REQUIRED),
+    IntentMissing: (ErrorCode.NOT_FOUND, Exit.NOT_FOUND),
+    IntentSettled: (Code.INTENT_SETTLED, Exit.CONFLICT),
+    IntentClaimed: (Code.INTENT_CLAIMED, Exit.CONFLICT),
+    IntentOfAnotherAccount: (Code.ANOTHER_ACCOUNT, Exit.USAGE),
 }
 
 
@@ -103,36 +89,24 @@ def _gate(ctx: Context) -> SpendGate:
     return SpendGate(journal, profile=ctx.profile, policy=ctx.resolved.policy)
 
 
-def _journal_failure(exc: Exception) -> CliFailure:
-    return CliFailure(
-        JOURNAL_UNAVAILABLE,
-        f"{exc} Nothing was sent: a spend is only sent once it is written down.",
-        Exit.UNEXPECTED,
-    )
-
-
-def _key(ctx: Context) -> str | None:
-    key: str | None = getattr(ctx.ns, "idempotency_key", None)
-    return key
-
-
 async def unlock_spend(ctx: Context, search_id: str, results: int) -> Spend:
     """The quote for unlocking `results` results of a search, at the server's price."""
     search = await ctx.client().searches.get(search_id)
     quote = Quote.unlock(search, results, None)
-    return Spend(quote, SpendRequest.for_unlock(quote, search_id, _key(ctx)), still_locked(search))
+    request = SpendRequest.for_unlock(quote, search_id, ctx.ns.idempotency_key)
+    return Spend(quote, request, still_locked(search))
 
 
 async def create_extraction_spend(ctx: Context, body: ExtractionRequest) -> Spend:
     target = "a new extraction of " + ", ".join(body.categories)
     quote = Quote.launch(SpendOperation.EXTRACTION_CREATE, target, None)
-    return Spend(quote, SpendRequest.for_extraction(quote, body, _key(ctx)))
+    return Spend(quote, SpendRequest.for_extraction(quote, body, ctx.ns.idempotency_key))
 
 
 async def launch_extraction_spend(ctx: Context, extraction_id: str) -> Spend:
     segment(extraction_id)  # an id that cannot be sent is refused before it is journaled
     quote = Quote.launch(SpendOperation.EXTRACTION_LAUNCH, f"draft {extraction_id}", None)
-    return Spend(quote, SpendRequest.for_launch(quote, extraction_id, _key(ctx)))
+    return Spend(quote, SpendRequest.for_launch(quote, extraction_id, ctx.ns.idempotency_key))
 
 
 def no_input(ctx: Context) -> bool:
@@ -167,11 +141,6 @@ def priced(spend: Spend, decision: Decision) -> Spend:
     return replace(spend, quote=decision.quote, request=request)
 
 
-async def decide(ctx: Context, spend: Spend) -> Decision:
-    with _reported():
-        return await _gate(ctx).decide(spend.request, ctx.client(), authorization(ctx, spend))
-
-
 async def execute(ctx: Context, spend: Spend) -> SpendResult:
     """Decide; ask when the decision asks; then spend: decided again right before the POST
     (unless nobody was asked: the decision's read is then that one), journaled, sent."""
@@ -186,8 +155,8 @@ async def execute(ctx: Context, spend: Spend) -> SpendResult:
             raise refusal
         # Opted in, nobody at a terminal: the running app's Approvals screen may say yes,
         # to the quote the decision priced (fresh balance, the price that counts).
-        spend = priced(spend, decision)
-        spend, approved = await approving.approved_in_app(ctx, gate, spend)
+        approved = await approving.approved_in_app(ctx, gate, priced(spend, decision).request)
+        spend = replace(spend, quote=approved.request.quote, request=approved.request)
         auth = replace(auth, confirmed=True)
     elif decision.verdict is Verdict.ASK:
         spend, auth = _asked(ctx, spend, decision, auth)
@@ -215,8 +184,7 @@ def spent_json(ctx: Context, result: SpendResult) -> dict[str, Any]:
     debited, request_id}, or null). An overcharge is also a warning on stderr."""
     overcharge = result.overcharge_text()
     if overcharge is not None:
-        ctx.deps.stderr.write(f"Warning: {overcharge}\n")
-        ctx.deps.stderr.flush()
+        print(f"Warning: {overcharge}", file=ctx.deps.stderr, flush=True)
     return {
         "idempotency_key": result.intent.idempotency_key,
         "debited": result.debited,
@@ -273,11 +241,10 @@ def _terminate_cancels() -> Iterator[None]:
     task = asyncio.current_task()
     installed = False
     if task is not None and hasattr(signal, "SIGTERM"):
-        try:
+        # Not the main thread, or no signals here: the default stays.
+        with suppress(NotImplementedError, RuntimeError, ValueError):
             loop.add_signal_handler(signal.SIGTERM, task.cancel)
             installed = True
-        except (NotImplementedError, RuntimeError, ValueError):
-            installed = False  # not the main thread, or no signals here: the default stays
     try:
         yield
     finally:
@@ -295,25 +262,18 @@ async def _interrupted(gate: SpendGate, request: SpendRequest) -> CliFailure:
     except JournalError:
         intent = None
     if intent is None or not intent.pending:
-        return CliFailure(INTERRUPTED, "Interrupted before anything was sent.", Exit.INTERRUPTED)
-    return CliFailure(
-        OUTCOME_UNKNOWN,
-        f"Interrupted while the spend was being sent: whether it went through is unknown. It "
-        f"is journaled as pending under the idempotency key {key}.",
-        Exit.OUTCOME_UNKNOWN,
-        hint=f"Resend it with the same key (never a second debit): leadtui pending resend {key}",
-        details={"idempotency_key": key, "cause": INTERRUPTED},
-    )
-
-
-async def dry_run_document(ctx: Context, spend: Spend) -> dict[str, Any]:
-    """What `--dry-run --json` prints: the decision this command would meet, its quote."""
-    return spend_display.dry_run_document(await decide(ctx, spend), spend.still_locked)
+        return CliFailure(
+            Code.INTERRUPTED, "Interrupted before anything was sent.", Exit.INTERRUPTED
+        )
+    said = "Interrupted while the spend was being sent: whether it went through is unknown."
+    return _left_pending(key, said, Code.INTERRUPTED)
 
 
 async def show_dry_run(ctx: Context, spend: Spend) -> int:
-    """`--dry-run`: print the decision and its quote (JSON with --json); nothing is sent."""
-    return spend_display.show_dry_run(ctx, await decide(ctx, spend), spend.still_locked)
+    """`--dry-run`: the decision this spend would meet; nothing is sent."""
+    with _reported():
+        decision = await _gate(ctx).decide(spend.request, ctx.client(), authorization(ctx, spend))
+    return spend_display.show_dry_run(ctx, decision, spend.still_locked)
 
 
 @contextmanager
@@ -329,9 +289,16 @@ def _reported() -> Iterator[None]:
     except SpendBlocked as exc:
         raise _refused(exc) from None
     except (JournalError, StateDirError) as exc:
-        raise _journal_failure(exc) from None
+        raise CliFailure(
+            Code.JOURNAL_UNAVAILABLE,
+            f"{exc} Nothing was sent: a spend is only sent once it is written down.",
+            Exit.UNEXPECTED,
+        ) from None
     except SpendOutcomeUnknown as exc:
-        raise _outcome_unknown(exc) from None
+        cause = from_lead_error(exc.error)
+        said = f"Whether the spend went through is unknown ({cause.code}: {cause.message})."
+        key = exc.intent.idempotency_key
+        raise _left_pending(key, said, cause.code, cause.status, cause.request_id) from None
 
 
 def _refused(exc: SpendBlocked) -> CliFailure:
@@ -339,18 +306,19 @@ def _refused(exc: SpendBlocked) -> CliFailure:
     return CliFailure(code, f"{exc.title}: {exc.message}", exit_code)
 
 
-def _outcome_unknown(exc: SpendOutcomeUnknown) -> CliFailure:
-    """The server may have acted: the intent stays pending, to resend with its key (exit 8)."""
-    key, cause = exc.intent.idempotency_key, from_lead_error(exc.error)
+def _left_pending(
+    key: str, said: str, cause: str, status: int | None = None, request_id: str | None = None
+) -> CliFailure:
+    """The server may have acted: the intent stays pending, to resend with its key (exit 8).
+    `cause` is the code of what cut the send short."""
     return CliFailure(
-        OUTCOME_UNKNOWN,
-        f"Whether the spend went through is unknown ({cause.code}: {cause.message}). It is "
-        f"journaled as pending under the idempotency key {key}.",
+        Code.OUTCOME_UNKNOWN,
+        f"{said} It is journaled as pending under the idempotency key {key}.",
         Exit.OUTCOME_UNKNOWN,
         hint=f"Resend it with the same key (never a second debit): leadtui pending resend {key}",
-        status=cause.status,
-        request_id=cause.request_id,
-        details={"idempotency_key": key, "cause": cause.code},
+        status=status,
+        request_id=request_id,
+        details={"idempotency_key": key, "cause": cause},
     )
 
 
@@ -397,14 +365,13 @@ async def _find(ctx: Context, gate: SpendGate, key_or_prefix: str) -> SpendInten
         spoiled = [u for u in unreadable if u.idempotency_key.startswith(key_or_prefix)]
         if spoiled:
             raise CliFailure(
-                INTENT_UNREADABLE,
+                Code.INTENT_UNREADABLE,
                 f"The journal's entry {spoiled[0].idempotency_key} cannot be read "
                 f"({spoiled[0].reason}): it is never sent. Nothing was sent.",
                 Exit.CONFLICT,
-                hint="Check the account's exports or extractions for it on the server.",
             )
         raise CliFailure(
-            NOT_FOUND,
+            ErrorCode.NOT_FOUND,
             f"No pending spend of this account and profile '{ctx.profile}' has the key "
             f"{key_or_prefix}.",
             Exit.NOT_FOUND,

@@ -18,10 +18,6 @@ from leadtui.api.errors import LeadError  # noqa: E402
 from leadtui.api.guidance import NOT_SIGNED_IN, UNEXPECTED  # noqa: E402
 from leadtui.cli.exit_codes import Exit  # noqa: E402
 from leadtui.cli.failures import (  # noqa: E402
-    CONFIRMATION_REQUIRED,
-    INTERRUPTED,
-    OVER_BUDGET,
-    PRICE_UNKNOWN,
     CliFailure,
     from_lead_error,
     next_step,
@@ -30,6 +26,7 @@ from leadtui.cli.failures import (  # noqa: E402
 )
 from leadtui.cli.output import Format, Output, stdout_closed, stdout_lost  # noqa: E402
 from leadtui.cli.runtime import CliDeps, Context  # noqa: E402
+from leadtui.spend.errors import Code  # noqa: E402
 
 Handler = Callable[[Context], Awaitable[int]]
 
@@ -74,18 +71,20 @@ def run(ns: argparse.Namespace, deps: CliDeps | None = None) -> int:
     deps = deps or CliDeps()
     if deps.stdout is None:  # started with stdout closed (`>&-`): nowhere to answer
         return stdout_closed(deps.stderr)
-    out = Output.build(
-        deps.stdout, deps.stderr, output_format(ns), json_asked=bool(ns.json or ns.jsonl)
-    )
+    out = Output(deps.stdout, deps.stderr, output_format(ns), json_asked=bool(ns.json or ns.jsonl))
     ctx = Context(ns, deps, out)
     try:
-        return _report(out, _with_next_step(ctx, _failure_of(ctx)))
+        outcome = _failure_of(ctx)
+        if isinstance(outcome, CliFailure):
+            _with_next_step(ctx, outcome)
+            out.failure(outcome)
+            return int(outcome.exit)
+        return outcome
     except OSError as error:
         return stdout_lost(out.stdout, out.stderr, error)
 
 
 def _failure_of(ctx: Context) -> CliFailure | int:
-    """The command's exit code, or the failure it ended with."""
     from leadtui.config.errors import ConfigError
     from leadtui.config.profile import UnknownProfile
     from leadtui.config.secrets import KeyStoreError
@@ -103,26 +102,22 @@ def _failure_of(ctx: Context) -> CliFailure | int:
     except KeyStoreError as error:
         return CliFailure(NOT_SIGNED_IN, str(error), Exit.AUTH)
     except KeyboardInterrupt:
-        return CliFailure(INTERRUPTED, "Interrupted.", Exit.INTERRUPTED)
+        return CliFailure(Code.INTERRUPTED, "Interrupted.", Exit.INTERRUPTED)
     except BrokenPipeError:
         raise  # the reader went away: see `stdout_lost`
-    except OSError as error:
-        if _stdout_broken(ctx.out.stdout):
-            raise  # standard output itself failed: see `stdout_lost`
-        return CliFailure(UNEXPECTED, f"{type(error).__name__}: {error}", Exit.UNEXPECTED)
     except Exception as error:  # the promise: no traceback ever reaches a user
+        if isinstance(error, OSError) and _stdout_broken(ctx.out.stdout):
+            raise  # standard output itself failed: see `stdout_lost`
         return CliFailure(UNEXPECTED, f"{type(error).__name__}: {error}", Exit.UNEXPECTED)
 
 
 # The refusals a person could have said yes to, had they been asked.
-_ASKABLE = frozenset({CONFIRMATION_REQUIRED, OVER_BUDGET, PRICE_UNKNOWN})
+_ASKABLE = frozenset({Code.CONFIRMATION_REQUIRED, Code.OVER_BUDGET, Code.PRICE_UNKNOWN})
 
 
-def _with_next_step(ctx: Context, outcome: CliFailure | int) -> CliFailure | int:
+def _with_next_step(ctx: Context, outcome: CliFailure) -> None:
     """A failure with no hint of its own gets its code's next step. A person at a terminal
     who was not asked (--json, --no-input) is told what kept them from it, not sent to one."""
-    if not isinstance(outcome, CliFailure):
-        return outcome
     if outcome.code in _ASKABLE and ctx.deps.interactive():
         from leadtui.cli.spending import no_input
 
@@ -132,24 +127,16 @@ def _with_next_step(ctx: Context, outcome: CliFailure | int) -> CliFailure | int
             outcome.hint = _unasked_hint(outcome, " and ".join(kept))
     if outcome.hint is None:
         outcome.hint = next_step(outcome.code)
-    return outcome
 
 
 def _unasked_hint(failure: CliFailure, kept: str) -> str:
     quote = failure.details.get("quote") or {}
-    if failure.code == PRICE_UNKNOWN:
+    if failure.code == Code.PRICE_UNKNOWN:
         return f"Rerun without {kept} to be asked to confirm the estimate."
     if quote.get("unit") == "launch":
         return f"Rerun with --max-launches 1 (or --yes), or without {kept} to be asked."
     total = quote.get("total", "C")
     return f"Rerun with --max-credits {total} (or more), or without {kept} to be asked."
-
-
-def _report(out: Output, outcome: CliFailure | int) -> int:
-    if not isinstance(outcome, CliFailure):
-        return outcome
-    out.failure(outcome)
-    return int(outcome.exit)
 
 
 def _stdout_broken(stdout: TextIO) -> bool:
@@ -187,13 +174,14 @@ def report_usage_error(message: str, argv: Sequence[str], deps: CliDeps | None) 
     machine = "--json" in argv or "--jsonl" in argv
     if machine and deps.stdout is None:  # stdout closed (`>&-`): the document has no place
         return stdout_closed(deps.stderr)
-    out = Output.build(deps.stdout, deps.stderr, "json" if machine else "table")
+    out = Output(deps.stdout, deps.stderr, "json" if machine else "table")
     failure = usage_failure(message, hint="`leadtui --help` lists the commands and options.")
     if not machine:  # at a terminal, the hint on a line of its own; in a log, one line
         between = "\n" if out.tty else " "
         deps.stderr.write(f"{message}{between}{failure.hint}\n")
         return int(Exit.USAGE)
     try:
-        return _report(out, failure)
+        out.failure(failure)
     except OSError as error:
         return stdout_lost(out.stdout, out.stderr, error)
+    return int(Exit.USAGE)

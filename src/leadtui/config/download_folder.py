@@ -1,11 +1,10 @@
 """Where downloads go: a free name in a folder (an earlier file is never overwritten) and
-whether a folder the user typed can take files. Shared by the command line and the app.
-
-Blocking (it touches the file system): the app calls these in a thread.
+whether a folder the user typed can take files. Blocking: the app calls these in a thread.
 """
 
 from __future__ import annotations
 
+import itertools
 import os
 import string
 from dataclasses import dataclass
@@ -20,12 +19,9 @@ NAME_MAX: Final = 120
 
 
 def file_name(name: str) -> str:
-    """`name` as a file name that stays inside its folder, whatever an id holds.
-
-    Ids come from the server or the user (`../../escaped`, `a/b`, control characters): every
-    character outside letters, digits, `.`, `_` and `-` becomes `_`, and a leading dot is
-    dropped (no hidden file, no `..`). Long names are cut, keeping the extension.
-    """
+    """`name` as a file name that stays inside its folder, whatever an id (from the server or
+    the user: `../../escaped`, `a/b`) holds: a leading dot is dropped (no hidden file, no `..`),
+    long names are cut keeping the extension."""
     kept = "".join(char if char in _NAME_CHARS else "_" for char in name).lstrip(".")
     stem, dot, suffix = kept.rpartition(".")
     if dot and len(suffix) <= 8 and len(kept) > NAME_MAX:
@@ -34,12 +30,8 @@ def file_name(name: str) -> str:
 
 
 def free_path(folder: Path, name: str) -> Path:
-    """`folder/name`, or `name-1`, `name-2`… so an earlier download is never overwritten.
-
-    `name` is made safe first (see `file_name`): the path is always directly in `folder`.
-    The folder is created (with its parents) when missing. A name taken by anything, even a
-    link to nothing, counts as taken.
-    """
+    """`folder/name` (made safe: always directly in `folder`, created when missing), or
+    `name-1`, `name-2`… where a name is taken by anything, even a link to nothing."""
     folder.mkdir(parents=True, exist_ok=True)
     target = folder / file_name(name)
     stem, suffix = target.stem, target.suffix
@@ -60,20 +52,27 @@ class FolderCheck:
     new: bool = False
 
 
+def control_character(text: str) -> str | None:
+    """Where `text` holds a control character, which no folder name may: the OS refuses it
+    only when a file is written."""
+    at = next((n for n, char in enumerate(text, start=1) if char < " " or char == "\x7f"), None)
+    return None if at is None else f"character {at} is a control character"
+
+
 def _refused(problem: str) -> FolderCheck:
     return FolderCheck(None, problem)
 
 
-def check_folder(typed: str, base: Path | None = None) -> FolderCheck:
-    """Whether files can be saved in the folder `typed` (`~` is the home folder; a relative
-    path is taken from `base`, else the working directory): it exists and is a writable
-    folder, or the nearest part of it that exists is one, so it can be created."""
+def check_folder(typed: str) -> FolderCheck:
+    """Whether files can be saved in the folder `typed` (`~` is the home folder, a relative
+    path is from the working directory): it exists and is a writable folder, or the nearest
+    part of it that exists is one, so it can be created."""
     text = typed.strip()
     if not text:
         return _refused("type a folder")
-    for position, char in enumerate(text, start=1):
-        if char < " " or char == "\x7f":
-            return _refused(f"character {position} is a control character")
+    problem = control_character(text)
+    if problem is not None:
+        return _refused(problem)
     try:
         path = Path(text).expanduser()
     except RuntimeError:  # ~name of no known user, or no home folder at all
@@ -81,7 +80,7 @@ def check_folder(typed: str, base: Path | None = None) -> FolderCheck:
     existing, new = path, False
     try:
         if not path.is_absolute():
-            path = existing = (base or Path.cwd()) / path
+            path = existing = Path.cwd() / path
         while not existing.exists():
             if existing.is_symlink():
                 return _refused(f"{existing} is a link to nothing")
@@ -106,13 +105,9 @@ def complete_folder(typed: str, *, limit: int = 2000) -> str | None:
         return None
     try:
         parent = Path(head + sep).expanduser()
-        names = []
         with os.scandir(parent) as entries:
-            for count, entry in enumerate(entries):
-                if count >= limit:
-                    break
-                if entry.name.startswith(partial) and entry.is_dir():
-                    names.append(entry.name)
+            looked_at = itertools.islice(entries, limit)
+            names = [e.name for e in looked_at if e.name.startswith(partial) and e.is_dir()]
     except (OSError, RuntimeError):
         return None
     hidden = partial.startswith(".")

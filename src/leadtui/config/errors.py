@@ -1,8 +1,6 @@
-"""What can be wrong with settings, profiles, keys and the files that hold them.
-
-Every error here reads as one line, where first: `<file>, line 3: <what is wrong>` or
-`LEADTUI_PROFILES: <what is wrong>`, so the TUI and the command line can show it as it is.
-None of them ever holds an API key.
+"""What can be wrong with settings, profiles, keys and the files that hold them: each error is
+one line, where first (`<file>, line 3: <what is wrong>`, `LEADTUI_PROFILES: <what is wrong>`),
+shown as it is by every surface, and never holds an API key.
 """
 
 from __future__ import annotations
@@ -12,12 +10,9 @@ class ConfigError(Exception):
     """Settings, a profile, a key or a file of ours cannot be used."""
 
     def __init__(self, where: str, problem: str, *, line: int | None = None) -> None:
-        self.where = where
-        """The file, directory or LEADTUI_* variable at fault."""
-        self.problem = problem
-        """What is wrong, in words (no key, no value that could be one)."""
-        self.line = line
-        """The line in the file, when known."""
+        self.where = where  # the file, directory or LEADTUI_* variable at fault
+        self.problem = problem  # in words: no key, nor a value that could be one
+        self.line = line  # in the file, when known
         at = f"{where}, line {line}" if line is not None else where
         super().__init__(f"{at}: {problem}")
 

@@ -27,7 +27,6 @@ class UnreadableFile(Exception):
 
     def __init__(self, path: Path, reason: str) -> None:
         super().__init__(f"{path}: {reason}")
-        self.path = path
         self.reason = reason
 
 
@@ -38,11 +37,9 @@ def _require_regular(path: Path, mode: int) -> None:
 
 
 def read_regular_file(path: Path, limit: int = MAX_FILE_BYTES) -> bytes | None:
-    """The bytes of `path`, or None when there is no such file.
-
-    Only a regular file is ever opened (reading a FIFO blocks until someone writes to it), and
-    it is opened non-blocking in case one was swapped in since the check. At most `limit` bytes.
-    """
+    """The bytes of `path` (at most `limit`), or None when there is no such file. Only a
+    regular file is opened (reading a FIFO blocks until someone writes to it), non-blocking in
+    case one was swapped in since the check."""
     try:
         _require_regular(path, os.stat(path).st_mode)
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
@@ -62,13 +59,10 @@ def read_regular_file(path: Path, limit: int = MAX_FILE_BYTES) -> bytes | None:
 
 
 def ensure_private_dir(path: Path) -> Path:
-    """Make the directory `path` (with its parents) for files only the user may read.
-
-    A new one is made 0700. An existing one that the group or others may enter is tightened
-    to 0700 when it is the user's own, never loosened; if it is someone else's it is left as
-    it is (the files in it are 0600 either way). Raises StateDirError naming the path and the
-    reason (errno) when it cannot be made.
-    """
+    """Make the directory `path` (with its parents) 0700, for files only the user may read;
+    an existing one of the user's own is tightened to 0700, never loosened (someone else's is
+    left as it is: its files are 0600 either way). Raises StateDirError naming the path and
+    the reason."""
     try:
         path.mkdir(parents=True, exist_ok=True, mode=0o700)
     except FileExistsError:

@@ -1,9 +1,7 @@
-"""What the first frame looks like (theme, keymap), read before pydantic is imported.
-
-Less of the settings, by the settings reader's own parts: the file as `settings_file.py` reads
-it and the variables as `variables.py` finds them, without the model. Anything this quick
-read cannot take is left to the settings reader, which runs next and applies what it finds.
-Nothing here decides a policy (read-only, budget): that is the profile resolver's alone.
+"""What the first frame looks like (theme, keymap), read before pydantic is imported: the
+settings file and variables by the settings reader's own parts, without the model. What this
+quick read cannot take is left to the settings reader, which runs next; nothing here decides a
+policy (read-only, budget).
 """
 
 from __future__ import annotations

@@ -1,18 +1,13 @@
 """The one resolver of a profile, for every surface: the app, the command line, the tool server.
 
-One precedence for each value:
-
 - the profile: `--profile`, else $LEADTUI_PROFILE, else "default"; a name the settings file
   does not hold (other than "default") is refused, never taken as an empty profile (that would
   skip its `read_only`);
 - the server: `--base-url`, else $LEADTUI_BASE_URL, else the profile's `base_url`;
-- the key: $LEADTUI_API_KEY, else the OS keyring, else the opt-in key file;
-- read-only, the spend budget, the download folder: defaults < the settings file < LEADTUI_*
-  settings variables; a profile's `spend_budget` overrides the global one, its `read_only`
-  can only add to it.
-
-Reading the key may wait on the keyring (bounded, seconds): `resolve_profile(read_key=False)`
-leaves it for `ResolvedProfile.with_key`, run off the UI thread.
+- the key: $LEADTUI_API_KEY, else the OS keyring, else the opt-in key file (reading it may
+  wait on the keyring: `read_key=False` leaves it for `with_key`, off the UI thread);
+- read-only, the spend budget, the download folder: as the settings say (`settings.py`); a
+  profile's `spend_budget` overrides the global one, its `read_only` can only add to it.
 """
 
 from __future__ import annotations
@@ -21,7 +16,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Final, Literal
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import SecretStr, ValidationError
 
@@ -41,14 +36,12 @@ if TYPE_CHECKING:
 
 BudgetSource = Literal["default", "settings file", "environment"]
 
-UNKNOWN_PROFILE: Final = "unknown_profile"
-
 
 class UnknownProfile(ConfigError):
     """A profile name the settings file does not hold: refused, so that a typo never runs
     without the intended profile's `read_only` or budget."""
 
-    code = UNKNOWN_PROFILE
+    code = "unknown_profile"
     title = "Unknown profile"
 
     def __init__(self, where: str, name: str, path: Path, known: list[str]) -> None:
@@ -66,32 +59,16 @@ class ResolvedProfile:
     """What one profile comes to: where to send, with which key, under which policy."""
 
     name: str
-    name_source: str
-    """Where the name came from: "--profile", "LEADTUI_PROFILE" or "default"."""
-    settings: Settings
-    """The whole settings as read (file and LEADTUI_* variables)."""
+    name_source: str  # "--profile", "LEADTUI_PROFILE" or "default"
+    settings: Settings  # as read: the file and the LEADTUI_* variables
     config_file: Path
     base_url: str | None
-    base_url_source: str | None
-    """"--base-url", "environment" or "profile"; None when there is no base URL."""
+    base_url_source: str | None  # "--base-url", "environment", "profile"; None without a URL
     policy: SpendPolicy
     budget_source: BudgetSource
     download_dir: Path
     key: SecretStr | None = field(default=None, repr=False)
     key_source: KeySource | None = None
-
-    @property
-    def read_only(self) -> bool:
-        return self.policy.read_only
-
-    @property
-    def spend_budget(self) -> int:
-        return self.policy.spend_budget
-
-    @property
-    def budget_from_environment(self) -> bool:
-        """The budget in force comes from a LEADTUI_* variable, not from the settings file."""
-        return self.budget_source == "environment"
 
     @property
     def approvals_in_app(self) -> bool:
@@ -110,12 +87,9 @@ class ResolvedProfile:
     def with_key(
         self, keystore: KeyStore | None = None, environ: Mapping[str, str] | None = None
     ) -> ResolvedProfile:
-        """This profile with its key: $LEADTUI_API_KEY, else the keyring, else the key file.
-
-        Raises InvalidApiKey when LEADTUI_API_KEY could never be sent, KeyStoreError when the
-        keyring fails and no other key is at hand (UnusableStoredKey, both, for such a saved
-        key). Blocking (the keyring): off the UI thread.
-        """
+        """This profile with its key. Raises InvalidApiKey when LEADTUI_API_KEY could never
+        be sent, KeyStoreError when the keyring fails and no other key is at hand
+        (UnusableStoredKey, both, for such a saved key)."""
         from leadtui.config.secrets import KeySource, KeyStore
 
         env = os.environ if environ is None else environ
@@ -141,21 +115,17 @@ def resolve_profile(
     read_key: bool = True,
     must_exist: bool = True,
 ) -> ResolvedProfile:
-    """The profile named by `profile` (the --profile value), resolved as the module says.
-
-    `base_url` is the --base-url value. `environ` stands for the process environment (every
-    LEADTUI_* variable is read from it). `settings` are used as given instead of reading the
-    file (the app, once running). `must_exist=False` lets a name the file does not hold
-    through: only `leadtui login`, which creates it. Raises UnknownProfile, the settings
-    reader's errors, and with `read_key` those of `ResolvedProfile.with_key`.
-    """
+    """The profile named by `profile` (--profile), resolved as the module says; `settings`
+    as given instead of read (the app, once running). `must_exist=False` lets a name the file
+    does not hold through: only `leadtui login`, which creates it. Raises UnknownProfile, the
+    settings reader's errors, and with `read_key` those of `ResolvedProfile.with_key`."""
     env = os.environ if environ is None else environ
     path = config_path(env)
     on_file: dict[str, object] | None = None
     if settings is None:
         on_file = read_settings_file(path)
         settings = settings_from(on_file, path, env)
-    name, name_source = _profile_name(profile, env)
+    name, name_source = profile_name(profile, env)
     if must_exist and name != DEFAULT_PROFILE and name not in settings.profiles:
         raise UnknownProfile(name_source, name, path, sorted(settings.profiles))
 
@@ -181,7 +151,11 @@ def resolve_profile(
     return resolved.with_key(keystore, env) if read_key else resolved
 
 
-def _profile_name(cli_profile: str | None, env: Mapping[str, str]) -> tuple[str, str]:
+def profile_name(
+    cli_profile: str | None, environ: Mapping[str, str] | None = None
+) -> tuple[str, str]:
+    """The profile's name, and where it came from: `--profile` > $LEADTUI_PROFILE > "default"."""
+    env = os.environ if environ is None else environ
     if cli_profile:
         return cli_profile, "--profile"
     if env.get(PROFILE_ENV):

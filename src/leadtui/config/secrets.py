@@ -1,8 +1,8 @@
 """Where saved API keys live: the OS keyring, or, opted into, a file only the user can read.
 
-Every keyring call runs in a daemon thread bounded by a timeout: a locked or wedged Secret
-Service can block for ever, and a daemon thread cannot hold the process open on exit. The UI
-still calls these off its own thread. `keyring` is imported lazily: it costs ~80 ms at start-up.
+Every keyring call runs in a daemon thread bounded by a timeout (the UI still calls these off
+its own thread): a locked or wedged Secret Service can block for ever, and a daemon thread
+cannot hold the process open on exit. `keyring` is imported lazily: ~80 ms at start-up.
 """
 
 from __future__ import annotations
@@ -61,10 +61,8 @@ class NoKeyringAvailable(KeyStoreError):
 
 
 class UnusableStoredKey(InvalidApiKey, KeyStoreError):
-    """A saved key that could never be sent (not printable ASCII): sign in again to replace it.
-
-    Both an InvalidApiKey (the command line exits 2) and a KeyStoreError (the TUI opens sign-in).
-    """
+    """A saved key that could never be sent: both an InvalidApiKey (the command line exits 2)
+    and a KeyStoreError (the TUI opens sign-in)."""
 
     def __init__(self, where: str, profile: str, problem: str) -> None:
         super().__init__(
@@ -98,22 +96,11 @@ class KeyStore:
     """get/store/delete the API key of a profile. Keyring first; the 0600 file only on request."""
 
     def __init__(
-        self,
-        *,
-        service: str = SERVICE_NAME,
-        insecure_path: Path | None = None,
-        timeout: float = KEYRING_TIMEOUT_SECONDS,
+        self, *, insecure_path: Path | None = None, timeout: float = KEYRING_TIMEOUT_SECONDS
     ) -> None:
-        self._service = service
-        self._insecure_path = insecure_path or insecure_key_path()
+        self.insecure_path = insecure_path or insecure_key_path()
         self._timeout = timeout
         self._backend: Any = None
-
-    @property
-    def insecure_path(self) -> Path:
-        return self._insecure_path
-
-    # --- keyring ------------------------------------------------------------------------
 
     def _bounded(self, call: Callable[[], T]) -> T:
         outcome: list[tuple[bool, Any]] = []
@@ -135,52 +122,38 @@ class KeyStore:
             return result
         raise _translate(value) from None
 
-    def _keyring(self) -> Any:
-        """The probed backend; raises NoKeyringAvailable or KeyringTimeout."""
+    def probe(self) -> Any:
+        """The keyring's backend, probed once; raises NoKeyringAvailable or KeyringTimeout
+        unless a real keyring answers in time."""
         if self._backend is None:
             self._backend = self._bounded(_probe_backend)
         return self._backend
 
-    def probe(self) -> None:
-        """Raise NoKeyringAvailable or KeyringTimeout unless a real keyring answers in time."""
-        self._keyring()
-
     def keyring_available(self) -> bool:
-        """True when a real keyring answered the probe in time."""
         try:
             self.probe()
         except KeyStoreError:
             return False
         return True
 
-    # --- insecure file ------------------------------------------------------------------
-
-    def insecure_warning(self) -> str:
-        """What the user must be told *before* the key is written in plain text."""
-        return (
-            f"Warning: the API key will be stored UNENCRYPTED in {self._insecure_path} "
-            "(readable only by your user, mode 0600). Anyone with access to your account or "
-            "its backups can read it. Prefer an OS keyring, or LEADTUI_API_KEY."
-        )
-
     def _read_file(self) -> dict[str, str]:
         try:
-            raw = read_regular_file(self._insecure_path)
+            raw = read_regular_file(self.insecure_path)
         except UnreadableFile as exc:
-            raise KeyStoreError(f"Cannot read {self._insecure_path}: {exc.reason}") from None
+            raise KeyStoreError(f"Cannot read {self.insecure_path}: {exc.reason}") from None
         if raw is None:
             return {}
         try:
             doc = json.loads(raw)
         except (ValueError, RecursionError):
-            raise KeyStoreError(f"{self._insecure_path} is not valid JSON.") from None
+            raise KeyStoreError(f"{self.insecure_path} is not valid JSON.") from None
         keys = doc.get("keys") if isinstance(doc, dict) else None
         if not isinstance(keys, dict):
             return {}
         return {k: v for k, v in keys.items() if isinstance(k, str) and isinstance(v, str)}
 
     def _write_file(self, keys: dict[str, str]) -> None:
-        path = self._insecure_path
+        path = self.insecure_path
         try:
             if not keys:
                 path.unlink(missing_ok=True)
@@ -191,30 +164,31 @@ class KeyStore:
         except OSError as exc:
             raise KeyStoreError(f"Cannot write {path}: {os_error_reason(exc)}") from None
 
-    # --- public -------------------------------------------------------------------------
+    def _drop_from_file(self, profile: str) -> bool:
+        """Remove the profile's key from the file; whether it held one."""
+        keys = self._read_file()
+        if keys.pop(profile, None) is None:
+            return False
+        self._write_file(keys)
+        return True
 
     def get(self, profile: str) -> StoredKey | None:
-        """The saved key of `profile`, keyring first, then the insecure file; None if neither.
-
-        A keyring that fails (other than being absent) is reported only when the file has
-        no key either, so a user who opted into the file is not blocked by a broken keyring.
-        """
+        """The saved key of `profile`, keyring first, then the insecure file. A keyring that
+        fails (other than being absent) is reported only when the file has no key either, so a
+        user who opted into the file is not blocked by a broken keyring."""
         problem: KeyStoreError | None = None
         try:
-            backend = self._keyring()
-            value = self._bounded(lambda: backend.get_password(self._service, profile))
+            backend = self.probe()
+            value = self._bounded(lambda: backend.get_password(SERVICE_NAME, profile))
             if value:
-                return _checked(
-                    StoredKey(SecretStr(value), KeySource.KEYRING), "the OS keyring", profile
-                )
+                return _checked(value, KeySource.KEYRING, "the OS keyring", profile)
         except NoKeyringAvailable:
             pass
         except KeyStoreError as exc:
             problem = exc
         from_file = self._read_file().get(profile)
         if from_file:
-            stored = StoredKey(SecretStr(from_file), KeySource.INSECURE_FILE)
-            return _checked(stored, str(self._insecure_path), profile)
+            return _checked(from_file, KeySource.INSECURE_FILE, str(self.insecure_path), profile)
         if problem is not None:
             raise problem
         return None
@@ -223,55 +197,53 @@ class KeyStore:
         """Save in the keyring; raises NoKeyringAvailable (naming both alternatives), or
         InvalidApiKey for a key that could never be sent."""
         _require_sendable(key)
-        backend = self._keyring()
+        backend = self.probe()
         secret = key.get_secret_value()
-        self._bounded(lambda: backend.set_password(self._service, profile, secret))
+        self._bounded(lambda: backend.set_password(SERVICE_NAME, profile, secret))
         # The keyring now holds it: a stale plaintext copy must not linger.
-        keys = self._read_file()
-        if keys.pop(profile, None) is not None:
-            self._write_file(keys)
+        self._drop_from_file(profile)
         return KeySource.KEYRING
 
     def store_insecure(self, profile: str, key: SecretStr, warn: Callable[[str], None]) -> Path:
-        """Save in the 0600 file; `warn` gets `insecure_warning()` before anything is written.
-
-        Raises InvalidApiKey for a key that could never be sent, StateDirError when the
-        file's directory cannot be made (both before the warning), KeyStoreError otherwise.
-        """
+        """Save in the 0600 file, `warn` told first. Raises InvalidApiKey for a key that could
+        never be sent, StateDirError when the file's directory cannot be made (both before the
+        warning), KeyStoreError otherwise."""
         _require_sendable(key)
-        ensure_private_dir(self._insecure_path.parent)
-        warn(self.insecure_warning())
+        ensure_private_dir(self.insecure_path.parent)
+        warn(
+            f"Warning: the API key will be stored UNENCRYPTED in {self.insecure_path} "
+            "(readable only by your user, mode 0600). Anyone with access to your account or "
+            "its backups can read it. Prefer an OS keyring, or LEADTUI_API_KEY."
+        )
         keys = self._read_file()
         keys[profile] = key.get_secret_value()
         self._write_file(keys)
-        return self._insecure_path
+        return self.insecure_path
 
     def delete(self, profile: str) -> list[KeySource]:
         """Forget the key of `profile` everywhere; returns where one was removed."""
         removed: list[KeySource] = []
         problem: KeyStoreError | None = None
         try:
-            backend = self._keyring()
-            if self._bounded(lambda: _delete_password(backend, self._service, profile)):
+            backend = self.probe()
+            if self._bounded(lambda: _delete_password(backend, SERVICE_NAME, profile)):
                 removed.append(KeySource.KEYRING)
         except NoKeyringAvailable:
             pass
         except KeyStoreError as exc:
             problem = exc  # still remove the plaintext copy before reporting it
-        keys = self._read_file()
-        if keys.pop(profile, None) is not None:
-            self._write_file(keys)
+        if self._drop_from_file(profile):
             removed.append(KeySource.INSECURE_FILE)
         if problem is not None:
             raise problem
         return removed
 
 
-def _checked(stored: StoredKey, where: str, profile: str) -> StoredKey:
-    problem = api_key_problem(stored.key.get_secret_value())
+def _checked(key: str, source: KeySource, where: str, profile: str) -> StoredKey:
+    problem = api_key_problem(key)
     if problem is not None:
         raise UnusableStoredKey(where, profile, problem)
-    return stored
+    return StoredKey(SecretStr(key), source)
 
 
 def _probe_backend() -> Any:

@@ -1,13 +1,9 @@
-"""User settings: their fields and rules, where they are found, how they are read and saved.
+"""User settings: their fields and rules, how they are read and saved.
 
-One rule finds the settings: defaults < the TOML file ($LEADTUI_CONFIG_FILE, else under the
-platform config dir) < LEADTUI_* variables, for the profile named by --profile, else
-$LEADTUI_PROFILE, else "default". pydantic-settings parses the LEADTUI_* values (JSON tables,
-`__` members) and keeps them out of the saved file; importing it costs ~30 ms, so it is
-imported only when a LEADTUI_* setting is set or the settings are saved.
-
-The API key is never a setting: it lives in the keyring (see `secrets.py`), the opt-in insecure
-key file, or LEADTUI_API_KEY. A config file that holds one is refused when loaded.
+Defaults < the TOML file (`variables.config_path`) < LEADTUI_* variables. pydantic-settings
+parses the LEADTUI_* values (JSON tables, `__` members) and keeps them out of the saved file;
+importing it costs ~30 ms, so only when a LEADTUI_* setting is set or the settings are saved.
+The API key is never a setting (see `secrets.py`): a config file that holds one is refused.
 """
 
 from __future__ import annotations
@@ -28,18 +24,16 @@ from pydantic import (
     model_validator,
 )
 
+from leadtui.config.download_folder import control_character
 from leadtui.config.errors import ConfigError, SettingsEnvironmentError, SettingsFileError
-from leadtui.config.files import ensure_private_dir
 from leadtui.config.settings_file import (
     parse_settings_text,
-    read_settings_file,
     read_settings_text,
     write_settings_file,
 )
 from leadtui.config.variables import (
     ENV_NESTED_DELIMITER,
     ENV_PREFIX,
-    PROFILE_ENV,
     config_path,
     setting_variables,
 )
@@ -53,6 +47,7 @@ DEFAULT_PROFILE: Final = "default"
 # Each settled polling tick reads the first page of /exports and of /extractions.
 REQUESTS_PER_SETTLED_TICK: Final = 2
 MAX_SETTLED_REQUESTS_PER_MINUTE: Final = 12
+_SETTLED_SECONDS_MIN: Final = 60 * REQUESTS_PER_SETTLED_TICK / MAX_SETTLED_REQUESTS_PER_MINUTE
 
 
 def state_dir() -> Path:
@@ -60,21 +55,6 @@ def state_dir() -> Path:
     import platformdirs
 
     return Path(platformdirs.user_state_dir(APP_NAME))
-
-
-def ensure_state_dir() -> Path:
-    """The state dir, made 0700 if missing; raises StateDirError naming the path and errno."""
-    return ensure_private_dir(state_dir())
-
-
-def resolve_profile_name(
-    cli_profile: str | None = None, environ: Mapping[str, str] | None = None
-) -> str:
-    """`--profile` > $LEADTUI_PROFILE > "default"."""
-    if cli_profile:
-        return cli_profile
-    env = os.environ if environ is None else environ
-    return env.get(PROFILE_ENV) or DEFAULT_PROFILE
 
 
 def _default_download_dir() -> Path:
@@ -111,10 +91,7 @@ class Polling(BaseModel):
 
     fast_seconds: float = Field(default=2.0, ge=0.5)
     """Interval while any job is queued, processing or running."""
-    slow_seconds: float = Field(
-        default=60 * REQUESTS_PER_SETTLED_TICK / MAX_SETTLED_REQUESTS_PER_MINUTE,
-        ge=60 * REQUESTS_PER_SETTLED_TICK / MAX_SETTLED_REQUESTS_PER_MINUTE,
-    )
+    slow_seconds: float = Field(default=_SETTLED_SECONDS_MIN, ge=_SETTLED_SECONDS_MIN)
     """Interval when every job is settled (at most 12 requests a minute)."""
 
     @model_validator(mode="after")
@@ -135,8 +112,7 @@ class SpendPolicy:
 
 
 class Settings(BaseModel):
-    """Everything the user can set, and its rules. Read with `load_settings()`, saved with
-    `save_settings()`."""
+    """Everything the user can set, and its rules."""
 
     # Defaults are validated too, and nothing unknown is taken.
     model_config = ConfigDict(validate_assignment=True, validate_default=True, extra="forbid")
@@ -166,11 +142,9 @@ class Settings(BaseModel):
         # Refused here, not on the first download: the OS rejects these only when writing.
         text = os.fspath(value) if isinstance(value, str | os.PathLike) else value
         if isinstance(text, str):
-            if not text.strip():
-                raise ValueError("is empty")
-            for position, char in enumerate(text, start=1):
-                if char < " " or char == "\x7f":
-                    raise ValueError(f"character {position} is a control character")
+            problem = "is empty" if not text.strip() else control_character(text)
+            if problem is not None:
+                raise ValueError(problem)
         return value
 
     def profile(self, name: str) -> Profile:
@@ -202,21 +176,12 @@ SETTING_NAMES: Final = tuple(Settings.model_fields)
 """The settings' names, as their LEADTUI_* variables spell them after the prefix."""
 
 
-def load_settings(path: Path | None = None, environ: Mapping[str, str] | None = None) -> Settings:
-    """Defaults < the config file < the LEADTUI_* variables of `environ` (None: the process's).
-
-    Raises SettingsFileError (the file, naming the key) or SettingsEnvironmentError (naming
-    the variable), one line each.
-    """
-    path = path or config_path(environ)
-    return settings_from(read_settings_file(path), path, environ)
-
-
 def settings_from(
     data: Mapping[str, Any], path: Path, environ: Mapping[str, str] | None = None
 ) -> Settings:
     """The settings of the file's `data` (read from `path`) under the LEADTUI_* variables of
-    `environ` (the process environment when None), by the rules of `load_settings()`."""
+    `environ` (None: the process's). Raises SettingsFileError (naming the key) or
+    SettingsEnvironmentError (naming the variable), one line each."""
     variables = setting_variables(SETTING_NAMES, environ)
     values = _variable_values(environ) if variables else {}
     try:
@@ -258,7 +223,6 @@ def _variable_values(environ: Mapping[str, str] | None) -> dict[str, Any]:
 
 @functools.cache
 def _read_from_variables() -> type[BaseSettings]:
-    """The settings as pydantic-settings reads them from LEADTUI_* variables."""
     from pydantic_settings import BaseSettings, SettingsConfigDict
 
     class FromVariables(Settings, BaseSettings):
@@ -281,13 +245,11 @@ def _undecodable(exc: SettingsError) -> SettingsEnvironmentError:
 def _invalid(error: ValidationError, path: Path, variables: list[str]) -> ConfigError:
     """The settings break a rule: one line, every problem, each named where it was written
     (the variable that set it, else the file and the key)."""
-    sources: list[str] = []
+    sources: dict[str, None] = {}  # in order, each once
     problems: list[str] = []
     for err in error.errors():
         key = ".".join(str(p) for p in err["loc"]) or "settings"
-        source = _variable_of(key, variables) or str(path)
-        if source not in sources:
-            sources.append(source)
+        sources[_variable_of(key, variables) or str(path)] = None
         problems.append(f"{key}: {err['msg']}")
     where = ", ".join(sources)
     problem = f"invalid settings: {'; '.join(problems)}"
@@ -332,12 +294,9 @@ def _without_environment(
 
 
 def save_settings(settings: Settings, path: Path | None = None) -> Path:
-    """Write the settings into the config file, atomically, keeping its comments and layout.
-
-    Values that differ from the defaults are added; values already on file are updated in
-    place; LEADTUI_* overrides are never saved. A symlinked file is written through its link.
-    Returns the path; raises SettingsFileError when the file cannot be read or written.
-    """
+    """Write the settings into the config file (through a link), atomically, keeping its
+    comments and layout (see `write_settings_file`); LEADTUI_* overrides are never saved.
+    Raises SettingsFileError when the file cannot be read or written."""
     path = path or config_path()
     target = path.resolve() if path.is_symlink() else path
     text = read_settings_text(target)

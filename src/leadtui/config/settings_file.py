@@ -1,9 +1,7 @@
 """config.toml on disk: read with tomllib, refusing anything odd with a one-line reason; saved
 with tomlkit so the user's comments, order and formatting survive and only changed values move.
-
-tomlkit is imported only when saving: it is not needed to paint the first frame. Nor is
-tomllib imported when there is no file to read: a command configured by LEADTUI_* alone
-needs neither.
+Each is imported only when needed (tomlkit to save, tomllib when there is a file to read): the
+first frame, or a command configured by LEADTUI_* alone, needs neither.
 """
 
 from __future__ import annotations
@@ -62,18 +60,14 @@ def parse_settings_text(path: Path, text: str) -> dict[str, Any]:
 
 
 def read_settings_file(path: Path) -> dict[str, Any]:
-    """The raw contents of the config file ({} when it does not exist)."""
     return parse_settings_text(path, read_settings_text(path))
 
 
 def _deeper_than(value: Any, levels: int) -> bool:
-    if isinstance(value, dict | list) and levels == 0:
-        return True
-    if isinstance(value, dict):
-        return any(_deeper_than(v, levels - 1) for v in value.values())
-    if isinstance(value, list):
-        return any(_deeper_than(v, levels - 1) for v in value)
-    return False
+    if not isinstance(value, dict | list):
+        return False
+    inside = value.values() if isinstance(value, dict) else value
+    return levels == 0 or any(_deeper_than(v, levels - 1) for v in inside)
 
 
 def _refuse_secrets(data: Mapping[str, Any], path: Path) -> None:
@@ -94,12 +88,9 @@ def _refuse_secrets(data: Mapping[str, Any], path: Path) -> None:
 def write_settings_file(
     path: Path, text: str, full: Mapping[str, Any], changed: Mapping[str, Any]
 ) -> None:
-    """Save the settings into `text` (the file as read) and write it atomically.
-
-    `full` holds every setting the file should hold, `changed` those that differ from their
-    defaults. A value already on file is updated in place (its comment kept) when it differs;
-    one not on file is added only when it is in `changed`; one on file absent from `full` goes.
-    """
+    """Save the settings into `text` (the file as read) and write it atomically: a value of
+    `full` already on file is updated in place (its comment kept), one not on file is added only
+    when it is in `changed` (differs from its default), one on file absent from `full` goes."""
     import tomllib
 
     import tomlkit

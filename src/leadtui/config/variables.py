@@ -1,15 +1,11 @@
-"""Every LEADTUI_* variable and what it means, in one place, for every surface.
-
-The profile resolver (`profile.py`) reads them; README's table of variables is checked
-against `VARIABLES` by a test. Cheap to import (no pydantic): the first frame reads it too.
-Names are matched in any case, as pydantic-settings matches the settings' variables.
+"""Every LEADTUI_* variable and what it means, in one place, for every surface (README's table
+is checked against `VARIABLES`). Cheap to import (no pydantic): the first frame reads it too.
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
@@ -24,41 +20,28 @@ ENV_PREFIX: Final = "LEADTUI_"
 ENV_NESTED_DELIMITER: Final = "__"
 
 
-@dataclass(frozen=True)
-class Variable:
-    """One variable: its name and what it does, as README's table says it."""
-
-    name: str
-    meaning: str
-
-
-VARIABLES: Final[tuple[Variable, ...]] = (
-    Variable(BASE_URL_ENV, "the API base URL, without `/api/v1` (`--base-url` wins over it)"),
-    Variable(API_KEY_ENV, "the API key (takes precedence over a saved one)"),
-    Variable(PROFILE_ENV, "the profile to use (else `default`; `--profile` wins over it)"),
-    Variable(CONFIG_FILE_ENV, "the settings file (default under the platform config dir)"),
-    Variable(
-        "LEADTUI_SPEND_BUDGET",
-        "the setting `spend_budget` (`auth status` says when the budget is set only here)",
-    ),
-    Variable("LEADTUI_READ_ONLY", "the setting `read_only` (`true` blocks every spend)"),
-    Variable("LEADTUI_DOWNLOAD_DIR", "the setting `download_dir`"),
-    Variable("LEADTUI_THEME", "the setting `theme`"),
-    Variable("LEADTUI_NOTIFY_BELL", "the setting `notify_bell`"),
-    Variable("LEADTUI_NOTIFY_DESKTOP", "the setting `notify_desktop`"),
-    Variable("LEADTUI_KEYMAP", "the setting `keymap`, as JSON"),
-    Variable(
-        "LEADTUI_POLLING",
-        "the table `polling`, as JSON; or one member, e.g. `LEADTUI_POLLING__FAST_SECONDS`",
-    ),
-    Variable(
-        "LEADTUI_PROFILES",
-        "the table `profiles`, as JSON; or one member, e.g. `LEADTUI_PROFILES__WORK__READ_ONLY`",
-    ),
-    Variable(DEBUG_ENV, "`1`: a crash report adds the traceback (never the locals)"),
-    Variable(NO_INPUT_ENV, "`1`: the command line never prompts (what would be asked is refused)"),
-)
-"""Every variable leadtui reads. A setting's variable also sets its members with `__`."""
+# Every variable leadtui reads, and what it does, as README's table says it. A setting's
+# variable also sets its members with `__`.
+VARIABLES: Final[dict[str, str]] = {
+    BASE_URL_ENV: "the API base URL, without `/api/v1` (`--base-url` wins over it)",
+    API_KEY_ENV: "the API key (takes precedence over a saved one)",
+    PROFILE_ENV: "the profile to use (else `default`; `--profile` wins over it)",
+    CONFIG_FILE_ENV: "the settings file (default under the platform config dir)",
+    "LEADTUI_SPEND_BUDGET": "the setting `spend_budget` (`auth status` says when the budget "
+    "is set only here)",
+    "LEADTUI_READ_ONLY": "the setting `read_only` (`true` blocks every spend)",
+    "LEADTUI_DOWNLOAD_DIR": "the setting `download_dir`",
+    "LEADTUI_THEME": "the setting `theme`",
+    "LEADTUI_NOTIFY_BELL": "the setting `notify_bell`",
+    "LEADTUI_NOTIFY_DESKTOP": "the setting `notify_desktop`",
+    "LEADTUI_KEYMAP": "the setting `keymap`, as JSON",
+    "LEADTUI_POLLING": "the table `polling`, as JSON; or one member, e.g. "
+    "`LEADTUI_POLLING__FAST_SECONDS`",
+    "LEADTUI_PROFILES": "the table `profiles`, as JSON; or one member, e.g. "
+    "`LEADTUI_PROFILES__WORK__READ_ONLY`",
+    DEBUG_ENV: "`1`: a crash report adds the traceback (never the locals)",
+    NO_INPUT_ENV: "`1`: the command line never prompts (what would be asked is refused)",
+}
 
 
 def config_path(environ: Mapping[str, str] | None = None) -> Path:
@@ -76,8 +59,7 @@ def setting_variables(
 ) -> list[str]:
     """The variables of `environ` (None: the process's) that set one of `settings` (their
     names), as pydantic-settings matches them: any case, `LEADTUI_<NAME>` or
-    `LEADTUI_<NAME>__<member>...`. LEADTUI_API_KEY, LEADTUI_BASE_URL, LEADTUI_PROFILE and
-    LEADTUI_CONFIG_FILE are not settings."""
+    `LEADTUI_<NAME>__<member>...`."""
     env = os.environ if environ is None else environ
     fields = [f"{ENV_PREFIX}{name}".lower() for name in settings]
     return sorted(

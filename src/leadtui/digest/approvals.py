@@ -6,6 +6,8 @@ may change, what is counted does not.
 
 from __future__ import annotations
 
+from collections import Counter
+
 from leadtui.digest.marks import Seen
 from leadtui.digest.report import ApprovalCounts
 from leadtui.spend.approvals import ApprovalDesk, Ruling
@@ -20,7 +22,8 @@ def approval_counts(
     waiting counts as expired). Blocking sqlite reads: call it from a thread."""
     requests = ApprovalDesk(journal).listed().requests
     origin = spend_origin(seen.origin)
-    asked = approved = denied = expired = 0
+    asked = 0
+    answered: Counter[Ruling] = Counter()
     for request in requests:
         if request.profile != seen.profile or spend_origin(request.origin) != origin:
             continue
@@ -29,12 +32,8 @@ def approval_counts(
         if since <= request.asker.at.timestamp() < until:
             asked += 1
         answer = request.answer
-        if answer is None or not since <= answer.by.at.timestamp() < until:
-            continue
-        if answer.verdict is Ruling.APPROVED:
-            approved += 1
-        elif answer.verdict is Ruling.DENIED:
-            denied += 1
-        elif answer.verdict is Ruling.TIMED_OUT:
-            expired += 1
-    return ApprovalCounts(asked, approved, denied, expired)
+        if answer is not None and since <= answer.by.at.timestamp() < until:
+            answered[answer.verdict] += 1
+    return ApprovalCounts(
+        asked, answered[Ruling.APPROVED], answered[Ruling.DENIED], answered[Ruling.TIMED_OUT]
+    )

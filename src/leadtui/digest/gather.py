@@ -4,7 +4,7 @@ the journal and the approvals read once each; never a request per job."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Final, TypeVar
@@ -13,8 +13,8 @@ from leadtui.api.client import LeadClient
 from leadtui.api.contract import (
     MOVING_EXPORT_STATES,
     MOVING_EXTRACTION_STATES,
-    ExportStatus,
-    ExtractionStatus,
+    SETTLED_EXPORT_STATES,
+    SETTLED_EXTRACTION_STATES,
     Scope,
 )
 from leadtui.api.models import PAGE_LIMIT_MAX, Export, Extraction, Identity, Page
@@ -25,10 +25,6 @@ from leadtui.digest.window import seconds_of
 from leadtui.spend.intent import SpendOutcome
 from leadtui.spend.journal import SpendJournal
 
-SETTLED_EXPORT_STATES: Final = frozenset({ExportStatus.READY, ExportStatus.FAILED})
-SETTLED_EXTRACTION_STATES: Final = frozenset(
-    {ExtractionStatus.COMPLETED, ExtractionStatus.FAILED, ExtractionStatus.STOPPED}
-)
 J = TypeVar("J", Export, Extraction)
 
 MAX_PAGES: Final = 100
@@ -125,31 +121,18 @@ async def _walk(
     cursor: str | None = None
     for _ in range(MAX_PAGES):
         page = await fetch(cursor)
-        older = _sort(kind, page.items, fields, window, settled, moving)
+        older = False
+        for job in page.items:
+            job_id, status, created, updated = fields(job)
+            at = seconds_of(updated) or seconds_of(created)
+            change = JobChange(kind.name, job_id, status, at)
+            if status in kind.settled and at is not None and window.since <= at <= window.until:
+                settled.append(change)
+            elif status in kind.moving:
+                moving.append(change)
+            born = seconds_of(created)
+            older = older or (born is not None and born < window.since)
         if older or page.is_last:
             break
         cursor = page.next_cursor
     return settled, moving
-
-
-def _sort(
-    kind: _Kind,
-    jobs: Sequence[J],
-    fields: Callable[[J], tuple[str, str, str | None, str | None]],
-    window: Window,
-    settled: list[JobChange],
-    moving: list[JobChange],
-) -> bool:
-    """Put each job where it goes; True when one was created before the window."""
-    older = False
-    for job in jobs:
-        job_id, status, created, updated = fields(job)
-        at = seconds_of(updated) or seconds_of(created)
-        change = JobChange(kind.name, job_id, status, at)
-        if status in kind.settled and at is not None and window.since <= at <= window.until:
-            settled.append(change)
-        elif status in kind.moving:
-            moving.append(change)
-        born = seconds_of(created)
-        older = older or (born is not None and born < window.since)
-    return older

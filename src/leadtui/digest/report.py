@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any, Final
 
 from leadtui.digest.window import iso
@@ -43,9 +43,6 @@ class Spent:
             return cls(credits=intent.debited if intent.debited is not None else intent.amount or 0)
         return cls(launches=1)
 
-    def to_json(self) -> dict[str, int]:
-        return {"credits": self.credits, "launches": self.launches}
-
 
 @dataclass(frozen=True)
 class ApprovalCounts:
@@ -58,15 +55,7 @@ class ApprovalCounts:
 
     @property
     def any(self) -> bool:
-        return any((self.asked, self.approved, self.denied, self.expired))
-
-    def to_json(self) -> dict[str, int]:
-        return {
-            "asked": self.asked,
-            "approved": self.approved,
-            "denied": self.denied,
-            "expired": self.expired,
-        }
+        return any(asdict(self).values())
 
 
 @dataclass(frozen=True)
@@ -102,13 +91,13 @@ class Digest:
         return {
             "since": iso(self.since),
             "until": iso(self.until),
-            "spent": spent.to_json()
-            | {"by_surface": {s: self.by_surface.get(s, Spent()).to_json() for s in SURFACES}},
+            "spent": asdict(spent)
+            | {"by_surface": {s: asdict(self.by_surface.get(s, Spent())) for s in SURFACES}},
             "jobs": {
                 "settled": [job.to_json() for job in self.settled],
                 "moving": [job.to_json() for job in self.moving],
             },
-            "approvals": self.approvals.to_json(),
+            "approvals": asdict(self.approvals),
             "pending": [pending_json(intent) for intent in self.pending],
             "balance": {"then": self.balance_then, "now": self.balance_now},
         }

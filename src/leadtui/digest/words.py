@@ -9,12 +9,6 @@ from leadtui.digest.report import SURFACES, Digest, JobChange, Spent
 from leadtui.spend.quote import plural
 
 SURFACE_NAMES: Final = {"app": "this app", "cli": "the command line", "agent": "agents"}
-SETTLED_WORDS: Final = {
-    "ready": "ready",
-    "failed": "failed",
-    "completed": "completed",
-    "stopped": "stopped",
-}
 
 
 def when(seconds: float, *, local: bool = False) -> str:
@@ -86,5 +80,4 @@ def jobs_line(digest: Digest) -> str:
 def job_line(job: JobChange, *, local: bool = False) -> str:
     """`Export exp_000012 ready · 2026-11-26 09:14 UTC` (local: without the zone)."""
     at = "time not stated" if job.at is None else when(job.at, local=local)
-    status = SETTLED_WORDS.get(job.status, job.status)
-    return f"{job.kind.capitalize()} {job.id} {status} · {at}"
+    return f"{job.kind.capitalize()} {job.id} {job.status} · {at}"

@@ -1,35 +1,27 @@
-"""A spend this client cannot ask its user about, approved in the running leadtui app instead.
+"""A spend this client cannot ask its user about, approved in the running leadtui app instead
+(`--approve-in-app` or the profile's `approvals = "app"`), through the spend core's one routine
+(`spend/approval_wait.py`), naming the agent as its client named itself.
 
-Opted into with `leadtui mcp --approve-in-app` or the profile's `approvals = "app"`: the spend
-is written into the journal for the app's Approvals screen, naming the agent (the client's
-`initialize` info) and this process, and the call waits through the spend core's one routine
-(`spend/approval_wait.py`). Meanwhile the client hears how the wait goes: a progress
-notification when the call carries a progress token, and a line on standard error (the
-server's log on stdio: this server declares no MCP logging capability). Only a yes for exactly
-the spend this process holds lets the tool send it, itself, through the spend core; a no, the
-timeout, an interruption (SIGINT, SIGTERM) or an answer about another spend is a tool error
-with its code and the quote.
+The wait is told as progress notifications and on standard error (the server's log on stdio:
+it declares no MCP logging capability). Only a yes for exactly the spend this process holds
+lets the tool send it; anything else is a tool error with its code and the quote.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import sys
-from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass, field
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, Final, TextIO
 
 from mcp.server.mcpserver import Context
 
+from leadtui.mcp.asking import Answer, Asked
 from leadtui.mcp.results import ToolFailure
 from leadtui.mcp.runtime import Runtime
-from leadtui.mcp.spend_answers import (
-    JOURNAL_UNAVAILABLE,
-    OUTCOME_UNKNOWN,
-    blocked,
-    quote_words,
-)
+from leadtui.mcp.spend_answers import OUTCOME_UNKNOWN, quote_words, refused_unsent
 from leadtui.spend.approval_wait import (
     ApprovalInterrupted,
     ApprovalMismatch,
@@ -47,7 +39,7 @@ from leadtui.spend.approvals import (
     Progress,
 )
 from leadtui.spend.decision import Decision, Surface
-from leadtui.spend.errors import JournalError, SpendBlocked
+from leadtui.spend.errors import JournalError
 from leadtui.spend.journal import SpendJournal
 from leadtui.spend.request import SpendRequest
 
@@ -66,29 +58,23 @@ def who_asks(ctx: Context[Any, Any]) -> Party:
     return Party.here(Surface.AGENT.value, shown or UNNAMED)
 
 
-@dataclass
-class WaitReport:
-    """`InAppApproval`'s report hook: each line to standard error, and as a progress
-    notification (seconds waited of the timeout; a no-op without a progress token)."""
+def _wait_told(
+    ctx: Context[Any, Any], clock: Callable[[], float], total: float, stderr: TextIO
+) -> Callable[[str], Awaitable[None]]:
+    """Each line of the wait to standard error, and as a progress notification (seconds
+    waited of the timeout; a no-op without a progress token)."""
+    started, told = clock(), -1.0
 
-    ctx: Context[Any, Any]
-    clock: Callable[[], float]
-    total: float
-    stderr: TextIO
-    started: float = field(init=False)
-    told: float = field(init=False, default=-1.0)
+    async def report(line: str) -> None:
+        nonlocal told
+        stderr.write(f"leadtui mcp: {line}\n")
+        stderr.flush()
+        done = min(clock() - started, total)
+        if done > told:  # the protocol wants progress to grow with each notification
+            told = done
+            await ctx.report_progress(done, total, line)
 
-    def __post_init__(self) -> None:
-        self.started = self.clock()
-
-    async def __call__(self, line: str) -> None:
-        self.stderr.write(f"leadtui mcp: {line}\n")
-        self.stderr.flush()
-        done = min(self.clock() - self.started, self.total)
-        if done <= self.told:  # the protocol wants progress to grow with each notification
-            return
-        self.told = done
-        await self.ctx.report_progress(done, self.total, line)
+    return report
 
 
 # What to do after the app's answer was no, or about another spend: never ask again unbidden.
@@ -102,7 +88,6 @@ _NOT_AGAIN: Final[dict[str, str]] = {
 
 
 def _after_the_app(refusal: ApprovalRefused) -> str:
-    """What to do after the running app did not say yes, in an agent's words (by code)."""
     if refusal.code != ApprovalTimedOut.code:
         return _NOT_AGAIN.get(refusal.code, _NOT_AGAIN[DeniedInApp.code])
     waited = refusal.waited or DEFAULT_WAIT_SECONDS
@@ -126,10 +111,11 @@ def refused_in_app(decision: Decision, refusal: ApprovalRefused) -> ToolFailure:
 
 async def approved_in_app(
     runtime: Runtime, ctx: Context[Any, Any], decision: Decision, request: SpendRequest
-) -> Approved:
-    """Ask the running app about `request` (at the decision's quote) and wait: the spend it
-    approved, exactly. Raises ToolFailure (denied, timed out, interrupted, mismatch; or the
-    journal could not be written)."""
+) -> Answer:
+    """Ask the running app about `request` at the decision's quote and wait: a yes with the
+    spend it approved, exactly. Raises ToolFailure (denied, timed out, interrupted, mismatch;
+    or the journal could not be written)."""
+    request = dataclasses.replace(request, quote=decision.quote)
     timeout = runtime.options.approval_timeout or DEFAULT_WAIT_SECONDS
     approval = InAppApproval(
         runtime.gate(),
@@ -138,20 +124,13 @@ async def approved_in_app(
         timeout=timeout,
         sleep=runtime.deps.sleep,
         clock=runtime.deps.clock,
-        report=WaitReport(ctx, runtime.deps.clock, timeout, runtime.deps.stderr or sys.stderr),
+        report=_wait_told(ctx, runtime.deps.clock, timeout, runtime.deps.stderr or sys.stderr),
     )
-    try:
-        return await approval.wait(request)
-    except ApprovalRefused as refusal:
-        raise refused_in_app(decision, refusal) from None
-    except SpendBlocked as exc:
-        raise blocked(exc) from None
-    except JournalError as exc:
-        raise ToolFailure(
-            JOURNAL_UNAVAILABLE,
-            f"The approval request could not be written into the journal ({exc}). Nothing "
-            "was sent.",
-        ) from None
+    async with refused_unsent():
+        try:
+            return Answer(Asked.YES, await approval.wait(request))
+        except ApprovalRefused as refusal:
+            raise refused_in_app(decision, refusal) from None
 
 
 @contextlib.asynccontextmanager
@@ -167,10 +146,8 @@ async def told_to_the_app(runtime: Runtime, approved: Approved) -> AsyncIterator
     try:
         yield
     except ToolFailure as failure:
-        unknown = failure.code == OUTCOME_UNKNOWN
-        await asyncio.to_thread(
-            ended, Progress.UNKNOWN if unknown else Progress.NOT_SENT, failure.code
-        )
+        progress = Progress.UNKNOWN if failure.code == OUTCOME_UNKNOWN else Progress.NOT_SENT
+        await asyncio.to_thread(ended, progress, failure.code)
         raise
     except BaseException:
         # Cancelled mid-send: whether it went through is the journal's to say.

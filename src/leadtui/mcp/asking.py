@@ -1,12 +1,10 @@
-"""How this server asks the user about a spend: one function, `ask`, and what came of it.
+"""How this server asks the user about a spend (`ask`), and what came of it (`Answer`).
 
-The question is a form (MCP elicitation) whose message shows the quote; only an accepted form
-that says yes authorizes the spend. Declined, cancelled, timed out or failed: nothing is sent.
-On the newest protocol the question travels in the tool's result (the SDK's `Elicit` marker,
-answered when the client calls again, and only for the same words); on older ones it is asked
-here, within `McpDeps.ask_seconds`. A client that cannot ask, when the user opted in, asks
-the running app instead (`approving.py`): its yes comes back as an `Answer` with the spend
-approved.
+The question is a form (MCP elicitation) showing the quote; only an accepted form that says yes
+authorizes the spend. On the newest protocol it travels in the tool's result (the SDK's
+`Elicit`, answered when the client calls again, only for the same words); on older ones it is
+asked here, within `McpDeps.ask_seconds`. A client that cannot ask, when the user opted in,
+asks the running app instead (`approving.py`).
 """
 
 from __future__ import annotations
@@ -63,29 +61,20 @@ class SpendConsent(BaseModel):
 
 
 class Asked(StrEnum):
-    """What came of asking."""
-
     YES = "yes"
     NO = "no"
     DECLINED = "declined"
     CANCELLED = "cancelled"
     TIMED_OUT = "timed_out"
     FAILED = "failed"
-    NOT_ASKED = "not_asked"
-    """Nothing needed asking (the decision is send or refuse), or this is a dry run."""
-    CANNOT_ASK = "cannot_ask"
-    """The client declared no way to ask its user (no form elicitation)."""
+    NOT_ASKED = "not_asked"  # nothing needed asking (send or refuse), or a dry run
+    CANNOT_ASK = "cannot_ask"  # the client declared no way to ask its user (no form elicitation)
 
 
 @dataclass(frozen=True)
 class Answer:
     asked: Asked
-    approved: Approved | None = None
-    """A yes given in the running app: the spend to send, exactly (perhaps quoted again)."""
-
-    @property
-    def given(self) -> bool:
-        return self.asked is Asked.YES
+    approved: Approved | None = None  # a yes in the running app: exactly the spend to send
 
 
 def can_ask(ctx: Context[Any, Any]) -> bool:
@@ -175,7 +164,6 @@ async def ask(
     dry_run: bool,
     seconds: float,
     in_app: Callable[[], Awaitable[Answer]] | None = None,
-    clock: Callable[[], float] = time.monotonic,
 ) -> Elicit[SpendConsent] | Answer:
     """Ask the user about `decision` when it says ask: in this client when it can; else in the
     running app when the user opted in (`in_app`); else say why not."""
@@ -188,7 +176,7 @@ async def ask(
     try:
         with anyio.fail_after(seconds):
             async with anyio.create_task_group() as group:
-                await group.start(_tell_the_wait, ctx, decision.quote, seconds, clock)
+                await group.start(_tell_the_wait, ctx, decision.quote, seconds)
                 try:
                     result = await ctx.elicit(question(decision), SpendConsent)
                 except (MCPError, ValueError, ValidationError) as exc:
@@ -205,16 +193,15 @@ async def _tell_the_wait(
     ctx: Context[Any, Any],
     quote: Quote,
     seconds: float,
-    clock: Callable[[], float],
     *,
     task_status: anyio.abc.TaskStatus[None] = anyio.TASK_STATUS_IGNORED,
 ) -> None:
     """While the user is asked: a progress notification at once and every PROGRESS_SECONDS
     (seconds waited of the wait), for a client that resets its request timeout on progress.
     A no-op when the call carries no progress token."""
-    started = clock()
+    started = time.monotonic()
     message = f"Waiting for the user's answer about spending {quote.total_text()}"
     while True:
-        await ctx.report_progress(min(clock() - started, seconds), seconds, message)
+        await ctx.report_progress(min(time.monotonic() - started, seconds), seconds, message)
         task_status.started()  # the first one is sent before the question
         await anyio.sleep(PROGRESS_SECONDS)

@@ -1,9 +1,7 @@
 """`leadtui mcp`: serve the tools over stdio until the client closes the connection.
 
-The SDK loads in a thread while a reader thread takes the client's messages; until it has
-loaded, `initialize` and `tools/list` are answered from the manifest (see `handshake.py`) and
-every message is kept; then the SDK serves them all, in order, and the rest as they come. A
-tool call sent however early is answered by the SDK once it is there.
+The SDK loads in a thread while a reader thread keeps the client's messages (answering what the
+manifest can: `handshake.py`); then the SDK serves them all, in order, and the rest as they come.
 """
 
 from __future__ import annotations
@@ -24,67 +22,46 @@ from leadtui.mcp.handshake import EarlyAnswers, Manifest
 if TYPE_CHECKING:
     from leadtui.mcp.runtime import McpDeps, Options
 
-# What the inbox holds besides the client's lines: the SDK has loaded; standard input ended.
+# What the inbox holds besides the client's lines (and what loading raised): the SDK has
+# loaded; standard input ended.
 LOADED: Final = object()
 ENDED: Final = object()
 
 
-class _Loader(threading.Thread):
-    """Imports the server (and so the SDK), then says so in the inbox."""
-
-    def __init__(self, inbox: queue.Queue[object]) -> None:
-        super().__init__(name="leadtui-mcp-loader", daemon=True)
-        self.inbox = inbox
-        self.error: BaseException | None = None
-
-    def run(self) -> None:
-        try:
-            importlib.import_module("leadtui.mcp.server")
-        except BaseException as exc:  # re-raised on the main thread
-            self.error = exc
-        finally:
-            self.inbox.put(LOADED)
+def _load(inbox: queue.Queue[object]) -> None:
+    """Import the server (and so the SDK), then put LOADED in the inbox, or what it raised."""
+    try:
+        importlib.import_module("leadtui.mcp.server")
+    except BaseException as exc:  # raised on the main thread
+        inbox.put(exc)
+    else:
+        inbox.put(LOADED)
 
 
-class _Reader(threading.Thread):
+def _read(stdin: BinaryIO, inbox: queue.Queue[object]) -> None:
     """Every line of standard input into the inbox, then ENDED."""
-
-    def __init__(self, stdin: BinaryIO, inbox: queue.Queue[object]) -> None:
-        super().__init__(name="leadtui-mcp-reader", daemon=True)
-        self.stdin = stdin
-        self.inbox = inbox
-
-    def run(self) -> None:
-        try:
-            for line in iter(self.stdin.readline, b""):
-                self.inbox.put(line)
-        except (OSError, ValueError):  # closed under us: the session is over
-            pass
-        finally:
-            self.inbox.put(ENDED)
+    try:
+        for line in iter(stdin.readline, b""):
+            inbox.put(line)
+    except (OSError, ValueError):  # closed under us: the session is over
+        pass
+    finally:
+        inbox.put(ENDED)
 
 
-class _Inbox:
-    """The client's lines for the SDK: those kept while it loaded, then the rest as they come."""
+async def _lines_for_the_sdk(
+    kept: list[bytes], inbox: queue.Queue[object], ended: bool
+) -> AsyncIterator[str]:
+    """The client's lines: those kept while the SDK loaded, then the rest as they come."""
+    import anyio.to_thread
 
-    def __init__(self, kept: list[bytes], inbox: queue.Queue[object], ended: bool) -> None:
-        self._kept = kept
-        self._inbox = inbox
-        self._ended = ended
-
-    def __aiter__(self) -> AsyncIterator[str]:
-        return self._lines()
-
-    async def _lines(self) -> AsyncIterator[str]:
-        import anyio.to_thread
-
-        for line in self._kept:
-            yield line.decode("utf-8", errors="replace")
-        while not self._ended:
-            item = await anyio.to_thread.run_sync(self._inbox.get, abandon_on_cancel=True)
-            if not isinstance(item, bytes):
-                return
-            yield item.decode("utf-8", errors="replace")
+    for line in kept:
+        yield line.decode("utf-8", errors="replace")
+    while not ended:
+        item = await anyio.to_thread.run_sync(inbox.get, abandon_on_cancel=True)
+        if not isinstance(item, bytes):
+            return
+        yield item.decode("utf-8", errors="replace")
 
 
 class _Outbox:
@@ -119,29 +96,20 @@ def options_from(ns: argparse.Namespace) -> Options:
     )
 
 
-def options_refusal(ns: argparse.Namespace) -> str | None:
-    """Why the options cannot serve (checked as the command line checks its own), or None."""
-    seconds = getattr(ns, "approval_timeout", None)
-    if seconds is None:
-        return None
-    from leadtui.spend.approval_wait import check_wait_seconds
-
-    try:
-        check_wait_seconds(seconds)
-    except ValueError as exc:
-        return f"--approval-timeout {seconds:g}: {exc}."
-    return None
-
-
 def run(ns: argparse.Namespace, deps: McpDeps | None = None) -> int:
     """Serve until stdin closes (exit 0), Ctrl-C (130) or SIGTERM (143). Raises
     ModuleNotFoundError (`mcp`) without the extra, before anything is answered."""
     if importlib.util.find_spec("mcp") is None:
         raise ModuleNotFoundError("No module named 'mcp'", name="mcp")
-    refusal = options_refusal(ns)
-    if refusal is not None:
-        sys.stderr.write(f"leadtui mcp: {refusal}\n")
-        return 2
+    seconds = getattr(ns, "approval_timeout", None)
+    if seconds is not None:  # checked as the command line checks its own
+        from leadtui.spend.approval_wait import check_wait_seconds
+
+        try:
+            check_wait_seconds(seconds)
+        except ValueError as exc:
+            sys.stderr.write(f"leadtui mcp: --approval-timeout {seconds:g}: {exc}.\n")
+            return 2
     try:
         return _serve(ns, deps)
     except KeyboardInterrupt:  # before serving: nothing was in flight
@@ -163,17 +131,18 @@ def _stopped(signum: int, in_flight: str | None) -> NoReturn:
 
 def _until_loaded(
     stdin: BinaryIO, stdout: BinaryIO
-) -> tuple[_Loader, EarlyAnswers, list[bytes], queue.Queue[object], bool]:
-    """Load the SDK while answering what the manifest can: the loader, the early answers, the
-    lines kept for the SDK, the inbox, and whether standard input has ended."""
+) -> tuple[EarlyAnswers, list[bytes], queue.Queue[object], bool]:
+    """Load the SDK while answering what the manifest can: the early answers, the lines kept
+    for the SDK, the inbox, and whether standard input has ended."""
     inbox: queue.Queue[object] = queue.Queue()
-    loader = _Loader(inbox)
-    loader.start()
-    _Reader(stdin, inbox).start()
+    for work, args in ((_load, (inbox,)), (_read, (stdin, inbox))):
+        threading.Thread(target=work, args=args, name="leadtui-mcp", daemon=True).start()
     early = EarlyAnswers(Manifest.read())
     kept: list[bytes] = []
     ended = False
     while (item := inbox.get()) is not LOADED:
+        if isinstance(item, BaseException):
+            raise item
         if not isinstance(item, bytes):
             ended = True
             continue
@@ -182,15 +151,12 @@ def _until_loaded(
         if answer is not None:
             stdout.write(answer)
             stdout.flush()
-    return loader, early, kept, inbox, ended
+    return early, kept, inbox, ended
 
 
 def _serve(ns: argparse.Namespace, deps: McpDeps | None) -> int:
-    """Serve until the client closes stdin (0)."""
     stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
-    loader, early, kept, inbox, ended = _until_loaded(stdin, stdout)
-    if loader.error is not None:
-        raise loader.error
+    early, kept, inbox, ended = _until_loaded(stdin, stdout)
 
     import anyio
     from mcp.server.stdio import stdio_server
@@ -214,7 +180,7 @@ def _serve(ns: argparse.Namespace, deps: McpDeps | None) -> int:
             async with anyio.create_task_group() as group:
                 group.start_soon(on_signals)
                 async with stdio_server(
-                    _Inbox(kept, inbox, ended),  # type: ignore[arg-type]
+                    _lines_for_the_sdk(kept, inbox, ended),  # type: ignore[arg-type]
                     _Outbox(stdout, early),  # type: ignore[arg-type]
                 ) as (read, write):
                     await server.serve(read, write)

@@ -1,13 +1,10 @@
 """The first answers, before the SDK is loaded: `initialize` and `tools/list`, from the manifest.
 
-Loading the `mcp` SDK takes longer than the rest of the server's start-up together. So
-`leadtui mcp` reads the client's messages while the SDK loads in a thread, and answers the
-handshake's `initialize` and the `tools/list` after it at once, with the lines the SDK itself
-wrote for them (`manifest.json`, made by `python -m leadtui.mcp.manifest`; a test holds it to
-the SDK's answers byte for byte). The SDK then serves every message from the first on; its
-own answers to those two requests are compared with the lines sent, and not sent again. Any
-other message (a newer protocol's `server/discover`, a version the manifest does not hold, a
-tool call) waits for the SDK.
+Loading the `mcp` SDK takes longer than the rest of the server's start-up together. So those
+two are answered at once with the lines the SDK itself wrote for them (`manifest.json`, made by
+`python -m leadtui.mcp.manifest`; a test holds it to the SDK's answers byte for byte). The SDK
+then serves every message from the first on; its own answers to those two are compared with
+the lines sent, and not sent again. Any other message waits for the SDK.
 
 Imports nothing of the SDK: keep it so.
 """
@@ -37,8 +34,7 @@ INSTRUCTIONS: Final = (
 MANIFEST_PATH: Final = Path(__file__).with_name("manifest.json")
 INITIALIZE: Final = "initialize"
 LIST_TOOLS: Final = "tools/list"
-EVERY_VERSION: Final = "*"
-"""The key of a result the SDK answers alike under every version."""
+EVERY_VERSION: Final = "*"  # the key of a result the SDK answers alike under every version
 
 
 @dataclass(frozen=True)
@@ -64,9 +60,7 @@ class Manifest:
         """The SDK's answer line (without the newline) to `method` under `version`."""
         results = self.results[method]
         result = results.get(version, results.get(EVERY_VERSION))
-        if result is None:
-            return None
-        return envelope(request_id, result)
+        return None if result is None else envelope(request_id, result)
 
 
 def envelope(request_id: Any, result: str) -> str:
@@ -76,19 +70,16 @@ def envelope(request_id: Any, result: str) -> str:
     )
 
 
-def _request(line: bytes | str) -> tuple[str, Any, dict[str, Any]] | None:
-    """(method, id, params) of a JSON-RPC request line; None for anything else."""
+def _message(line: bytes | str) -> tuple[dict[str, Any], str | int] | None:
+    """A JSON-RPC message that carries an id (a request or an answer), and the id."""
     try:
         message = json.loads(line)
     except ValueError:
         return None
-    if not isinstance(message, dict) or not isinstance(message.get("method"), str):
-        return None
-    request_id = message.get("id")
+    request_id = message.get("id") if isinstance(message, dict) else None
     if not isinstance(request_id, str | int) or isinstance(request_id, bool):
         return None
-    params = message.get("params", {})
-    return message["method"], request_id, params if isinstance(params, dict) else {}
+    return message, request_id
 
 
 @dataclass
@@ -104,10 +95,12 @@ class EarlyAnswers:
     def answer(self, line: bytes) -> bytes | None:
         """The line to send at once for this client message, or None (the SDK answers)."""
         first, self.seen_first = not self.seen_first, True
-        request = _request(line)
+        request = _message(line)
         if self.manifest is None or request is None:
             return None
-        method, request_id, params = request
+        message, request_id = request
+        method, params = message.get("method"), message.get("params")
+        params = params if isinstance(params, dict) else {}
         if method == INITIALIZE and first:
             version = params.get("protocolVersion")
             if not isinstance(version, str):
@@ -126,24 +119,15 @@ class EarlyAnswers:
     def answered(self, text: str) -> bool:
         """True when `text` (a line the SDK is about to send) answers a request answered
         early: it is not sent again. An answer that differs from ours is logged."""
-        try:
-            message = json.loads(text)
-        except ValueError:
+        answer = _message(text)
+        if answer is None or "method" in answer[0]:
             return False
-        if not isinstance(message, dict) or "method" in message:
-            return False
-        request_id = message.get("id")
-        if not isinstance(request_id, str | int) or isinstance(request_id, bool):
-            return False
-        sent = self.sent.pop(_key(request_id), None)
+        sent = self.sent.pop(_key(answer[1]), None)
         if sent is None:
             return False
         if text.rstrip("\n") != sent:
-            log.error("the SDK's answer differs from the manifest's: run python -m %s", _MAKER)
+            log.error("SDK answer differs from the manifest: run python -m leadtui.mcp.manifest")
         return True
-
-
-_MAKER: Final = "leadtui.mcp.manifest"
 
 
 def _key(request_id: str | int) -> tuple[str, str | int]:

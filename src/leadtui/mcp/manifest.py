@@ -23,7 +23,8 @@ _INITIALIZE_ID = 1
 _LIST_TOOLS_ID = 2
 
 
-def _opening(version: str) -> list[str]:
+async def _opening(version: str, done: anyio.Event) -> AsyncIterator[str]:
+    """Standard input for the SDK: the handshake, then the end once both answers came."""
     messages: list[dict[str, Any]] = [
         {
             "jsonrpc": "2.0",
@@ -38,25 +39,17 @@ def _opening(version: str) -> list[str]:
         {"jsonrpc": "2.0", "method": "notifications/initialized"},
         {"jsonrpc": "2.0", "id": _LIST_TOOLS_ID, "method": LIST_TOOLS},
     ]
-    return [json.dumps(message) + "\n" for message in messages]
+    for message in messages:
+        yield json.dumps(message) + "\n"
+    await done.wait()
 
 
-class _Client:
-    """Standard input and output for the SDK: the opening, then the end once both answers
-    were written."""
+class _Written:
+    """Standard output for the SDK: what it answers."""
 
-    def __init__(self, version: str) -> None:
-        self.lines = _opening(version)
+    def __init__(self) -> None:
         self.written: list[str] = []
         self.done = anyio.Event()
-
-    def __aiter__(self) -> AsyncIterator[str]:
-        return self._read()
-
-    async def _read(self) -> AsyncIterator[str]:
-        for line in self.lines:
-            yield line
-        await self.done.wait()
 
     async def write(self, text: str) -> None:
         self.written.append(text)
@@ -78,10 +71,10 @@ def _result(line: str, request_id: int) -> str:
 
 async def _answers(version: str) -> tuple[str, str]:
     server = build_server(Runtime(Options(), McpDeps()))
-    client = _Client(version)
-    async with stdio_server(client, client) as (read, write):  # type: ignore[arg-type]
+    out = _Written()
+    async with stdio_server(_opening(version, out.done), out) as (read, write):  # type: ignore[arg-type]
         await server.serve(read, write)
-    initialize, tools = client.written
+    initialize, tools = out.written
     return _result(initialize, _INITIALIZE_ID), _result(tools, _LIST_TOOLS_ID)
 
 

@@ -1,8 +1,6 @@
 """What a tool answers: structured content (under the tool's output schema) with a short text,
-or an `isError` result whose structured content is `{"error": {...}}`.
-
-Whatever came from the service is set off in the text as data inside a fenced block; lead
-records are introduced as untrusted third-party data, never as instructions.
+or an `isError` result whose structured content is `{"error": {...}}`. What came from the
+service is set off in the text as fenced data; lead records as untrusted third-party data.
 """
 
 from __future__ import annotations
@@ -77,14 +75,14 @@ class ToolFailure(Exception):
             self.hint = next_step(self.code, MCP_WORDS)
 
     def document(self) -> dict[str, Any]:
-        error: dict[str, Any] = {"code": self.code, "message": self.message}
-        if self.request_id is not None:
-            error["request_id"] = self.request_id
-        if self.status is not None:
-            error["status"] = self.status
-        if self.hint is not None:
-            error["hint"] = self.hint
-        return {"error": error | self.details}
+        error = {
+            "code": self.code,
+            "message": self.message,
+            "request_id": self.request_id,
+            "status": self.status,
+            "hint": self.hint,
+        }
+        return {"error": {k: v for k, v in error.items() if v is not None} | self.details}
 
     def result(self) -> CallToolResult:
         text = f"Error {self.code}: {self.message}"

@@ -1,8 +1,5 @@
 """What the tool server runs with: the outside world (injected by tests) and, built on first
-use, the profile's settings and the one client it keeps for its life.
-
-The same resolution as the command line and the app: `--base-url`, then LEADTUI_BASE_URL, then
-the profile; the key from the environment, the keyring or the key file; the same journal.
+use, the profile (resolved as every surface resolves it), its spend core and its one client.
 """
 
 from __future__ import annotations
@@ -10,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import time
 import uuid
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Final, TextIO
@@ -20,6 +17,7 @@ import httpx
 from leadtui.api.client import LeadClient
 from leadtui.api.errors import ConfigurationError
 from leadtui.api.guidance import NOT_SIGNED_IN
+from leadtui.api.transport import Sleep
 from leadtui.config.errors import ConfigError
 from leadtui.config.profile import ResolvedProfile, resolve_profile
 from leadtui.config.secrets import KeyStoreError
@@ -31,8 +29,6 @@ if TYPE_CHECKING:
     from leadtui.config.secrets import KeyStore
     from leadtui.spend.gate import SpendGate
 
-Sleep = Callable[[float], Awaitable[None]]
-
 CONFIGURATION: Final = "configuration"
 
 
@@ -40,20 +36,17 @@ CONFIGURATION: Final = "configuration"
 class McpDeps:
     """The world outside the server; the defaults are the real one."""
 
-    transport: httpx.AsyncBaseTransport | None = None
-    """None: the network."""
+    transport: httpx.AsyncBaseTransport | None = None  # None: the network
     sleep: Sleep = asyncio.sleep
     clock: Callable[[], float] = time.monotonic
     keystore: KeyStore | None = None
     journal_path: Path | None = None
-    environ: Mapping[str, str] | None = None
-    """None: this process's environment."""
+    environ: Mapping[str, str] | None = None  # None: this process's environment
     ask_seconds: float = 45.0
     """How long the user has to answer a question about a spend; then nothing is sent. Within
     the 60 s a TypeScript-SDK client waits for a call by default (progress does not extend it
     there unless the client asks), leaving time to quote before and to send after."""
-    stderr: TextIO | None = None
-    """Where a wait is told line by line (None: this process's standard error)."""
+    stderr: TextIO | None = None  # where a wait is told line by line (None: this process's)
 
 
 @dataclass(frozen=True)
@@ -65,9 +58,7 @@ class Options:
     max_credits: int = 0
     max_launches: int = 0
     approve_in_app: bool = False
-    """`--approve-in-app`: what this client cannot ask its user waits for a yes in the app."""
-    approval_timeout: float | None = None
-    """`--approval-timeout`: how long to wait for that yes (None: the default wait)."""
+    approval_timeout: float | None = None  # None: the default wait
 
 
 @dataclass
@@ -90,7 +81,6 @@ class Runtime:
 
     @property
     def allowance(self) -> Allowance:
-        """The budget given at start (`--max-credits`, `--max-launches`), in all."""
         return Allowance(self.options.max_credits, self.options.max_launches)
 
     def allowance_left(self) -> Allowance:
@@ -99,7 +89,7 @@ class Runtime:
         return self.allowance.less(Allowance(*spent))
 
     def gate(self) -> SpendGate:
-        """The spend core for this profile, on the journal every surface shares (built once)."""
+        """The spend core for this profile, on the journal every surface shares."""
         if self._gate is None:
             from leadtui.spend.gate import SpendGate
             from leadtui.spend.journal import SpendJournal
@@ -110,7 +100,7 @@ class Runtime:
 
     @property
     def resolved(self) -> ResolvedProfile:
-        """The profile as every surface resolves it, without its key (read with the client)."""
+        """The profile, without its key (read with the client)."""
         if self._resolved is None:
             try:
                 self._resolved = resolve_profile(

@@ -1,10 +1,9 @@
 """The output schemas the tools publish, and the argument types they share.
 
-Records keep every field the service sent (the spec shows few), so each schema requires only
-what the spec states and allows the rest. Every tool's published schema is its success schema
-or the one error document (`with_errors`): a client that validates every result against it
-(the TypeScript SDK's does, errors included) accepts both, and the agent reads the error's
-code, quote and hint wherever it runs.
+Each schema requires only what the spec states and allows the rest (records keep every field
+the service sent). Each is published with the one error document (`with_errors`): a client
+that validates every result against it (the TypeScript SDK's does, errors included) accepts
+both.
 """
 
 from __future__ import annotations
@@ -170,8 +169,7 @@ ERROR_SCHEMA: Final[dict[str, Any]] = {
 def with_errors(success: dict[str, Any]) -> dict[str, Any]:
     """A tool's published output schema: its success schema or the error document. Definitions
     stay at the root, where the success schema's references point."""
-    branch = {key: value for key, value in success.items() if key != "$defs"}
-    schema: dict[str, Any] = {"type": "object", "anyOf": [branch, ERROR_SCHEMA]}
-    if "$defs" in success:
-        schema["$defs"] = success["$defs"]
-    return schema
+    branch = dict(success)
+    definitions = branch.pop("$defs", None)
+    schema = {"type": "object", "anyOf": [branch, ERROR_SCHEMA]}
+    return schema if definitions is None else schema | {"$defs": definitions}

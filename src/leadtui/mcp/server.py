@@ -1,9 +1,7 @@
-"""The tool server: the SDK's MCPServer with leadtui's tools, and one rule for every failure.
-
-Whatever a tool raises ends as an `isError` result with an `error.code`: bad arguments with
-each field's reason (never the value), a server error with its code and request id, anything
-unforeseen as `unexpected`, logged without a traceback reaching the client. The server keeps
-serving after any failed call.
+"""The tool server: the SDK's MCPServer with leadtui's tools, and one rule for every failure:
+an `isError` result with an `error.code` (bad arguments with each field's reason, never the
+value; a server error with its code and request id; anything unforeseen as `unexpected`,
+logged without a traceback reaching the client), after which the server keeps serving.
 """
 
 from __future__ import annotations
@@ -21,7 +19,7 @@ from leadtui import __version__
 from leadtui.api.errors import LeadError
 from leadtui.api.guidance import UNEXPECTED
 from leadtui.api.reasons import field_reasons
-from leadtui.mcp import changing, downloading, handshake, reading, spend_tools, waiting
+from leadtui.mcp import changing, handshake, reading, spend_tools
 from leadtui.mcp.results import ToolFailure, from_lead_error, invalid
 from leadtui.mcp.runtime import Runtime
 from leadtui.mcp.schemas import with_errors
@@ -86,7 +84,5 @@ def build_server(runtime: Runtime) -> LeadToolServer:
     )
     reading.register(server, runtime)
     changing.register(server, runtime)
-    downloading.register(server, runtime)
-    waiting.register(server, runtime)
     spend_tools.register(server, runtime)
     return server

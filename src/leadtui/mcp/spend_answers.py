@@ -4,17 +4,20 @@ are `approving.py`'s."""
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import AsyncIterator
 from typing import Any, Final
 
-from pydantic import BaseModel, Field, model_validator
+from pydantic import BaseModel, Field
 
 from leadtui.api.errors import InvalidIdempotencyKey
 from leadtui.api.guidance import INVALID_REQUEST
+from leadtui.config.errors import StateDirError
 from leadtui.mcp import asking
 from leadtui.mcp.asking import Asked
 from leadtui.mcp.results import ToolFailure, from_lead_error
-from leadtui.spend.decision import ASK_CODES, Allowance, Decision, SpendRefused
-from leadtui.spend.errors import Code, SpendBlocked, SpendOutcomeUnknown
+from leadtui.spend.decision import ASK_CODES, Decision, SpendRefused
+from leadtui.spend.errors import Code, JournalError, SpendBlocked, SpendOutcomeUnknown
 from leadtui.spend.quote import Quote, Unit
 
 AUTHORIZATION_REQUIRED: Final = "authorization_required"
@@ -62,29 +65,12 @@ class SpendOut(BaseModel):
         description="What is left of the budget given at start (credits, launches)."
     )
 
-    @model_validator(mode="after")
-    def _ids_of_the_record(self) -> SpendOut:
-        """The record's ids as the tools' arguments name them (wait_for_job takes them)."""
-        record = self.record or {}
-        if self.export_id is None and isinstance(record.get("exportId"), str):
-            self.export_id = record["exportId"]
-        if self.extraction_id is None and isinstance(record.get("extractionId"), str):
-            self.extraction_id = record["extractionId"]
-        return self
-
-
-def allowance_json(allowance: Allowance) -> dict[str, int]:
-    return {"credits": allowance.credits, "launches": allowance.launches}
-
 
 def _authorize_hint(quote: Quote) -> str:
-    if quote.unit is Unit.LAUNCH:
-        flag = f"--max-launches {quote.total}"
-    else:
-        flag = f"--max-credits {quote.total}"
+    flag = "--max-launches" if quote.unit is Unit.LAUNCH else "--max-credits"
     return (
         "Ask the user. They can authorize spends in advance by restarting this server with "
-        f"`leadtui mcp {flag}` (or more), approve each in the running leadtui app by "
+        f"`leadtui mcp {flag} {quote.total}` (or more), approve each in the running leadtui app by "
         "restarting it with `leadtui mcp --approve-in-app`, or use an MCP client that can ask "
         "them (form elicitation); then call again."
     )
@@ -142,6 +128,20 @@ def outcome_unknown(exc: SpendOutcomeUnknown) -> ToolFailure:
         request_id=cause.request_id,
         details={"idempotency_key": key, "cause": cause.code},
     )
+
+
+@contextlib.asynccontextmanager
+async def refused_unsent() -> AsyncIterator[None]:
+    """The spend core's refusals, and a journal it cannot write, as tool errors: nothing was
+    sent (a spend is first written down)."""
+    try:
+        yield
+    except SpendBlocked as exc:
+        raise blocked(exc) from None
+    except (JournalError, StateDirError) as exc:
+        raise ToolFailure(
+            JOURNAL_UNAVAILABLE, f"{exc} Nothing was sent: a spend is first written down."
+        ) from None
 
 
 def blocked(exc: SpendBlocked) -> ToolFailure:

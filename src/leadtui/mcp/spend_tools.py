@@ -1,9 +1,7 @@
-"""The spending tools: `unlock_results`, `create_extraction`, `launch_extraction`.
-
-Each is the request it builds from its own arguments (a function below) and one shell, written
-once by `_add_tool`: price the request, ask about it when the decision says ask, and render the
-decision (`spending.Spender`). The SDK reads a tool's arguments, and a resolver's, from its
-signature; the shell's two functions are given the builder's arguments that way.
+"""The spending tools: each is the request it builds from its own arguments (a function below)
+in one shell, `_add_tool`: price the request, ask about it when the decision says ask, render
+the decision (`spending.Spender`). The SDK reads a tool's and a resolver's arguments from their
+signatures: the shell's functions are given the builder's arguments that way.
 """
 
 # No `from __future__ import annotations` here: the SDK reads each tool's
@@ -26,7 +24,7 @@ from leadtui.api.models import (
     IDEMPOTENCY_KEY_MIN,
     ExtractionRequest,
 )
-from leadtui.mcp import asking
+from leadtui.mcp import approving, asking
 from leadtui.mcp.asking import SpendConsent
 from leadtui.mcp.reading import ExtractionId, SearchId
 from leadtui.mcp.runtime import Runtime
@@ -157,7 +155,8 @@ def _add_tool(server: MCPServer[Any], spender: Spender, build: Build, seconds: f
         ctx: Context, dry_run: bool, priced: Annotated[Priced, Resolve(price)]
     ) -> Elicit[SpendConsent] | asking.Answer:
         async def in_app() -> asking.Answer:
-            return await spender.approved_in_app(ctx, priced)
+            decision, request = priced.decision, priced.request
+            return await approving.approved_in_app(spender.runtime, ctx, decision, request)
 
         return await asking.ask(
             ctx,
@@ -188,7 +187,6 @@ def _add_tool(server: MCPServer[Any], spender: Spender, build: Build, seconds: f
 
 
 def register(server: MCPServer[Any], runtime: Runtime) -> None:
-    """Add the spending tools to `server`."""
     spender = Spender(runtime)
     for build in TOOLS:
         _add_tool(server, spender, build, runtime.deps.ask_seconds)

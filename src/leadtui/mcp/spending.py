@@ -1,13 +1,8 @@
-"""How the spending tools decide and spend (`Spender`): the one spend decision (`spend/`)
-rendered, none added.
-
-The quote, the balance read fresh, the allowance given at start (`--max-credits`,
-`--max-launches`), what the journal knows and the caller's idempotency key all go to
-`SpendGate.decide`; `send` is sent within the allowance (kept in the journal: every spend
-this server sends counts under it from the moment it is journaled, at what it really debited
-once settled), `ask` asks the user (see `asking.py`: in the client, or in the running app
-when the user opted in) and only a yes sends; anything else sends nothing and answers an
-error with its code and the quote. The tools themselves are in `spend_tools.py`.
+"""How the spending tools (`spend_tools.py`) decide and spend: the one spend decision
+(`SpendGate.decide`) rendered, none added. `send` is sent within the allowance given at start
+(counted in the journal from the moment a spend is journaled, at what it really debited once
+settled); `ask` asks the user (`asking.py`) and only a yes sends; anything else sends nothing
+and answers an error with its code and the quote.
 """
 
 from __future__ import annotations
@@ -20,22 +15,20 @@ from typing import Any
 from mcp.server.mcpserver import Context
 from mcp.types import CallToolResult
 
+from leadtui.api.client import LeadClient
 from leadtui.api.errors import LeadError
-from leadtui.config.errors import StateDirError
 from leadtui.mcp import approving, asking
 from leadtui.mcp.asking import Asked
 from leadtui.mcp.reading import as_json
-from leadtui.mcp.results import ToolFailure, answer, from_lead_error
+from leadtui.mcp.results import answer, from_lead_error
 from leadtui.mcp.runtime import Runtime
 from leadtui.mcp.spend_answers import (
-    JOURNAL_UNAVAILABLE,
     SpendOut,
-    allowance_json,
-    blocked,
     declined,
     outcome_unknown,
     quote_words,
     refused,
+    refused_unsent,
 )
 from leadtui.spend.debit import SpendResult
 from leadtui.spend.decision import (
@@ -46,11 +39,8 @@ from leadtui.spend.decision import (
     Surface,
     Verdict,
 )
-from leadtui.spend.errors import Code, JournalError, SpendBlocked, SpendOutcomeUnknown
+from leadtui.spend.errors import Code, SpendOutcomeUnknown
 from leadtui.spend.request import SpendRequest
-
-Make = Callable[[Any], Awaitable[SpendRequest]]
-"""Builds a spend's request with the client (reading what its quote needs)."""
 
 
 @dataclass(frozen=True)
@@ -59,8 +49,6 @@ class Priced:
 
     request: SpendRequest
     decision: Decision
-    make: Make
-    """How the request was built: built again, it is quoted again."""
 
 
 class Spender:
@@ -81,27 +69,16 @@ class Spender:
             limits=self.runtime.limits,
         )
 
-    async def priced(self, ctx: Context[Any, Any], make: Make) -> Priced:
-        """Build the request (`make(client)`), then ask the one decision about it."""
+    async def priced(
+        self, ctx: Context[Any, Any], make: Callable[[LeadClient], Awaitable[SpendRequest]]
+    ) -> Priced:
+        """Build the request with the client (reading what its quote needs), then ask the one
+        decision about it."""
         client = self.runtime.client()
-        try:
+        async with refused_unsent():
             request = await make(client)
             decision = await self.runtime.gate().decide(request, client, self.authorization(ctx))
-        except SpendBlocked as exc:
-            raise blocked(exc) from None
-        except (JournalError, StateDirError) as exc:
-            raise ToolFailure(
-                JOURNAL_UNAVAILABLE, f"{exc} Nothing was sent: a spend is first written down."
-            ) from None
-        return Priced(request, decision, make)
-
-    async def approved_in_app(self, ctx: Context[Any, Any], priced: Priced) -> asking.Answer:
-        """Ask the running app about the spend, at the decision's quote, and wait for its yes.
-        Raises ToolFailure when none comes."""
-        decision = priced.decision
-        request = dataclasses.replace(priced.request, quote=decision.quote)
-        approved = await approving.approved_in_app(self.runtime, ctx, decision, request)
-        return asking.Answer(Asked.YES, approved)
+        return Priced(request, decision)
 
     async def settle(
         self, ctx: Context[Any, Any], priced: Priced, outcome: Any, dry_run: bool
@@ -117,7 +94,7 @@ class Spender:
         answer = asking.answer_of(outcome)
         if answer.asked is Asked.CANNOT_ASK:
             raise refused(decision)
-        if not answer.given:
+        if answer.asked is not Asked.YES:
             raise declined(decision, answer.asked)
         if answer.approved is None:
             # Where the answer came with this call, its read came after the yes: the one.
@@ -138,7 +115,7 @@ class Spender:
         runtime, client = self.runtime, self.runtime.client()
         request = priced.request
         # One spend at a time: two calls must not both fit in what is left of the allowance.
-        async with runtime.spending:
+        async with runtime.spending, refused_unsent():
             runtime.sending = request.idempotency_key
             try:
                 while True:
@@ -153,15 +130,8 @@ class Spender:
                     except SpendRefused as exc:
                         yes, fresh = await self._asked_again(ctx, exc), False
                         request = dataclasses.replace(request, quote=yes.quote)
-            except SpendBlocked as exc:
-                raise blocked(exc) from None
             except SpendOutcomeUnknown as exc:
                 raise outcome_unknown(exc) from None
-            except (JournalError, StateDirError) as exc:
-                raise ToolFailure(
-                    JOURNAL_UNAVAILABLE,
-                    f"{exc} Nothing was sent: a spend is first written down.",
-                ) from None
             except LeadError as exc:  # a definitive refusal: journaled, nothing spent
                 failure = from_lead_error(exc)
                 failure.details["idempotency_key"] = priced.request.idempotency_key
@@ -181,21 +151,23 @@ class Spender:
         if not isinstance(answer, asking.Answer) or answer.asked is Asked.CANNOT_ASK:
             # Nobody to ask in this call (a later call carries the question): both quotes.
             raise refused(dataclasses.replace(again, verdict=Verdict.REFUSE))
-        if not answer.given:
+        if answer.asked is not Asked.YES:
             raise declined(again, answer.asked)
         return again
 
-    def _dry_run(self, priced: Priced) -> CallToolResult:
-        decision = priced.decision
-        doc = SpendOut(
-            sent=False,
-            dry_run=True,
-            idempotency_key=priced.request.idempotency_key,
+    def _out(self, decision: Decision, **fields: object) -> dict[str, Any]:
+        """What a spending tool answers, with the decision and what is left of the allowance."""
+        return SpendOut(
             quote=decision.quote.to_json(),
             decision=decision.to_json(),
-            record=None,
-            allowance_left=allowance_json(self.runtime.allowance_left()),
+            allowance_left=dataclasses.asdict(self.runtime.allowance_left()),
+            **fields,
         ).model_dump(mode="json")
+
+    def _dry_run(self, priced: Priced) -> CallToolResult:
+        decision = priced.decision
+        key = priced.request.idempotency_key
+        doc = self._out(decision, sent=False, dry_run=True, idempotency_key=key, record=None)
         verdict = decision.verdict.value + (f" ({decision.code.value})" if decision.code else "")
         return answer(
             doc,
@@ -205,19 +177,21 @@ class Spender:
 
     def _sent(self, priced: Priced, result: SpendResult) -> CallToolResult:
         decision = result.decision or priced.decision
-        doc = SpendOut(
+        record = as_json(result.record)
+        doc = self._out(
+            decision,
             sent=True,
             dry_run=False,
             replayed=result.replayed,
             idempotency_key=result.intent.idempotency_key,
-            quote=decision.quote.to_json(),
-            decision=decision.to_json(),
-            record=as_json(result.record),
+            record=record,
+            # The record's ids as the tools' arguments name them (wait_for_job takes them).
+            export_id=record.get("exportId"),
+            extraction_id=record.get("extractionId"),
             debited=result.debited,
             sent_now=result.sent_now,
             overcharge=result.overcharge_json(),
-            allowance_left=allowance_json(self.runtime.allowance_left()),
-        ).model_dump(mode="json")
+        )
         if result.replayed:
             debit = result.debit_text() or "nothing spent again."
             summary = (

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from leadtui.cli.output import as_json, table_lines
 from leadtui.cli.runtime import Context
 
 
@@ -34,21 +33,16 @@ async def show(ctx: Context) -> int:
 async def usage(ctx: Context) -> int:
     """`leadtui usage`: GET /usage, totals then one line per day."""
     record = await ctx.client().usage()
+    totals = [
+        ("Window", f"{record.window_days} days"),
+        ("Requests", record.totals.requests),
+        ("Credits used", record.totals.credits_used),
+        ("Credits left", record.credits),
+    ]
+    ctx.out.record(record, lambda _: totals)
     if ctx.out.machine:
-        ctx.out.document(as_json(record))
         return 0
-    ctx.out.fields(
-        [
-            ("Window", f"{record.window_days} days"),
-            ("Requests", record.totals.requests),
-            ("Credits used", record.totals.credits_used),
-            ("Credits left", record.credits),
-        ]
-    )
     ctx.out.line()
     rows = [[d.date, f"{d.requests:,}", f"{d.credits_used:,}"] for d in record.daily]
-    lines = table_lines(["Date", "Requests", "Credits used"], rows)
-    ctx.out.line(ctx.out.bold(lines[0]))
-    for text in lines[1:]:
-        ctx.out.line(text)
+    ctx.out.table(["Date", "Requests", "Credits used"], rows)
     return 0

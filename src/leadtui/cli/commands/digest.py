@@ -7,7 +7,7 @@ import asyncio
 from typing import Final
 
 from leadtui.cli.exit_codes import Exit
-from leadtui.cli.failures import JOURNAL_UNAVAILABLE, CliFailure, usage_failure
+from leadtui.cli.failures import CliFailure, usage_failure
 from leadtui.cli.runtime import Context
 from leadtui.digest.gather import Window, gather
 from leadtui.digest.marks import Looker, Mark, Marks, Seen, marks_path
@@ -23,7 +23,7 @@ from leadtui.digest.words import (
     window_line,
 )
 from leadtui.spend.account import SpendAccount
-from leadtui.spend.errors import JournalError
+from leadtui.spend.errors import Code, JournalError
 from leadtui.spend.journal import SpendJournal
 
 FIRST_LOOK_SECONDS: Final = 24 * 3600
@@ -51,7 +51,7 @@ async def show(ctx: Context) -> int:
         journal = await asyncio.to_thread(SpendJournal, ctx.deps.journal_path)
         digest = await gather(client, identity, journal, seen, window)
     except JournalError as exc:
-        raise CliFailure(JOURNAL_UNAVAILABLE, str(exc), Exit.UNEXPECTED) from None
+        raise CliFailure(Code.JOURNAL_UNAVAILABLE, str(exc), Exit.UNEXPECTED) from None
     try:
         await asyncio.to_thread(marks.put, seen, Looker.DIGEST, Mark(now, identity.credits))
     except OSError as exc:

@@ -9,7 +9,6 @@ from leadtui.api.contract import ExtractionStatus
 from leadtui.api.models import Extraction, ExtractionDraft, ExtractionRequest
 from leadtui.cli import approving, spending
 from leadtui.cli.commands.verbs import list_verb, record_verb, results_verb, wait_verb
-from leadtui.cli.failures import usage_failure
 from leadtui.cli.output import Column, field, percent
 from leadtui.cli.request_files import checked
 from leadtui.cli.runtime import Context
@@ -81,23 +80,13 @@ async def _consume_launch(ctx: Context, spend: spending.Spend) -> int:
     return 0
 
 
-def _check_launches(ctx: Context) -> None:
-    if ctx.ns.max_launches is not None and ctx.ns.max_launches < 0:
-        raise usage_failure("--max-launches must be 0 or more. Nothing was sent.")
-
-
 async def create(ctx: Context) -> int:
-    """Create and launch in one call."""
-    _check_launches(ctx)
     body = checked(ExtractionRequest, ctx.ns.file, ctx.deps.stdin)
     return await _consume_launch(ctx, await spending.create_extraction_spend(ctx, body))
 
 
 async def launch(ctx: Context) -> int:
-    """Launch a draft."""
-    _check_launches(ctx)
-    spend = await spending.launch_extraction_spend(ctx, ctx.ns.id)
-    return await _consume_launch(ctx, spend)
+    return await _consume_launch(ctx, await spending.launch_extraction_spend(ctx, ctx.ns.id))
 
 
 # Exit 0 once completed, 3 if it failed or was stopped, 4 on --timeout.

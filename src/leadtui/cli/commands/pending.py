@@ -6,7 +6,6 @@ from leadtui.api.models import Export
 from leadtui.cli import approving, spending
 from leadtui.cli.commands.exports import export_rows
 from leadtui.cli.commands.extractions import extraction_rows
-from leadtui.cli.output import table_lines
 from leadtui.cli.runtime import Context
 from leadtui.spend.intent import SpendIntent
 
@@ -31,14 +30,12 @@ async def list_pending(ctx: Context) -> int:
     unreadable = await spending.unreadable_intents(ctx)
     spoiled = [{"idempotency_key": u.idempotency_key, "unreadable": u.reason} for u in unreadable]
     who = approving.who_asked(ctx)
+    data = [spending.intent_json(i) | who(i) for i in intents]
     if ctx.out.fmt == "jsonl":
-        for intent in intents:
-            ctx.out.document(spending.intent_json(intent) | who(intent))
-        for entry in spoiled:
-            ctx.out.document(entry)
+        for doc in [*data, *spoiled]:
+            ctx.out.document(doc)
         return 0
     if ctx.out.machine:
-        data = [spending.intent_json(i) | who(i) for i in intents]
         ctx.out.document({"data": data, "unreadable": spoiled, "next_cursor": None})
         return 0
     if not intents and not unreadable:
@@ -60,11 +57,7 @@ async def list_pending(ctx: Context) -> int:
         [shown(u.idempotency_key), "unreadable", shown(u.reason), "—", "—", "—", "—"]
         for u in unreadable
     ]
-    headers = ["Key", "Operation", "Details", "Credits", "Journaled", "Account", "By"]
-    lines = table_lines(headers, rows)
-    ctx.out.line(ctx.out.bold(lines[0]))
-    for text in lines[1:]:
-        ctx.out.line(text)
+    ctx.out.table(["Key", "Operation", "Details", "Credits", "Journaled", "Account", "By"], rows)
     if intents:
         ctx.out.info("Resend with the same key (never a second debit): leadtui pending resend KEY")
     if unreadable:

@@ -7,7 +7,6 @@ ZIP in DIR once. Every failure on the way exits non-zero with its error.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -38,8 +37,6 @@ def _check_count(results: int) -> None:
 async def run(ctx: Context) -> int:
     ns = ctx.ns
     _check_count(ns.results)
-    if ns.max_credits is not None and ns.max_credits < 0:
-        raise usage_failure("--max-credits must be 0 or more. Nothing was sent.")
     approving.check_options(ctx)
     folder = download_folder(ns.download) if ns.download and not ns.dry_run else None
     spend = await spending.unlock_spend(ctx, ns.search_id, ns.results)
@@ -77,10 +74,9 @@ async def _within_ceiling(ctx: Context, pending_key: str) -> bool:
     ceiling = ctx.ns.max_credits
     if ceiling is None or ctx.ns.idempotency_key is None:
         return False
-    for intent in await spending.pending_intents(ctx):
-        if intent.idempotency_key == pending_key:
-            return intent.amount is not None and intent.amount <= ceiling
-    return False
+    pending = await spending.pending_intents(ctx)
+    amount = next((i.amount for i in pending if i.idempotency_key == pending_key), None)
+    return amount is not None and amount <= ceiling
 
 
 async def _follow(ctx: Context, export: Export, folder: Path | None, spent: dict[str, Any]) -> int:
@@ -106,14 +102,9 @@ async def _follow(ctx: Context, export: Export, folder: Path | None, spent: dict
     if ctx.out.machine:
         ctx.out.document(as_json(ready) | spent | saved)
     else:
-        ctx.out.fields(_with_saved(export_rows(as_json(ready)), saved))
+        rows = list(export_rows(as_json(ready)))
+        if saved:
+            rows.append(("Saved to", saved["path"]))
+            rows.append(("Downloaded", "now" if saved["downloaded"] else "before (kept)"))
+        ctx.out.fields(rows)
     return 0
-
-
-def _with_saved(
-    rows: Iterable[tuple[str, object]], saved: dict[str, Any]
-) -> Iterable[tuple[str, object]]:
-    yield from rows
-    if saved:
-        yield "Saved to", saved["path"]
-        yield "Downloaded", "now" if saved["downloaded"] else "before (kept)"

@@ -2,28 +2,22 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from leadtui.cli.lists import show_pages
-from leadtui.cli.output import Column
+from leadtui.cli.output import Column, Rows
 from leadtui.cli.runtime import Context
 from leadtui.cli.waiting import Goal, wait_for
 
 Handler = Callable[[Context], Awaitable[int]]
-Rows = Callable[[dict[str, Any]], Iterable[tuple[str, object]]]
-
-
-def _resource(ctx: Context, name: str) -> Any:
-    """`client.searches`, `client.exports` or `client.extractions`."""
-    return getattr(ctx.client(), name)
 
 
 def list_verb(resource: str, columns: Sequence[Column]) -> Handler:
     """`<resource> list [--limit N] [--cursor C] [--all]`."""
 
     async def run(ctx: Context) -> int:
-        await show_pages(ctx, _resource(ctx, resource).list, columns)
+        await show_pages(ctx, getattr(ctx.client(), resource).list, columns)
         return 0
 
     return run
@@ -33,7 +27,7 @@ def results_verb(resource: str) -> Handler:
     """`<resource> results ID`: lead records, whose fields the spec does not show."""
 
     async def run(ctx: Context) -> int:
-        api, item = _resource(ctx, resource), ctx.ns.id
+        api, item = getattr(ctx.client(), resource), ctx.ns.id
         await show_pages(ctx, lambda cursor, limit: api.results(item, cursor, limit), None)
         return 0
 
@@ -44,7 +38,7 @@ def record_verb(resource: str, method: str, rows: Rows) -> Handler:
     """`<resource> <verb> ID` answered by one record: get, retry, pause, resume, stop."""
 
     async def run(ctx: Context) -> int:
-        record = await getattr(_resource(ctx, resource), method)(ctx.ns.id)
+        record = await getattr(getattr(ctx.client(), resource), method)(ctx.ns.id)
         ctx.out.record(record, rows)
         return 0
 
@@ -56,7 +50,7 @@ def wait_verb(resource: str, goal: Goal, describe: Callable[[Any], str], rows: R
     `goal`'s success, 3 its failure, 4 on the timeout."""
 
     async def run(ctx: Context) -> int:
-        api, item = _resource(ctx, resource), ctx.ns.id
+        api, item = getattr(ctx.client(), resource), ctx.ns.id
         record, code = await wait_for(ctx, lambda: api.get(item), goal, describe, ctx.ns.timeout)
         ctx.out.record(record, rows)
         return int(code)

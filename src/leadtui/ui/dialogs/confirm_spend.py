@@ -3,10 +3,9 @@ decision and its progress.
 
 Its figures all come from the decision's quote (re-priced against the balance read when it
 opened). A decision that asks offers `y` and says why it asks; one that sends without asking
-(within the budget) says so while it sends. (A refusal opens no dialog: it is shown where
-errors are.) After `y` the dialog stays
-up saying "Sending… (same key on every retry)" until the server answers: a confirmed spend has
-no key that cancels it.
+(within the budget) says so while it sends; a refusal opens no dialog (it is shown where errors
+are). After `y` the dialog stays up saying "Sending… (same key on every retry)" until the
+server answers: a confirmed spend has no key that cancels it.
 """
 
 from __future__ import annotations
@@ -18,7 +17,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.widgets import Static
 
-from leadtui.spend.decision import Decision, Verdict
+from leadtui.spend.decision import Decision
 from leadtui.spend.intent import SpendOperation
 from leadtui.spend.quote import Quote, Unit, plural
 from leadtui.spend.request import SpendRequest
@@ -100,40 +99,20 @@ class ConfirmSpend(ConfirmDialog):
         """`asker`: another process asks for this spend and sends it once approved (the
         Approvals screen); the dialog then asks for an approval, not a spend."""
         quote = decision.quote
+        launch = quote.unit is Unit.LAUNCH
         if asker is not None:
-            title, label, key = (
-                f"Approve: {spend_title(quote)}",
-                self._approve_label(quote),
-                "Approve",
-            )
+            title, key = "Approve", "Approve"
+            label = "Approve the launch" if launch else f"Approve {quote.total_text()}"
         else:
-            key = "Launch" if quote.unit is Unit.LAUNCH else "Spend"
-            title, label = f"Confirm: {spend_title(quote)}", self._label(quote)
-        super().__init__(title, label, key_label=key)
+            title, key = "Confirm", "Launch" if launch else "Spend"
+            label = key if launch else f"Spend {quote.total_text()}"
+        super().__init__(f"{title}: {spend_title(quote)}", label, key_label=key)
         self.request = request
         self.decision = decision
-        self.quote = quote
         self.asker = asker
         self.is_sending = False
         self._done = False
         self.answer: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
-
-    @property
-    def ask(self) -> bool:
-        """A person's yes is needed (False: sent without asking)."""
-        return self.decision.verdict is Verdict.ASK
-
-    @staticmethod
-    def _approve_label(quote: Quote) -> str:
-        return (
-            "Approve the launch" if quote.unit is Unit.LAUNCH else f"Approve {quote.total_text()}"
-        )
-
-    @staticmethod
-    def _label(quote: Quote) -> str:
-        if quote.unit is Unit.LAUNCH:
-            return "Launch"
-        return f"Spend {quote.total_text()}"
 
     def compose_body(self) -> ComposeResult:
         table = quote_table(self.decision, self.request.short_key, self.asker)

@@ -81,18 +81,13 @@ class CustomDownload(ModalScreen[CustomDownloadChoice | None]):
                 yield FormatButton("JSON", id="format-json")
             yield Static("", id="custom-status", classes="job-dialog-hint")
             with Horizontal(classes="job-dialog-buttons"):
-                yield Button("Cancel", id="custom-cancel")
-                yield Button("Download (ctrl+s)", id="custom-ok", variant="primary")
+                yield Button("Cancel", id="custom-cancel", action="screen.cancel")
+                yield Button(
+                    "Download (ctrl+s)", id="custom-ok", variant="primary", action="screen.download"
+                )
 
     def on_mount(self) -> None:
         self.query_one("#custom-columns").focus()
-
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        event.stop()
-        if event.button.id == "custom-ok":
-            self.action_download()
-        else:
-            self.dismiss(None)
 
     def action_download(self) -> None:
         columns = self.query_one("#custom-columns", SelectionList).selected

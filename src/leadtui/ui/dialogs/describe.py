@@ -82,20 +82,13 @@ class Describe(ModalScreen[None]):
         self._draw()
         self.query_one("#describe-json").focus()
 
-    # --- drawing -------------------------------------------------------------------------
-
     def _draw(self) -> None:
-        hits = set(matches(self.lines, self.search_text))
-        out = Text(no_wrap=True, overflow="ellipsis")
-        for index, line in enumerate(self._highlighted):
-            shown = line.copy()
-            if index in hits:
-                shown.stylize("underline")
-            if index == self.cursor:
-                shown.stylize("reverse")
-            out.append_text(shown)
-            if index < len(self._highlighted) - 1:
-                out.append("\n")
+        shown = [line.copy() for line in self._highlighted]
+        for index in matches(self.lines, self.search_text):
+            shown[index].stylize("underline")
+        if 0 <= self.cursor < len(shown):
+            shown[self.cursor].stylize("reverse")
+        out = Text("\n", no_wrap=True, overflow="ellipsis").join(shown)
         self.query_one("#describe-text", Static).update(out)
         self.query_one("#describe-where", Static).update(self._where())
         self._keep_cursor_visible()
@@ -118,8 +111,6 @@ class Describe(ModalScreen[None]):
             view.scroll_to(y=self.cursor, animate=False)
         elif self.cursor >= view.scroll_y + height:
             view.scroll_to(y=self.cursor - height + 1, animate=False)
-
-    # --- moving --------------------------------------------------------------------------
 
     def _go(self, line: int) -> None:
         self.cursor = max(0, min(len(self.lines) - 1, line))
@@ -150,8 +141,6 @@ class Describe(ModalScreen[None]):
     def action_last(self) -> None:
         self._go(len(self.lines) - 1)
 
-    # --- searching -----------------------------------------------------------------------
-
     def action_search(self) -> None:
         box = self.query_one("#describe-search", Input)
         box.add_class("-open")
@@ -175,8 +164,6 @@ class Describe(ModalScreen[None]):
         found = find(self.lines, self.search_text, self.cursor + step, step)
         if found is not None:
             self._go(found)
-
-    # --- copying and closing -------------------------------------------------------------
 
     def action_copy_field(self) -> None:
         path = self.lines[self.cursor].path

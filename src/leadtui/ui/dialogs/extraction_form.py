@@ -23,10 +23,11 @@ from textual.widgets import Button, Input, Label, Static, TextArea
 from leadtui.api.models import Extraction, ExtractionDraft, ExtractionRequest
 from leadtui.ui.dialogs.confirm import ConfirmText
 from leadtui.ui.frame.stylesheets import stylesheet
+from leadtui.ui.model.search_draft import split_values
 from leadtui.ui.widgets.text_fields import ListField
 
-LIST_FIELDS = ("categories", "countries", "localisations", "enrichment_sources")
-EXAMPLES = {
+# Each list field, with the example its empty field shows.
+LIST_FIELDS = {
     "categories": "bakery, florist",
     "countries": "FR, BE",
     "localisations": "Paris, Lyon",
@@ -41,10 +42,6 @@ class ExtractionFormResult:
     launch: bool
 
 
-def _split(text: str) -> list[str]:
-    return [part.strip() for part in text.replace("\n", ",").split(",") if part.strip()]
-
-
 def _problems(error: ValidationError) -> list[str]:
     lines = []
     for item in error.errors():
@@ -52,10 +49,6 @@ def _problems(error: ValidationError) -> list[str]:
         what = "missing" if item["type"] == "missing" else item["msg"]
         lines.append(f"{where}: {what}")
     return lines
-
-
-def _explain(error: ValidationError) -> str:
-    return "\n".join(f"✗ {line}" for line in _problems(error)[:4])
 
 
 def launch_problems(request: Mapping[str, Any]) -> list[str]:
@@ -112,13 +105,13 @@ class ExtractionForm(ModalScreen[ExtractionFormResult | None]):
                 f"Edit draft {self.draft.extractionId}" if self.draft else "New extraction"
             )
             box.border_subtitle = "lists: comma-separated; may be empty"
-            for name in LIST_FIELDS:
+            for name, example in LIST_FIELDS.items():
                 with Horizontal(classes="form-row"):
                     yield Label(name.replace("_", " "))
                     yield ListField(
                         ", ".join(self._initial(name) or []),
                         what=name,
-                        placeholder=EXAMPLES[name],
+                        placeholder=example,
                         id=f"x-{name}",
                         compact=True,
                     )
@@ -155,9 +148,9 @@ class ExtractionForm(ModalScreen[ExtractionFormResult | None]):
         # Every list is sent, empty ones too: the spec allows empty lists, so a draft saved
         # here can be launched, and what is launched is what the form shows.
         body: dict[str, Any] = {
-            name: _split(self.query_one(f"#x-{name}", Input).value) for name in LIST_FIELDS
+            name: split_values(self.query_one(f"#x-{name}", Input).value) for name in LIST_FIELDS
         }
-        urls = _split(self.query_one("#x-urls", TextArea).text)
+        urls = split_values(self.query_one("#x-urls", TextArea).text)
         if urls:
             body["urls"] = urls
         serp_text = self.query_one("#x-serp_config", TextArea).text.strip()
@@ -182,7 +175,7 @@ class ExtractionForm(ModalScreen[ExtractionFormResult | None]):
             else:
                 checked = ExtractionDraft.model_validate(body).to_body()
         except ValidationError as error:
-            errors.update(_explain(error))
+            errors.update("\n".join(f"✗ {line}" for line in _problems(error)[:4]))
             return
         except ValueError as error:
             errors.update(str(error))

@@ -45,6 +45,3 @@ class LeadDetail(ModalScreen[None]):
     def action_copy_row(self) -> None:
         self.app.copy_to_clipboard(json.dumps(self.record, ensure_ascii=False))
         self.notify("Copied the lead as JSON", timeout=3)
-
-    async def action_dismiss(self, result: None = None) -> None:
-        self.dismiss(result)

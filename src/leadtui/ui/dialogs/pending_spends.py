@@ -17,10 +17,12 @@ from leadtui.spend.errors import IntentSettled, JournalError, SpendBlocked
 from leadtui.spend.intent import SpendIntent, SpendOperation
 from leadtui.spend.quote import plural
 from leadtui.ui.dialogs.confirm_spend import SENDING
-from leadtui.ui.frame.handle import AppHandle, app_handle
+from leadtui.ui.frame.handle import app_handle
 from leadtui.ui.frame.spend_flow import resend_intent
 from leadtui.ui.frame.stylesheets import stylesheet
 from leadtui.ui.model.errors import ErrorReport
+
+KEYS = "r resend · d discard · esc later"
 
 
 def describe_intent(intent: SpendIntent) -> str:
@@ -60,7 +62,7 @@ class PendingSpends(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="pending-spends-box") as box:
             box.border_title = "Spends with no known outcome"
-            box.border_subtitle = "r resend · d discard · esc later"
+            box.border_subtitle = KEYS
             yield Static(
                 "These spends were confirmed and written down, but the app never learnt whether "
                 "the server took them (a crash, or the connection dropped). Resending uses the "
@@ -85,34 +87,31 @@ class PendingSpends(ModalScreen[None]):
             options.highlighted = 0
         options.focus()
 
-    def _app(self) -> AppHandle:
-        return app_handle(self)
-
     def show_error(self, report: ErrorReport) -> None:
         """What the last resend or discard ran into, with its code and request id: in the
         dialog (a toast would cover it), or as a toast once the dialog has closed."""
         self._answer = report
-        self._app().note_error(report)
+        app_handle(self).note_error(report)
         answer = self.query_one("#pending-spends-answer", Static)
         answer.update("\n".join(part for part in (report.title, report.text, report.meta) if part))
         answer.display = True
 
-    def _clear_answer(self) -> None:
+    def _chosen(self) -> SpendIntent | None:
+        """The highlighted intent, the last answer cleared for its own; None while a resend
+        is on its way."""
+        index = self.query_one(OptionList).highlighted
+        if self.resending or index is None or not 0 <= index < len(self.intents):
+            return None
         self._answer = None
         self.query_one("#pending-spends-answer", Static).display = False
-
-    def _selected(self) -> SpendIntent | None:
-        index = self.query_one(OptionList).highlighted
-        if index is None or not 0 <= index < len(self.intents):
-            return None
         return self.intents[index]
 
     def _settled(self, intent: SpendIntent) -> None:
-        self._app().spend_settled.publish(intent.idempotency_key)
+        app_handle(self).spend_settled.publish(intent.idempotency_key)
         self.intents = [i for i in self.intents if i.idempotency_key != intent.idempotency_key]
         if not self.intents:
             if self._answer is not None:
-                self._app().notify_error(self._answer)  # the dialog that showed it closes
+                app_handle(self).notify_error(self._answer)  # the dialog that showed it closes
             self.dismiss(None)
         else:
             self._draw()
@@ -124,10 +123,9 @@ class PendingSpends(ModalScreen[None]):
     # Not exclusive: a second key must never cut a resend on its way.
     @work(group="pending-spends-act")
     async def action_resend(self) -> None:
-        intent = self._selected()
-        if intent is None or self.resending:
+        intent = self._chosen()
+        if intent is None:
             return
-        self._clear_answer()
         self._sending(True)
         try:
             result = await resend_intent(self, intent)
@@ -138,7 +136,7 @@ class PendingSpends(ModalScreen[None]):
         else:
             # Settled meanwhile (another window) leaves the list; a lost answer keeps it here.
             try:
-                gate = await self._app().spending()
+                gate = await app_handle(self).spending()
                 current = await asyncio.to_thread(gate.journal.get, intent.idempotency_key)
             except JournalError:
                 return
@@ -148,19 +146,16 @@ class PendingSpends(ModalScreen[None]):
     def _sending(self, on: bool) -> None:
         self.resending = on
         self.query_one(OptionList).disabled = on
-        self.query_one("#pending-spends-box").border_subtitle = (
-            SENDING if on else "r resend · d discard · esc later"
-        )
+        self.query_one("#pending-spends-box").border_subtitle = SENDING if on else KEYS
         self.refresh_bindings()
 
     @work(group="pending-spends-act")
     async def action_discard(self) -> None:
-        intent = self._selected()
-        if intent is None or self.resending:
+        intent = self._chosen()
+        if intent is None:
             return
-        self._clear_answer()
         try:
-            gate = await self._app().spending()
+            gate = await app_handle(self).spending()
             await asyncio.to_thread(gate.journal.discard, intent.idempotency_key)
         except IntentSettled as error:
             self.show_error(ErrorReport(error.title, error.message))
@@ -172,7 +167,4 @@ class PendingSpends(ModalScreen[None]):
         self.notify(f"Discarded {intent.short_key}…: it will not be resent.", timeout=4)
         self._settled(intent)
         # Whether the server took it is still unknown: what it may have changed is read again.
-        self._app().note_spend()
-
-    async def action_dismiss(self, result: None = None) -> None:
-        self.dismiss(result)
+        app_handle(self).note_spend()

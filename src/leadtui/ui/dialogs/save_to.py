@@ -36,14 +36,6 @@ class FolderSuggester(Suggester):
         return await asyncio.to_thread(complete_folder, value)
 
 
-def check_words(check: FolderCheck, name: str) -> str:
-    """The line under the field: where `name` will go, or why it cannot."""
-    if check.folder is None:
-        return f"✗ {check.problem}"
-    new = " (a new folder, created on saving)" if check.new else ""
-    return f"✓ saves {name} in {check.folder}{new}"
-
-
 class SaveTo(ModalScreen[Path | None]):
     """The folder chosen (absolute), or None when cancelled."""
 
@@ -96,8 +88,13 @@ class SaveTo(ModalScreen[Path | None]):
             self._show(check)
 
     def _show(self, check: FolderCheck) -> None:
+        """The line under the field: where the file will go, or why it cannot."""
         reason = self.query_one("#save-to-reason", Static)
-        reason.update(check_words(check, self.file_name))
+        if check.folder is None:
+            reason.update(f"✗ {check.problem}")
+        else:
+            new = " (a new folder, created on saving)" if check.new else ""
+            reason.update(f"✓ saves {self.file_name} in {check.folder}{new}")
         reason.set_class(check.folder is None, "-invalid")
 
     @on(Input.Submitted)
@@ -113,8 +110,8 @@ class SaveTo(ModalScreen[Path | None]):
             return
         if check.folder is None:
             self._show(check)
-            return
-        self.dismiss(check.folder)
+        else:
+            self.dismiss(check.folder)
 
     def action_complete(self) -> None:
         """Take the suggested completion (as → at the end of the field does)."""

@@ -36,18 +36,13 @@ class UnlockCount(ModalScreen[int | None]):
         super().__init__()
         self.search = search
         self.quote = quote
-        self.balance = quote.balance
         self.maximum, capped_by = affordable_results(search, quote.balance, quote.price)
         self.locked = still_locked(search)
-        if capped_by is None:
-            capped_by = "all that is still locked" if self.locked is not None else "one unlock"
-        self.capped_by = capped_by
-
-    def _quote(self, count: int) -> Quote:
-        return self.quote.with_units(count)
+        unlimited = "all that is still locked" if self.locked is not None else "one unlock"
+        self.capped_by = capped_by or unlimited
 
     def compose(self) -> ComposeResult:
-        quote = self._quote(1)
+        quote = self.quote
         locked = "An unknown number of" if self.locked is None else f"{self.locked:,}"
         with Vertical(id="unlock-count-box") as box:
             box.border_title = f"Unlock results of {self.search.searchId}"
@@ -68,7 +63,7 @@ class UnlockCount(ModalScreen[int | None]):
 
     def on_mount(self) -> None:
         self.query_one(Input).focus()
-        self._check(self.query_one(Input).value)
+        self._check()
 
     def _count(self, value: str) -> int | None:
         if self.query_one(WholeNumberField).refused is not None:
@@ -79,14 +74,17 @@ class UnlockCount(ModalScreen[int | None]):
             return None
         return count if ADDITIONAL_RESULTS_MIN <= count <= self.maximum else None
 
-    def _check(self, value: str) -> None:
+    @on(Input.Changed)
+    @on(WholeNumberField.Refused)
+    def _check(self) -> None:
+        value = self.query_one(Input).value
         count = self._count(value)
         reason = self.query_one("#unlock-count-reason", Static)
         refused = self.query_one(WholeNumberField).reason
         if refused is not None:
             reason.update(f"✗ additional_results: {refused}")
         elif count is not None:
-            cost = self._quote(count).total_text()
+            cost = self.quote.with_units(count).total_text()
             reason.update(f"✓ costs {cost} — confirmed on the next screen")
         elif value.strip().lstrip("-").isdigit() and int(value) > self.maximum:
             reason.update(f"✗ additional_results: at most {self.maximum:,} ({self.capped_by})")
@@ -96,14 +94,6 @@ class UnlockCount(ModalScreen[int | None]):
                 f"to {self.maximum:,}"
             )
         reason.set_class(count is None, "-invalid")
-
-    @on(Input.Changed)
-    def _changed(self, event: Input.Changed) -> None:
-        self._check(event.value)
-
-    @on(WholeNumberField.Refused)
-    def _refused(self, event: WholeNumberField.Refused) -> None:
-        self._check(event.field.value)
 
     @on(Input.Submitted)
     def _submitted(self, event: Input.Submitted) -> None:

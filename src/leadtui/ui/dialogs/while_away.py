@@ -14,16 +14,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
+from leadtui.digest import words
 from leadtui.digest.report import Digest, JobChange
-from leadtui.digest.words import (
-    approvals_line,
-    balance_line,
-    job_line,
-    jobs_line,
-    pending_line,
-    spent_line,
-    when,
-)
 from leadtui.ui.frame.stylesheets import stylesheet
 from leadtui.ui.frame.workers import start_worker
 from leadtui.ui.model.timefmt import ago
@@ -47,19 +39,20 @@ class WhileAway(ModalScreen[None]):
         with Vertical(id="away-box") as box:
             box.border_title = TITLE
             box.border_subtitle = "enter open job · esc close" if digest.settled else "esc close"
+            since = words.when(digest.since, local=True)
             lines = [
-                f"Since {when(digest.since, local=True)}, {ago(digest.until - digest.since)}.",
-                spent_line(digest),
-                balance_line(digest),
-                approvals_line(digest),
-                pending_line(digest),
-                jobs_line(digest),
+                f"Since {since}, {ago(digest.until - digest.since)}.",
+                words.spent_line(digest),
+                words.balance_line(digest),
+                words.approvals_line(digest),
+                words.pending_line(digest),
+                words.jobs_line(digest),
             ]
             yield Static("\n".join(lines), id="away-summary", markup=False)
             if digest.settled:
                 yield OptionList(
                     *(
-                        Option(job_line(job, local=True), id=f"{job.kind} {job.id}")
+                        Option(words.job_line(job, local=True), id=f"{job.kind} {job.id}")
                         for job in digest.settled
                     ),
                     id="away-jobs",
@@ -82,14 +75,11 @@ class WhileAway(ModalScreen[None]):
 
 async def show_job(app: App[Any], job: JobChange) -> None:
     """Jobs, its table filtered to the job and focused (Esc there clears the filter)."""
-    from leadtui.ui.widgets.job_tables import ExportTable, ExtractionTable
+    from leadtui.ui.widgets.job_tables import ExportTable, ExtractionTable, JobTable
 
     await app.switch_mode("jobs")
-    table: ExportTable | ExtractionTable = (
-        app.screen.query_one(ExportTable)
-        if job.kind == "export"
-        else app.screen.query_one(ExtractionTable)
-    )
+    kind: type[JobTable[Any]] = ExportTable if job.kind == "export" else ExtractionTable
+    table = app.screen.query_one(kind)
     table.typed_filter.query = job.id
     table.filter_to(job.id)
     table.focus()

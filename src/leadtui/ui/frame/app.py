@@ -247,7 +247,8 @@ class LeadApp(KeysInBursts):
 
                 deps = self.deps
                 journal = await asyncio.to_thread(SpendJournal, deps.journal_path)
-                self._spend_gate = SpendGate.for_profile(self.settings, journal, deps.profile)
+                policy = self.settings.spend_policy(deps.profile)
+                self._spend_gate = SpendGate(journal, profile=deps.profile, policy=policy)
             return self._spend_gate
 
     # --- start-up and sign-in -----------------------------------------------------------

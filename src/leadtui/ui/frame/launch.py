@@ -42,9 +42,10 @@ def _load(
     # as it is with the sandbox extra. The TUI never runs it; with this entry httpx defines its
     # stub `main` instead. Must come before the first import of httpx (below).
     sys.modules.setdefault("httpx._main", None)  # type: ignore[arg-type]
+    from leadtui.config.files import ensure_private_dir
     from leadtui.config.profile import resolve_profile
     from leadtui.config.secrets import KeyStore
-    from leadtui.config.settings import ensure_state_dir
+    from leadtui.config.settings import state_dir
     from leadtui.ui.frame.sessions import signed_in_session
 
     # What reading GET /me needs, imported here rather than on the UI thread after it answers.
@@ -58,7 +59,8 @@ def _load(
         # The demo signs in to its own sandbox: no saved profile is at stake.
         must_exist=not demo,
     )
-    ensure_state_dir()  # the spend journal's home: refuse to start rather than fail a spend
+    # The spend journal's home: refuse to start rather than fail a spend.
+    ensure_private_dir(state_dir())
     if demo_base_url and demo_key:
         deps = _deps(resolved, demo=True)
         return deps, signed_in_session(deps, demo_key, "demo")

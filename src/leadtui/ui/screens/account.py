@@ -29,9 +29,6 @@ if TYPE_CHECKING:
     from leadtui.api.models import Identity, Usage
     from leadtui.ui.widgets.usage_chart import UsageChart
 
-LOADING_USAGE = "Loading usage…"
-
-
 # Below this many columns the scopes table leaves out what each scope allows.
 NARROW_WIDTH = 80
 
@@ -62,7 +59,7 @@ class AccountScreen(LeadScreen):
         with VerticalScroll(id="account-body"):
             yield Static("Loading the account…", id="account-summary")
             # The placeholder the chart replaces: the totals line, until GET /usage answers.
-            yield Static(LOADING_USAGE, id="usage-totals")
+            yield Static("Loading usage…", id="usage-totals")
             yield Static("", id="scopes")
 
     def on_mount(self) -> None:
@@ -70,16 +67,13 @@ class AccountScreen(LeadScreen):
         self.watch(self.app, "identity", self._draw_identity)
         self.watch(self.app, "sign_ins", self._signed_in, init=False)
         # A spend changes the balance and the usage: what this screen shows follows it.
-        self.watch(self.app, "spends", self._spent, init=False)
+        self.watch(self.app, "spends", self._reload, init=False)
         self.watch(self.app, "credits", self._credits_changed, init=False)
-        self.set_interval(1.0, self._draw_refreshed)
+        self.set_interval(1.0, self._draw_summary)  # "Refreshed 5s ago" moves on
         self.load()
 
     def _signed_in(self) -> None:
         self.load()
-
-    def _spent(self) -> None:
-        self._reload()
 
     def _credits_changed(self, credits: int | None) -> None:
         # The balance moved without this screen asking (a spend elsewhere): the usage is stale.
@@ -146,8 +140,6 @@ class AccountScreen(LeadScreen):
     def action_refresh(self) -> None:
         if not self.is_requesting("refresh"):
             self.load()
-
-    # --- drawing ------------------------------------------------------------------------
 
     def _draw_identity(self, identity: Identity | None) -> None:
         if identity is None:
@@ -220,9 +212,7 @@ class AccountScreen(LeadScreen):
         return table
 
     def on_resize(self) -> None:  # LeadScreen's runs too (Textual calls every class's)
-        identity = self.lead_app.identity
-        if identity is not None:
-            self.query_one("#scopes", Static).update(self._scopes_table(identity))
+        self._draw_identity(self.lead_app.identity)
 
     async def watch_usage(self, usage: Usage | None) -> None:
         # A load's answer may land while the app quits, once this screen's widgets are removed
@@ -250,7 +240,3 @@ class AccountScreen(LeadScreen):
 
     def watch_refreshed_at(self) -> None:
         self._draw_summary()
-
-    def _draw_refreshed(self) -> None:
-        if self.refreshed_at is not None:
-            self._draw_summary()

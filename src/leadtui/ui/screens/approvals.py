@@ -23,7 +23,6 @@ from textual.widgets import DataTable, Static
 from leadtui.api.errors import LeadError
 from leadtui.api.keys import short_key
 from leadtui.spend.account import SpendAccount
-from leadtui.spend.approval_wait import quote_now
 from leadtui.spend.approvals import Answer, ApprovalRequest, Party, Ruling, UnreadableApproval
 from leadtui.spend.decision import Authorization, Surface, Verdict
 from leadtui.spend.errors import JournalError, SpendBlocked
@@ -225,7 +224,7 @@ class ApprovalsScreen(LeadScreen):
                     checking = self._review(request).standing is Standing.CHECKING
                     if checking and request.request_hash not in self._fresh:
                         asked = rebuilt_spend(request, request.quote)
-                        decided = await quote_now(gate, app.client, asked, Surface.APP)
+                        decided = await gate.decide(asked, app.client, Authorization(Surface.APP))
                         self._fresh[request.request_hash] = decided.quote
             except (LeadError, SpendBlocked, JournalError) as error:
                 self.show_error(error)
@@ -274,8 +273,9 @@ class ApprovalsScreen(LeadScreen):
                 self.app.notify("Not approved: the request still waits.", timeout=4)
                 return
             # The request may have changed while the dialog was up: judge it once more.
+            desk = self.watcher.desk
             try:
-                current = await self._read(row.request.id)
+                current = await asyncio.to_thread(desk.get, row.request.id) if desk else None
             except (UnreadableApproval, JournalError):
                 current = None
             again = self._review(current) if current is not None else None
@@ -338,10 +338,6 @@ class ApprovalsScreen(LeadScreen):
             await self.watcher.read_now()
         except JournalError as error:
             self.show_error(error)
-
-    async def _read(self, request_id: str) -> ApprovalRequest | None:
-        desk = self.watcher.desk
-        return None if desk is None else await asyncio.to_thread(desk.get, request_id)
 
     def action_back(self) -> None:
         self.dismiss()

@@ -19,7 +19,7 @@ from leadtui.ui.model.errors import ErrorReport, describe, missing_scope
 from leadtui.ui.widgets.error_panel import ErrorPanel
 from leadtui.ui.widgets.header import AppHeader
 from leadtui.ui.widgets.key_footer import KeyFooter
-from leadtui.ui.widgets.too_small import MIN_SIZE, TooSmall
+from leadtui.ui.widgets.too_small import TooSmall
 
 if TYPE_CHECKING:
     from leadtui.api.client import LeadClient
@@ -43,8 +43,6 @@ class LeadScreen(Screen[None]):
     ACTION_SCOPES: ClassVar[dict[str, tuple[Scope, str]]] = {}
     # The screen's main actions: the footer shows their keys at any width (KeyFooter).
     MAIN_ACTIONS: ClassVar[frozenset[str]] = frozenset()
-    # The smallest terminal the screen is laid out for; below it, a note says so (TooSmall).
-    MIN_SIZE: ClassVar[tuple[int, int]] = MIN_SIZE
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("c", "copy_request_id", "Copy request id", id="error.copy_request_id"),
@@ -186,16 +184,11 @@ class LeadScreen(Screen[None]):
         self._check_required_scopes()
         self.refresh_bindings()
 
-    def missing_required_scope(self) -> ErrorReport | None:
-        for scope, doing in self.REQUIRED_SCOPES:
-            if not self.lead_app.has_scope(scope):
-                return missing_scope(scope, doing)
-        return None
-
     def _check_required_scopes(self) -> None:
-        report = self.missing_required_scope()
-        if report is not None:
-            self.show_error(report)
+        has = self.lead_app.has_scope
+        missing = [(scope, doing) for scope, doing in self.REQUIRED_SCOPES if not has(scope)]
+        if missing:
+            self.show_error(missing_scope(*missing[0]))
         elif self._showing_scope_notice():
             self.clear_error()
 

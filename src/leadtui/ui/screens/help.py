@@ -51,26 +51,24 @@ def key_rows(screen: Screen[object]) -> dict[str, list[tuple[str, str, bool]]]:
     """(keys, description, enabled) of every binding active on `screen`, by section; an
     action bound to several keys is one row ("↓ j"). Keys are named as `keys_name` names
     them ("shift+↑"), never by a footer's short form ("⇧↑"), and follow a remapped keymap."""
-    found: dict[tuple[str, str], tuple[Binding, DOMNode, list[str], bool]] = {}
+    # (section, description, keys, enabled) by (action, description).
+    found: dict[tuple[str, str], tuple[str, str, list[str], bool]] = {}
     for key, active in screen.active_bindings.items():
-        binding = active.binding
+        binding, description = active.binding, active.binding.description
         action = binding.action.rsplit(".", 1)[-1]
-        if not binding.description or binding.system:
+        if not description or binding.system:
             continue
         if binding.id is None and action.startswith(_GENERIC_ACTIONS):
             continue
-        slot = (binding.action, binding.description)
-        if slot in found:
-            found[slot][2].append(key)
-        else:
-            found[slot] = (binding, active.node, [key], active.enabled)
+        slot = (binding.action, description)
+        if slot not in found:
+            if binding.id is None:
+                description = _TEXTUAL_WORDS.get(action, description)
+            found[slot] = (_section(binding, active.node), description, [], active.enabled)
+        found[slot][2].append(key)
     sections: dict[str, list[tuple[str, str, bool]]] = {name: [] for name in SECTIONS}
-    for binding, node, keys, enabled in found.values():
-        action = binding.action.rsplit(".", 1)[-1]
-        description = binding.description
-        if binding.id is None:
-            description = _TEXTUAL_WORDS.get(action, description)
-        sections[_section(binding, node)].append((keys_name(keys), description, enabled))
+    for section, description, keys, enabled in found.values():
+        sections[section].append((keys_name(keys), description, enabled))
     return {name: rows for name, rows in sections.items() if rows}
 
 
@@ -162,11 +160,4 @@ class HelpScreen(ModalScreen[None]):
         self.box.scroll_relative(y=lines, animate=False)
 
     def action_scroll_to_end(self, bottom: bool) -> None:
-        box = self.box
-        if bottom:
-            box.scroll_end(animate=False)
-        else:
-            box.scroll_home(animate=False)
-
-    async def action_dismiss(self, result: None = None) -> None:
-        self.dismiss(result)
+        self.box.scroll_to(y=self.box.max_scroll_y if bottom else 0, animate=False)

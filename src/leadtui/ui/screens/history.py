@@ -29,10 +29,6 @@ from leadtui.ui.screens.base import LeadScreen
 from leadtui.ui.widgets.view_table import ViewTable
 
 
-def _entry_id(entry: HistoryEntry) -> str:
-    return f"#{entry.number}"
-
-
 class HistoryScreen(LeadScreen):
     """Pushed over the current screen (`H` or the palette); Esc goes back."""
 
@@ -59,7 +55,7 @@ class HistoryScreen(LeadScreen):
             "History",
             COLUMNS,
             HistoryEntry.cells,
-            row_id=_entry_id,
+            row_id=lambda entry: f"#{entry.number}",
             record=HistoryEntry.record,
             copy_id=lambda entry: entry.request_id,
             id="history-table",

@@ -95,7 +95,9 @@ class JobsScreen(LeadScreen):
                 "jobs: refresh", "Poll exports and extractions now", self.action_refresh
             ),
             PaletteCommand("jobs: pause or resume polling", "", self.action_toggle_polling),
-            PaletteCommand("jobs: new extraction", "Draft, or create and launch", self._new),
+            PaletteCommand(
+                "jobs: new extraction", "Draft, or create and launch", self.action_new_extraction
+            ),
             *self._panel_key_help(),
         ]
 
@@ -110,11 +112,6 @@ class JobsScreen(LeadScreen):
                 ]
         return []
 
-    def _new(self) -> None:
-        self.action_new_extraction()
-
-    # --- the board ------------------------------------------------------------------------
-
     def _board_changed(self, board: JobBoard) -> None:
         now = self.lead_app.clock()
         for panel in self.panels:
@@ -125,15 +122,11 @@ class JobsScreen(LeadScreen):
                 # watcher backs off by itself, and stops on 401/403.
                 self.show_error(board.error)
                 self._board_report = board.error
-        elif self._showing_board_error():
+        elif self._board_report is not None and self.error_panel.report is self._board_report:
+            # Scope notices share the panel; only the polling failure shown here is cleared.
             self.clear_error()
         self._draw_status()
         self.refresh_bindings()
-
-    def _showing_board_error(self) -> bool:
-        # Scope notices share the panel; only the polling failure shown here is cleared.
-        report = self.error_panel.report
-        return report is not None and report is self._board_report
 
     def _tick_clock(self) -> None:
         now = self.lead_app.clock()
@@ -168,8 +161,6 @@ class JobsScreen(LeadScreen):
         status = self.query_one("#jobs-status", Static)
         status.update(line)
         status.set_class(board.stale, "-stale")
-
-    # --- the screen's own keys ------------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if (gate := super().check_action(action, parameters)) is not True:

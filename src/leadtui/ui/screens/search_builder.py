@@ -309,7 +309,7 @@ class NewSearchScreen(LeadScreen):
 
     def action_remove(self) -> None:
         section, n = self._selection()
-        if n is None or section == FILTER:
+        if n is None:
             return
         items = self.draft.section(section)
         del items[n]
@@ -319,7 +319,7 @@ class NewSearchScreen(LeadScreen):
 
     def action_move(self, delta: int) -> None:
         section, n = self._selection()
-        if n is None or section == FILTER:
+        if n is None:
             return
         items = self.draft.section(section)
         to = n + delta

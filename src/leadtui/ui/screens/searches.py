@@ -67,11 +67,6 @@ def _values(search: Search) -> tuple[object, ...]:
     )
 
 
-def search_record(search: Search) -> dict[str, object]:
-    """The search as the server sent it, the fields the spec does not fix included."""
-    return search.model_dump(mode="json")
-
-
 class SearchesScreen(LeadScreen):
     CSS_PATH = stylesheet("searches")
 
@@ -99,7 +94,8 @@ class SearchesScreen(LeadScreen):
             lambda search: search_cells(search, narrow=self.narrow),
             row_id=lambda search: search.searchId,
             values=_values,
-            record=search_record,
+            # As the server sent it, the fields the spec does not fix included.
+            record=lambda search: search.model_dump(mode="json"),
             id="searches-table",
         )
         yield Static("", id="searches-status")
@@ -111,7 +107,7 @@ class SearchesScreen(LeadScreen):
 
     def on_mount(self) -> None:
         self.table.focus()
-        self.watch(self.app, "sign_ins", self._signed_in, init=False)
+        self.watch(self.app, "sign_ins", self.reload, init=False)
         self.reload()
 
     def on_resize(self) -> None:  # LeadScreen's runs too (Textual calls every class's)
@@ -123,17 +119,12 @@ class SearchesScreen(LeadScreen):
                 column.content_width = 0  # widths are measured again from the new cells
             table.apply(lambda: None)
 
-    def _signed_in(self) -> None:
-        self.reload()
-
     def on_screen_resume(self) -> None:
         if self.searches:
             self.refresh_in_place()  # an unlock or a new search may have changed the counts
 
     def palette_commands(self) -> list[PaletteCommand]:
         return [PaletteCommand("searches: refresh", "List the searches again", self.reload)]
-
-    # --- loading ------------------------------------------------------------------------
 
     def reload(self) -> None:
         self.searches, self.next_cursor, self.exhausted = [], None, False
@@ -174,8 +165,6 @@ class SearchesScreen(LeadScreen):
         self.searches = new + [fresh.get(s.searchId, s) for s in self.searches]
         self._draw()
 
-    # --- drawing and filtering ----------------------------------------------------------
-
     def _draw(self) -> None:
         table = self.table
         table.set_rows(self.searches, complete=self.exhausted)
@@ -210,10 +199,7 @@ class SearchesScreen(LeadScreen):
         search_id = event.row_key.value
         search = next((s for s in self.searches if s.searchId == search_id), None)
         if search is not None:
-            self.open_search(search)
-
-    def open_search(self, search: Search) -> None:
-        start_worker(self.app, partial(self.lead_app.open_search, search), group="open-search")
+            start_worker(self.app, partial(self.lead_app.open_search, search), group="open-search")
 
     def action_refresh(self) -> None:
         self.reload()

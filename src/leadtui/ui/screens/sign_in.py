@@ -19,7 +19,7 @@ from leadtui.api.client import LeadClient
 from leadtui.api.errors import LeadError, Unauthorized
 from leadtui.api.models import Identity
 from leadtui.config.secrets import KeyStoreError, NoKeyringAvailable
-from leadtui.ui.frame.handle import AppHandle, app_handle
+from leadtui.ui.frame.handle import app_handle
 from leadtui.ui.frame.stylesheets import stylesheet
 from leadtui.ui.model.errors import describe, key_refusal
 from leadtui.ui.widgets.key_footer import KeyFooter
@@ -75,14 +75,10 @@ class SignInScreen(Screen[SignedIn | None]):
         # A checked client whose key could not be saved: usable for this session only.
         self._unsaved: tuple[LeadClient, Identity] | None = None
 
-    @property
-    def _app(self) -> AppHandle:
-        return app_handle(self)
-
     def _server(self) -> str:
         """The server to sign in to: the current session's, else the configured one."""
-        session = self._app.session
-        return session.base_url if session is not None else self._app.deps.base_url
+        session = app_handle(self).session
+        return session.base_url if session is not None else app_handle(self).deps.base_url
 
     def compose(self) -> ComposeResult:
         with Vertical(id="sign-in-box") as box:
@@ -150,7 +146,7 @@ class SignInScreen(Screen[SignedIn | None]):
         self.query_one("#session-only").display = False
         self._say("Checking the key…")
         try:
-            client = self._app.deps.connect(url, key.get_secret_value())
+            client = app_handle(self).deps.connect(url, key.get_secret_value())
         except LeadError as error:
             self._say(describe(error).text, error=True)
             return
@@ -166,21 +162,20 @@ class SignInScreen(Screen[SignedIn | None]):
             )
             self._say(f"{text}\n{report.meta}".strip(), error=True)
             return
-        keystore = self._app.deps.keystore
+        keystore = app_handle(self).deps.keystore
         if keystore is None:
             self.dismiss(SignedIn(client, identity, "this session only"))
             return
         self._say("Key accepted. Saving it in the OS keyring…")
-        profile = self._app.deps.profile
+        profile = app_handle(self).deps.profile
         try:
             await asyncio.to_thread(keystore.store, profile, key)
         except NoKeyringAvailable as error:
             self._keep_unsaved(client, identity, str(error))
-            return
         except KeyStoreError as error:
             self._keep_unsaved(client, identity, f"The key could not be saved: {error}")
-            return
-        self.dismiss(SignedIn(client, identity, "keyring"))
+        else:
+            self.dismiss(SignedIn(client, identity, "keyring"))
 
     def _keep_unsaved(self, client: LeadClient, identity: Identity, why: str) -> None:
         self._unsaved = (client, identity)
