@@ -41,7 +41,6 @@ class JobResultsScreen(LeadScreen):
         self.kind = kind
         self.job_id = job_id
         self.results_state: str | None = None
-        self._load_failed = False
 
     def compose_body(self) -> ComposeResult:
         yield Static("Loading results…", id="results-status")
@@ -98,19 +97,8 @@ class JobResultsScreen(LeadScreen):
         return await self.client.extractions.results(self.job_id, cursor, PAGE_SIZE)
 
     @on(LeadTable.Loaded)
-    def _loaded(self) -> None:
-        if self._load_failed:
-            self._load_failed = False
-            self.clear_error()
-        self._draw_status()
-
-    @on(LeadTable.LoadFailed)
-    def _failed(self, event: LeadTable.LoadFailed) -> None:
-        self._load_failed = True
-        self.show_error(event.error, retry=event.table.retry)
-
     @on(LeadTable.CursorMoved)
-    def _cursor_moved(self) -> None:
+    def _table_moved(self) -> None:
         self._draw_status()
 
     @on(LeadTable.RowOpened)
