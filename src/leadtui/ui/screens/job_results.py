@@ -32,7 +32,7 @@ class JobResultsScreen(LeadScreen):
     LABEL = "Results"
     AUTO_FOCUS = "#results-table"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,q", "back", "Back", id="results.back"),
+        Binding("escape,q", "dismiss", "Back", id="results.back"),
         Binding("r", "reload", "Refresh", id="results.refresh"),
     ]
 
@@ -58,9 +58,6 @@ class JobResultsScreen(LeadScreen):
     @property
     def table(self) -> LeadTable:
         return self.query_one(LeadTable)
-
-    def action_back(self) -> None:
-        self.app.pop_screen()
 
     def action_reload(self) -> None:
         self.table.load(self._page, self._known_count())

@@ -58,7 +58,7 @@ class SearchDetailScreen(LeadScreen):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("u", "unlock", "Unlock more", id="search.unlock"),
         Binding("r", "refresh", "Refresh", id="search.refresh"),
-        Binding("escape,backspace,q", "back", "Back", id="search.back"),
+        Binding("escape,backspace,q", "dismiss", "Back", id="search.back"),
         Binding("E", "exports", "Its exports", id="search.exports", key_display="E"),
     ]
 
@@ -212,9 +212,6 @@ class SearchDetailScreen(LeadScreen):
         status.set_class(self.waiting_for is not None, "-working")
 
     # --- actions ------------------------------------------------------------------------
-
-    def action_back(self) -> None:
-        self.dismiss()
 
     def action_refresh(self) -> None:
         self.refresh_search()
