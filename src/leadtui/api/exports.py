@@ -13,8 +13,6 @@ from leadtui.api.urls import segment
 
 
 class Exports(Resource):
-    """`client.exports`."""
-
     async def create(
         self,
         search_id: str,

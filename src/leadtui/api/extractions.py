@@ -17,8 +17,6 @@ from leadtui.api.urls import segment
 
 
 class Extractions(Resource):
-    """`client.extractions`."""
-
     async def create_draft(self, draft: ExtractionDraft | dict[str, Any]) -> Extraction:
         """Save an editable draft; no launch is consumed."""
         body = ExtractionDraft.model_validate(draft).to_body()

@@ -10,8 +10,6 @@ from leadtui.api.urls import segment
 
 
 class Searches(Resource):
-    """`client.searches`."""
-
     async def list(self, cursor: str | None = None, limit: int | None = None) -> Page[Search]:
         """One page of the account's searches (`GET /searches`)."""
         return await self._page("/searches", Search, cursor, limit)
