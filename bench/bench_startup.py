@@ -15,7 +15,16 @@ the loop polling tmux let it go, late by a varying amount, and so hid part of wh
 does while it waits for that answer. Against the release before the single spend decision,
 medians of 9 on two busy cores, the same build read 0.97x (wall) with the sandbox in here
 and 1.02–1.23x (CPU 1.04x) with the sandbox apart. The CPU time of each program until its
-marker shows is printed beside the wall time: it varies far less on a busy machine.
+marker shows is printed beside the wall time: it varies far less on a busy machine, but it is
+counted in clock ticks (10 ms here), so a change smaller than a tick shows only as a shift of
+the medians over many runs.
+
+Medians of 9 on two cores busy with other work: bare 414 ms (CPU 200), floor 859
+(400), leadtui's first frame 474 (240: 1.15x, CPU 1.20x), credits 1124 (450: 1.31x, CPU
+1.12x). Where the first frame's extra CPU goes, in-process (`time.process_time`): ~39 ms
+before `App.run` (53 leadtui modules and argparse; the parser, 6 ms, half of it gettext
+looking for translations) and ~19 ms more from `App.run` to the first frame (the Account
+screen's ~46 nodes and their stylesheets against the bare app's 3).
 
     .venv/bin/python bench/bench_startup.py [--runs 7] [--against OTHER/.venv/bin/leadtui]
 

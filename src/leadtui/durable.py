@@ -34,16 +34,12 @@ def os_error_reason(exc: OSError) -> str:
 
 def fsync_dir(directory: Path) -> None:
     """Make a rename inside `directory` durable; not every platform can open a directory."""
-    try:
+    with contextlib.suppress(OSError):
         fd = os.open(directory, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
 
 
 def write_atomically(path: Path, content: bytes, mode: int = 0o600) -> None:
@@ -87,13 +83,10 @@ def refuse_unless_regular(path: Path) -> None:
 
 
 class NewFile:
-    """The next content of `path`, which takes its place only once complete.
-
-    It is written to a temporary file created exclusively in `path`'s folder under a random
-    name (no planted file or link can be written through), then fsynced and renamed over
-    `path`. A target that exists and is not a regular file (a folder, a device, a FIFO, a
-    link) is refused, before the first byte and again just before the rename. Blocking.
-    """
+    """The next content of `path`, renamed over it only once complete and fsynced. Written to
+    a temporary file created exclusively under a random name (no planted file or link is written
+    through); a target that is not a regular file is refused before the first byte and again
+    just before the rename. Blocking."""
 
     def __init__(self, path: Path, mode: int = 0o644) -> None:
         refuse_unless_regular(path)

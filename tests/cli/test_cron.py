@@ -26,6 +26,7 @@ from leadtui.spend.journal import SpendJournal
 from leadtui.spend.quote import Quote
 from leadtui.spend.request import SpendRequest
 from tests.e2e.sandbox_process import free_port, sandbox_process
+from tests.support import spend_requests
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -221,7 +222,9 @@ def journal_an_unsent_unlock(night: Night, key: str) -> None:
                 night.journal, profile="default", policy=SpendPolicy(0, read_only=False)
             )
             account = await gate.account_of(client)
-            gate.journal_intent(request, client.base_url, account, surface=Surface.CLI)
+            spend_requests.journal_intent(
+                gate, request, client.base_url, account, surface=Surface.CLI.value
+            )
 
     asyncio.run(journal())
 

@@ -2,7 +2,7 @@
 
 `python crash_spender.py BASE_URL JOURNAL SEARCH_ID N KEY` (the API key in LEADTUI_API_KEY)
 journals the intent
-(SpendGate.journal_intent, step one of execute), sends the unlock with that key, prints `SENT`
+(as `SpendGate.spend` does first), sends the unlock with that key, prints `SENT`
 and then waits to be killed, so the outcome is never recorded. Nothing in src knows this
 script exists.
 """
@@ -30,7 +30,16 @@ async def main(base_url: str, journal_path: str, search_id: str, n: int, key: st
     )
     request = SpendRequest.for_unlock(Quote.unlock_at(search_id, n, None, None), search_id, key)
     async with LeadClient(base_url, max_retries=3, timeout=5.0) as client:
-        gate.journal_intent(request, client.base_url, await gate.account_of(client))
+        gate.journal.record_intent(
+            idempotency_key=key,
+            operation=request.operation,
+            params=request.params,
+            body=request.body_text,
+            amount=request.amount,
+            profile=PROFILE,
+            origin=client.base_url,
+            account=await gate.account_of(client),
+        )
         try:
             export = await client.exports.create(search_id, n, idempotency_key=key)
             print(f"SENT {export.exportId}", flush=True)

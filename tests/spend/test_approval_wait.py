@@ -20,10 +20,9 @@ from leadtui.spend.approval_wait import (
     DeniedInApp,
     InAppApproval,
     check_wait_seconds,
-    quote_now,
 )
 from leadtui.spend.approvals import ApprovalDesk, Party, Progress, Ruling
-from leadtui.spend.decision import Surface
+from leadtui.spend.decision import Authorization, Surface
 from leadtui.spend.journal import SpendJournal
 from leadtui.spend.request import SpendRequest
 from tests.spend.conftest import LOW, SEARCH, gate
@@ -89,7 +88,7 @@ async def quoted(journal: SpendJournal, client: LeadClient) -> SpendRequest:
     """An unlock of 40 results of a fresh search, quoted as a surface quotes it."""
     search = await client.searches.create(SEARCH)
     request = spend_requests.unlock(search.searchId, 40)
-    decided = await quote_now(gate(journal), client, request, Surface.CLI)
+    decided = await gate(journal).decide(request, client, Authorization(Surface.CLI))
     return dataclasses.replace(request, quote=decided.quote)
 
 

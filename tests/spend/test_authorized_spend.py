@@ -29,6 +29,7 @@ from leadtui.spend.journal import SpendJournal
 from leadtui.spend.quote import Quote
 from leadtui.spend.request import SpendRequest
 from tests.spend.conftest import SEARCH, credits, gate, spend_attempts
+from tests.support import spend_requests
 from tests.support.lying_proxy import LyingProxy
 
 MakeClient = Callable[..., LeadClient]
@@ -204,7 +205,7 @@ async def test_a_resend_that_makes_the_debit_says_so(
     client = make_client()
     request = await _unlock(client, 7, key="never-reached-1")
     spender = gate(journal)
-    intent = spender.journal_intent(request, URL, await spender.account_of(client))
+    intent = spend_requests.journal_intent(spender, request, URL, await spender.account_of(client))
     before = await credits(client)
     resent = await spender.spend(request, client, _allowance(10))
     assert (resent.replayed, resent.sent_now, resent.debited) == (True, True, 7)

@@ -209,7 +209,9 @@ async def test_a_spend_identical_to_a_pending_one_is_refused_naming_its_key(
     client = make_client()
     first = await _unlock(client, 2)
     account = await gate(journal).account_of(client)
-    gate(journal).journal_intent(first, client.base_url, account)  # journaled, never answered
+    spend_requests.journal_intent(
+        gate(journal), first, client.base_url, account
+    )  # journaled, never answered
     second = SpendRequest.for_unlock(first.quote, str(first.params["search_id"]))
     decision = await gate(journal).decide(second, client, Authorization(Surface.APP, True))
     assert (decision.verdict, decision.code) == (Verdict.REFUSE, Code.PENDING_SAME_SPEND)

@@ -18,6 +18,7 @@ from leadtui.spend.journal import SpendJournal
 from leadtui.spend.quote import Quote
 from leadtui.spend.request import SpendRequest
 from tests.spend.conftest import SEARCH, gate
+from tests.support import spend_requests
 
 MakeClient = Callable[..., LeadClient]
 CONFIRMED = Authorization(Surface.CLI, confirmed=True)
@@ -126,7 +127,9 @@ async def test_a_fall_other_spends_may_explain_is_not_measured(
     client = make_client()
     elsewhere = await _unlock(client, 5)
     account = await gate(journal).account_of(client)
-    gate(journal).journal_intent(elsewhere, client.base_url, account, claim_owner="other-host:1")
+    spend_requests.journal_intent(
+        gate(journal), elsewhere, client.base_url, account, claim_owner="other-host:1"
+    )
     await client.exports.create(str(elsewhere.params["search_id"]), 5)  # it went out meanwhile
     request = await _unlock(client, 3)
     mine = await gate(journal).spend(request, client, CONFIRMED)

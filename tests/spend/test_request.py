@@ -46,7 +46,7 @@ def test_a_request_is_built_from_its_quote_and_journals_its_credits(tmp_path: Pa
     assert request.params == {"search_id": "srch_1", "additional_results": 40}
     assert request.body == {"additional_results": 40}
     journal = SpendJournal(tmp_path / "journal.sqlite3")
-    intent = gate(journal).journal_intent(request, "http://127.0.0.1", DEMO)
+    intent = spend_requests.journal_intent(gate(journal), request, "http://127.0.0.1", DEMO)
     assert intent.amount == quote.credits == 120
     # The shorthand reaches the same figures through the same fallback.
     assert spend_requests.unlock("srch_1", 40, price_per_result=3).amount == 120

@@ -8,10 +8,11 @@ from typing import Any
 
 from leadtui.api.client import LeadClient
 from leadtui.api.models import ExtractionRequest
+from leadtui.spend.account import SpendAccount
 from leadtui.spend.debit import SpendResult
 from leadtui.spend.decision import Authorization, Surface
 from leadtui.spend.gate import SpendGate
-from leadtui.spend.intent import SpendOperation
+from leadtui.spend.intent import SpendIntent, SpendOperation
 from leadtui.spend.quote import Quote
 from leadtui.spend.request import SpendRequest
 
@@ -54,3 +55,28 @@ async def execute(
     what would be asked is refused."""
     authorization = Authorization(surface, confirmed=confirmed, can_ask=False)
     return await gate.spend(request, client, authorization)
+
+
+def journal_intent(
+    gate: SpendGate,
+    request: SpendRequest,
+    origin: str,
+    account: SpendAccount,
+    *,
+    claim_owner: str | None = None,
+    surface: str = "",
+) -> SpendIntent:
+    """Step one of a spend alone: the intent journaled as `gate.spend` journals it, nothing
+    sent (what a crash right after leaves behind)."""
+    return gate.journal.record_intent(
+        idempotency_key=request.idempotency_key,
+        operation=request.operation,
+        params=request.params,
+        body=request.body_text,
+        amount=request.amount,
+        profile=gate.profile,
+        origin=origin,
+        account=account,
+        claim_owner=claim_owner,
+        surface=surface,
+    )

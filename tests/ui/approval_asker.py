@@ -11,10 +11,10 @@ from typing import Any
 
 from leadtui.api.client import LeadClient
 from leadtui.config.settings import SpendPolicy
-from leadtui.spend.approval_wait import InAppApproval, quote_now
+from leadtui.spend.approval_wait import InAppApproval
 from leadtui.spend.approvals import ApprovalDesk, Party, Progress
 from leadtui.spend.debit import SpendResult
-from leadtui.spend.decision import Surface
+from leadtui.spend.decision import Authorization, Surface
 from leadtui.spend.gate import SpendGate
 from leadtui.spend.journal import SpendJournal
 from tests.support import spend_requests
@@ -46,12 +46,12 @@ async def ask_and_spend(
         poll_seconds=0.02,
     )
     request = spend_requests.unlock(search_id, results)
-    decided = await quote_now(gate, client, request, Surface.AGENT)
+    decided = await gate.decide(request, client, Authorization(Surface.AGENT))
     approved = await approval.wait(dataclasses.replace(request, quote=decided.quote))
     result = await spend_requests.execute(
         gate, approved.request, client, confirmed=True, surface=Surface.AGENT
     )
-    approval.settled(approved, Progress.SENT, {"code": "sent"})
+    approval.desk.update(approved.record, Progress.SENT, {"code": "sent"})
     return result
 
 

@@ -277,7 +277,7 @@ async def test_the_app_prunes_old_answered_requests_when_it_starts_and_hourly(
         await wait_until(pilot, lambda: denied not in _ids())
         assert approved in _ids()  # kept 30 days: History reads it
         later = _old_request(Ruling.TIMED_OUT, now - 2 * DAY)
-        journal = app.watches.journal
+        journal = app.journal_watch
         looks = journal.looks
         await wait_until(pilot, lambda: journal.looks > looks)
         assert later in _ids()  # not before the hour is up

@@ -13,10 +13,11 @@ from leadtui.digest.marks import Looker, Mark, Marks, Seen, marks_path
 from leadtui.spend.account import SpendAccount
 from leadtui.spend.intent import SpendOperation, SpendOutcome
 from leadtui.spend.journal import SpendJournal
+from leadtui.ui.dialogs.pending_spends import PendingSpends
 from leadtui.ui.dialogs.while_away import WhileAway
 from tests.conftest import FakeClock
 from tests.ui.conftest import SANDBOX_URL
-from tests.ui.pilot import settle, wait_for_screen, wait_for_text
+from tests.ui.pilot import settle, wait_for_screen, wait_for_text, wait_until
 
 SIZES = [pytest.param((100, 30), id="100x30"), pytest.param((80, 24), id="80x24")]
 DEMO = SpendAccount("…full", "acct_demo", "Demo Co")
@@ -88,8 +89,14 @@ def test_while_away(
     seed(sandbox_app, sandbox_clock)
 
     async def run_before(pilot: Any) -> None:
+        # The spend still pending is offered too, under the panel (the offer reads no more
+        # than the journal, the look also the server): both are up before the picture.
+        await wait_until(pilot, lambda: PendingSpends in map(type, pilot.app.screen_stack))
         await wait_for_screen(pilot, WhileAway)
         await wait_for_text(pilot, "While you were away")
+        # Drawn again over both: a panel pushed right after the offer may have blended in
+        # the screens below before the offer's own frame was painted.
+        pilot.app.screen.refresh(layout=True)
         await settle(pilot)
 
     assert snap_compare(build_app(), terminal_size=size, run_before=run_before)

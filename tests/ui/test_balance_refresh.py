@@ -1,5 +1,5 @@
-"""A spend seen in the journal costs one GET /me, and GET /usage only where usage is shown,
-counted in the sandbox's request log."""
+"""One GET /me per balance refresh: at the start, and for a spend seen in the journal (with
+GET /usage only where usage is shown), counted in the sandbox's request log."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import threading
 from typing import Any
 
 import httpx
+import pytest
 
 from leadtui.api.client import LeadClient
 from leadtui.api.models import Search, SearchRequest
@@ -21,16 +22,18 @@ from leadtui.ui.frame.services import SharedRead
 from leadtui.ui.screens.jobs import JobsScreen
 from tests.spend.scenarios import SEARCH
 from tests.ui import jobs_seed
+from tests.ui.jobs_seed import Held
 from tests.ui.pilot import settle, wait_until
 from tests.ui.screen import screen_text
 
 API = "/api/v1"
 
 
-async def test_askers_of_one_moment_share_a_read_and_a_later_asker_gets_its_own() -> None:
+async def test_askers_of_one_refresh_share_its_read_and_the_next_refresh_reads_again() -> None:
     sent: list[int] = []
     went_out = [asyncio.Event() for _ in range(3)]
     answer = asyncio.Event()
+    refresh = 0
 
     async def read() -> int:
         sent.append(len(sent) + 1)
@@ -41,17 +44,52 @@ async def test_askers_of_one_moment_share_a_read_and_a_later_asker_gets_its_own(
             raise LookupError("refused")
         return number
 
-    shared = SharedRead(read)
-    first, second = asyncio.ensure_future(shared()), asyncio.ensure_future(shared())
+    shared = SharedRead(read, lambda: refresh)
+    first = shared()
     await went_out[0].wait()
-    later = asyncio.ensure_future(shared())  # after it went out: its answer could predate this
+    joining = shared()  # the read is on its way: this ask shares it
+    refresh = 1  # a spend settled: a read that went out before it cannot answer for it
+    after_spend = shared()
     await went_out[1].wait()
     answer.set()
-    assert (await first, await second, await later) == (1, 1, 2)
-    failing = [asyncio.ensure_future(shared()) for _ in range(2)]
+    assert (await first, await joining, await after_spend) == (1, 1, 2)
+    failing = [shared() for _ in range(2)]  # answered: a new read
     done = await asyncio.gather(*failing, return_exceptions=True)
     assert [str(error) for error in done] == ["refused", "refused"]
     assert sent == [1, 2, 3]
+
+
+@pytest.mark.parametrize("latency_ms", [0, 200])
+async def test_the_start_reads_the_balance_once_however_slow_the_server(
+    build_app: Any, sandbox_config: Any, sandbox_http: httpx.AsyncClient, latency_ms: int
+) -> None:
+    sandbox_config.latency_ms = latency_ms
+    app = build_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        # The header and Account show the one answer; the pending spends offer (which needs
+        # the account) and the local watches have had their turn.
+        await wait_until(pilot, lambda: "credits used" in screen_text(app))
+        await wait_until(pilot, lambda: app.journal_watch.started)
+        await settle(pilot)
+        assert screen_text(app).count("10,000") == 2
+        assert await reads_since(sandbox_http, set()) == ["GET /me", "GET /usage"]
+
+
+async def test_an_ask_while_the_balance_is_on_its_way_shares_that_read(
+    build_app: Any, sandbox_app: Any, sandbox_http: httpx.AsyncClient
+) -> None:
+    held = Held(sandbox_app, hold=f"{API}/me", reads=True)
+    app = build_app(transport=held)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_until(pilot, lambda: held.held == 1)
+        asked = asyncio.ensure_future(app.refresh_identity())  # e.g. the approvals' recheck
+        await pilot.pause()
+        held.release.set()
+        assert (await asked).credits == 10_000
+        await wait_until(pilot, lambda: "credits used" in screen_text(app))
+        await settle(pilot)
+        assert held.held == 1
+        assert await reads_since(sandbox_http, set()) == ["GET /me", "GET /usage"]
 
 
 def spend_elsewhere(sandbox_app: Any, search: Search, credits: int) -> None:
@@ -114,7 +152,7 @@ async def test_on_jobs_a_spend_elsewhere_reads_the_balance_once_and_no_usage(
     app = build_app()
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot)
-        await wait_until(pilot, lambda: app.watches.journal is not None)
+        await wait_until(pilot, lambda: app.journal_watch.started)
         await pilot.press("4")
         await wait_until(pilot, lambda: isinstance(app.screen, JobsScreen))
         await settle(pilot)
@@ -135,6 +173,6 @@ async def test_on_account_a_spend_elsewhere_reads_the_balance_and_the_usage_once
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot)
         await wait_until(pilot, lambda: "credits used" in screen_text(app))
-        await wait_until(pilot, lambda: app.watches.journal is not None)
+        await wait_until(pilot, lambda: app.journal_watch.started)
         reads = await _seen_elsewhere(pilot, app, sandbox_app, sandbox_http, make_client)
         assert sorted(reads) == ["GET /me", "GET /usage"]

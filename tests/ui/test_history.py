@@ -12,6 +12,7 @@ from leadtui.api.exchange import Exchange
 from leadtui.ui.dialogs.describe import Describe
 from leadtui.ui.model.history import History
 from leadtui.ui.screens.history import HistoryScreen
+from tests.ui.pilot import settle
 from tests.ui.screen import screen_text, wait_until
 from tests.ui.test_help import help_sections
 
@@ -19,14 +20,15 @@ KEY = "sk_demo_full"
 
 
 async def _open_history(app: Any, pilot: Any) -> None:
-    """Open History once the start-up requests are in it: Account's GET /me and /usage, and
-    the GET /me of the check for pending spends (which may run up to a repaint later)."""
+    """Open History once the start-up requests are in it: Account's GET /me and /usage (the
+    check for pending spends, with the local watches, takes the account from that GET /me)."""
 
     def started() -> bool:
-        asked = [e.what for e in app.history.entries()]
-        return "GET /usage" in asked and asked.count("GET /me") >= 2
+        return "GET /usage" in [e.what for e in app.history.entries()] and app.journal_watch.started
 
     await wait_until(pilot, started)
+    await settle(pilot)
+    assert [e.what for e in app.history.entries()] == ["GET /usage", "GET /me"]
     await pilot.press("H")
     await wait_until(pilot, lambda: isinstance(app.screen, HistoryScreen))
 

@@ -128,9 +128,7 @@ async def test_a_spend_made_elsewhere_moves_the_balance_and_history_says_who(
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot)
         # The journal as the app first sees it; no job is being watched.
-        await wait_until(
-            pilot, lambda: app.watches.journal is not None and app.watches.journal.looks > 0
-        )
+        await wait_until(pilot, lambda: app.journal_watch.started)
         assert not app.jobs.board.watched()
         # The command line, another process on the same journal file, spends 7 credits.
         client = make_client()

@@ -36,7 +36,9 @@ async def _unlocks(sandbox_http: Any) -> list[dict[str, Any]]:
 
 def _journaled_by_an_earlier_run(request: SpendRequest) -> None:
     gate = SpendGate(SpendJournal(), profile="default", policy=SpendPolicy(0, read_only=False))
-    gate.journal_intent(request, SANDBOX_URL, SpendAccount("…full", "acct_demo", "Demo Co"))
+    spend_requests.journal_intent(
+        gate, request, SANDBOX_URL, SpendAccount("…full", "acct_demo", "Demo Co")
+    )
 
 
 async def test_crash_between_journal_and_answer_resends_same_key_debits_once(

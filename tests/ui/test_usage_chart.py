@@ -5,8 +5,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import httpx
+
 from leadtui.ui.model.usage_chart import Day, chart_lines
-from tests.ui.jobs_seed import Held
+from tests.ui.jobs_seed import Held, requests_log
 from tests.ui.pilot import wait_for_text
 from tests.ui.screen import flat_text, footer_text, screen_text, wait_until
 
@@ -40,7 +42,7 @@ async def test_the_account_chart_switches_metric_and_day(build_app: Any) -> None
 
 
 async def test_the_chart_appears_when_usage_arrives_with_dates_scale_and_the_day(
-    build_app: Any, sandbox_app: Any
+    build_app: Any, sandbox_app: Any, sandbox_http: httpx.AsyncClient
 ) -> None:
     held = Held(sandbox_app, hold="/api/v1/usage", reads=True)
     app = build_app(transport=held)
@@ -55,12 +57,13 @@ async def test_the_chart_appears_when_usage_arrives_with_dates_scale_and_the_day
         await wait_for_text(pilot, "(←/→ day · c credits per day)")
         text = screen_text(app)
         assert "Loading usage…" not in text
-        # The server counts the requests it answered before this one: GET /me (the header's,
-        # and on a loaded machine the screen's own read may come first), then GET /usage.
-        found = re.search(r"Last 30 days  (\d) requests · 0 credits used", text)
-        assert found is not None, text
-        requests = found.group(1)
-        assert requests in ("2", "3")
+        # The server counts the requests it answered: the start's one GET /me, then GET /usage.
+        assert "Last 30 days  2 requests · 0 credits used" in text
+        assert [r["path"] for r in await requests_log(sandbox_http)] == [
+            "/api/v1/me",
+            "/api/v1/usage",
+        ]
+        requests = "2"
         lines = text.splitlines()
         scale = [line.strip() for line in lines if "┤" in line]
         assert [line.split("┤")[0].strip() for line in scale] == [requests, "", "0"]

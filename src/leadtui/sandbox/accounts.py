@@ -24,8 +24,8 @@ class DemoKey:
     key_id: str
     label: str
     account_id: str
-    scopes: frozenset[Scope]
-    state: str  # "active", "revoked" or "expired"
+    scopes: frozenset[Scope] = ALL_SCOPES
+    state: str = "active"  # "active", "revoked" or "expired"
 
 
 DEMO_ACCOUNTS: Final = (
@@ -36,27 +36,13 @@ DEMO_ACCOUNTS: Final = (
 )
 
 DEMO_KEYS: Final = (
-    DemoKey("sk_demo_full", "key_full", "all scopes", "acct_demo", ALL_SCOPES, "active"),
-    DemoKey("sk_demo_readonly", "key_readonly", "read scopes", "acct_demo", READ_SCOPES, "active"),
-    DemoKey("sk_demo_low", "key_low", "all scopes, 5 credits", "acct_low", ALL_SCOPES, "active"),
-    DemoKey(
-        "sk_demo_inactive",
-        "key_inactive",
-        "inactive subscription",
-        "acct_inactive",
-        ALL_SCOPES,
-        "active",
-    ),
-    DemoKey(
-        "sk_demo_suspended",
-        "key_suspended",
-        "data access suspended",
-        "acct_suspended",
-        ALL_SCOPES,
-        "active",
-    ),
-    DemoKey("sk_demo_revoked", "key_revoked", "revoked", "acct_demo", ALL_SCOPES, "revoked"),
-    DemoKey("sk_demo_expired", "key_expired", "expired", "acct_demo", ALL_SCOPES, "expired"),
+    DemoKey("sk_demo_full", "key_full", "all scopes", "acct_demo"),
+    DemoKey("sk_demo_readonly", "key_readonly", "read scopes", "acct_demo", READ_SCOPES),
+    DemoKey("sk_demo_low", "key_low", "all scopes, 5 credits", "acct_low"),
+    DemoKey("sk_demo_inactive", "key_inactive", "inactive subscription", "acct_inactive"),
+    DemoKey("sk_demo_suspended", "key_suspended", "data access suspended", "acct_suspended"),
+    DemoKey("sk_demo_revoked", "key_revoked", "revoked", "acct_demo", state="revoked"),
+    DemoKey("sk_demo_expired", "key_expired", "expired", "acct_demo", state="expired"),
 )
 
 KEYS_BY_SECRET: Final = {key.secret: key for key in DEMO_KEYS}

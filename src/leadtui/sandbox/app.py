@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+import functools
 
 from fastapi import FastAPI
 
@@ -18,7 +18,7 @@ from leadtui.sandbox.traffic import TrafficLayer
 
 def create_app(config: SandboxConfig | None = None) -> FastAPI:
     """A fresh sandbox; its state is `app.state.sandbox` (a `SandboxState`)."""
-    state = SandboxState.create(config or SandboxConfig())
+    state = SandboxState(config or SandboxConfig())
     app = FastAPI(
         title=TITLE,
         version=API_VERSION,
@@ -32,13 +32,8 @@ def create_app(config: SandboxConfig | None = None) -> FastAPI:
     )
     app.state.sandbox = state
     install_handlers(app)
-    for module in (discovery, account, searches, exports, extractions):
+    for module in (discovery, account, searches, exports, extractions, control):
         app.include_router(module.router)
-    app.include_router(control.router)
-
-    def openapi() -> dict[str, Any]:
-        return build_openapi(app)
-
-    app.openapi = openapi  # type: ignore[method-assign]
+    app.openapi = functools.partial(build_openapi, app)  # type: ignore[method-assign]
     app.add_middleware(TrafficLayer, state=state)
     return app

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from typing import Final
 
 from fastapi import Request
 
@@ -13,19 +13,9 @@ from leadtui.sandbox.accounts import KEYS_BY_SECRET, DemoKey
 from leadtui.sandbox.clock import day_of
 from leadtui.sandbox.domain.ledger import count_usage
 from leadtui.sandbox.problems import ApiProblem
-from leadtui.sandbox.state import SandboxState, sandbox_of
+from leadtui.sandbox.state import Sandbox, SandboxState
 
-
-@dataclass(frozen=True)
-class Principal:
-    """Who is calling: the key (never its secret in output) and its account."""
-
-    key: DemoKey
-    account_id: str
-
-    @property
-    def scopes(self) -> frozenset[Scope]:
-        return self.key.scopes
+_UNUSABLE: Final = {"revoked": "The key has been revoked.", "expired": "The key has expired."}
 
 
 def _unauthorized(message: str) -> ApiProblem:
@@ -34,7 +24,8 @@ def _unauthorized(message: str) -> ApiProblem:
     )
 
 
-def authenticate(request: Request, state: SandboxState) -> Principal:
+def authenticate(request: Request, state: SandboxState) -> DemoKey:
+    """The calling key (never its secret in output), once its account may use the API."""
     header = request.headers.get("authorization")
     if header is None:
         raise _unauthorized("Send the key as 'Authorization: Bearer <API_KEY>'.")
@@ -44,10 +35,8 @@ def authenticate(request: Request, state: SandboxState) -> Principal:
     key = KEYS_BY_SECRET.get(secret.strip())
     if key is None:
         raise _unauthorized("The key is not valid.")
-    if key.state == "revoked":
-        raise _unauthorized("The key has been revoked.")
-    if key.state == "expired":
-        raise _unauthorized("The key has expired.")
+    if key.state != "active":
+        raise _unauthorized(_UNUSABLE[key.state])
     with state.store.reading() as conn:
         account = conn.execute(
             "SELECT subscription_status, access_status FROM accounts WHERE id = ?",
@@ -63,23 +52,22 @@ def authenticate(request: Request, state: SandboxState) -> Principal:
         raise ApiProblem(
             403, ErrorCode.DATA_ACCESS_SUSPENDED, "Data access is suspended for this account."
         )
-    return Principal(key=key, account_id=key.account_id)
+    return key
 
 
-def require(scope: Scope) -> Callable[[Request], Awaitable[Principal]]:
+def require(scope: Scope) -> Callable[[Request, SandboxState], Awaitable[DemoKey]]:
     """A dependency: the caller, if its key carries `scope`; the request is counted in /usage."""
 
-    async def dependency(request: Request) -> Principal:
-        state = sandbox_of(request)
-        principal = authenticate(request, state)
-        if scope not in principal.scopes:
+    async def dependency(request: Request, state: Sandbox) -> DemoKey:
+        key = authenticate(request, state)
+        if scope not in key.scopes:
             raise ApiProblem(
                 403,
                 ErrorCode.INSUFFICIENT_SCOPE,
                 f"This operation needs the scope '{scope}', which the key does not have.",
             )
         with state.store.transaction() as conn:
-            count_usage(conn, principal.account_id, day_of(state.now()), requests=1)
-        return principal
+            count_usage(conn, key.account_id, day_of(state.now()), requests=1)
+        return key
 
     return dependency

@@ -29,10 +29,10 @@ class SandboxClock:
             else:
                 self._offset += seconds
 
-    def freeze(self, at: float | None = None) -> None:
+    def freeze(self) -> None:
         current = self.now()
         with self._lock:
-            self._frozen = current if at is None else at
+            self._frozen = current
 
     def unfreeze(self) -> None:
         with self._lock:

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import Any, Literal
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter
 from fastapi.routing import APIRoute
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -16,7 +17,8 @@ from leadtui.sandbox.domain.extractions import move
 from leadtui.sandbox.domain.jobs import StoredState
 from leadtui.sandbox.json_body import StrictJsonRoute
 from leadtui.sandbox.problems import not_found
-from leadtui.sandbox.state import sandbox_of
+from leadtui.sandbox.state import Sandbox
+from leadtui.sandbox.store import load_row
 
 router = APIRouter(prefix="/_sandbox", include_in_schema=False, route_class=StrictJsonRoute)
 
@@ -49,18 +51,17 @@ class ClockChange(BaseModel):
 
 
 @router.post("/reset")
-async def reset(request: Request) -> dict[str, Any]:
+async def reset(state: Sandbox) -> dict[str, Any]:
     """Forget every change: accounts, searches, jobs and the request log as at the start."""
-    sandbox_of(request).reset()
+    state.reset()
     return {"data": {"reset": True}}
 
 
 @router.get("/requests")
-async def requests_log(request: Request) -> dict[str, Any]:
+async def requests_log(state: Sandbox) -> dict[str, Any]:
     """The last requests under /api/v1: method, path, status, idempotency key, fault."""
-    state = sandbox_of(request)
     with state.lock:
-        records = [record.as_json() for record in state.requests]
+        records = [asdict(record) for record in state.requests]
     return {"data": records}
 
 
@@ -82,57 +83,43 @@ async def keys() -> dict[str, Any]:
 
 
 @router.patch("/accounts/{account_id}")
-async def change_account(request: Request, account_id: str, body: AccountChange) -> dict[str, Any]:
+async def change_account(state: Sandbox, account_id: str, body: AccountChange) -> dict[str, Any]:
     """Set an account's credits, subscription, data access or extraction quota."""
-    state = sandbox_of(request)
-    changes = body.model_dump(exclude_none=True)
     with state.store.transaction() as conn:
-        if conn.execute("SELECT 1 FROM accounts WHERE id = ?", (account_id,)).fetchone() is None:
-            raise not_found(f"Account '{account_id}'")
-        for column, value in changes.items():
+        for column, value in body.model_dump(exclude_none=True).items():
             conn.execute(
                 f"UPDATE accounts SET {column} = ? WHERE id = ?",  # noqa: S608 - model fields
                 (value, account_id),
             )
         row = conn.execute("SELECT * FROM accounts WHERE id = ?", (account_id,)).fetchone()
+    if row is None:  # no such account: nothing was updated
+        raise not_found(f"Account '{account_id}'")
     return {"data": dict(row)}
 
 
 @router.put("/pricing")
-async def change_pricing(request: Request, body: PricingChange) -> dict[str, Any]:
+async def change_pricing(state: Sandbox, body: PricingChange) -> dict[str, Any]:
     """Searches state `stated` (omitted with `omit_stated`); unlocks debit `charged` per
     result and say so in `credits_debited` (left out with `omit_debited`). A field left out
     of the body keeps its value."""
-    pricing = sandbox_of(request).pricing
-    if "stated" in body.model_fields_set:
-        pricing.stated = body.stated
-    if "omit_stated" in body.model_fields_set:
-        pricing.omit_stated = body.omit_stated
-    if body.charged is not None:
-        pricing.charged = body.charged
-    if body.omit_debited is not None:
-        pricing.omit_debited = body.omit_debited
-    return {
-        "data": {
-            "stated": pricing.stated,
-            "omit_stated": pricing.omit_stated,
-            "charged": pricing.charged,
-            "omit_debited": pricing.omit_debited,
-        }
-    }
+    for name, value in body.model_dump(exclude_unset=True).items():
+        # `stated` may be any JSON value, null too; a null `charged` or `omit_debited` keeps it.
+        if value is not None or name == "stated":
+            setattr(state.pricing, name, value)
+    return {"data": asdict(state.pricing)}
 
 
 @router.get("/clock")
-async def get_clock(request: Request) -> dict[str, Any]:
+async def get_clock(state: Sandbox) -> dict[str, Any]:
     """The sandbox's time, which jobs move by."""
-    now = sandbox_of(request).now()
+    now = state.now()
     return {"data": {"now": now, "iso": iso(now)}}
 
 
 @router.post("/clock")
-async def change_clock(request: Request, body: ClockChange) -> dict[str, Any]:
+async def change_clock(state: Sandbox, body: ClockChange) -> dict[str, Any]:
     """Move the sandbox's time on (`advance` seconds), or freeze and unfreeze it."""
-    clock = sandbox_of(request).clock
+    clock = state.clock
     if body.freeze is True:
         clock.freeze()
     elif body.freeze is False:
@@ -155,24 +142,18 @@ def levers() -> list[dict[str, str]]:
 
 
 @router.post("/exports/{export_id}/fail")
-async def force_export_failure(request: Request, export_id: str) -> dict[str, Any]:
+async def force_export_failure(state: Sandbox, export_id: str) -> dict[str, Any]:
     """A queued or processing export becomes failed (to exercise retry)."""
-    state = sandbox_of(request)
     with state.store.transaction() as conn:
-        row = conn.execute("SELECT * FROM exports WHERE id = ?", (export_id,)).fetchone()
-        if row is None:
-            raise not_found(f"Export '{export_id}'")
+        row = load_row(conn, "exports", export_id)
         fail_export(conn, row, state.now(), state.config.job_seconds)
     return {"data": {"exportId": export_id, "status": ExportStatus.FAILED}}
 
 
 @router.post("/extractions/{extraction_id}/fail")
-async def force_extraction_failure(request: Request, extraction_id: str) -> dict[str, Any]:
+async def force_extraction_failure(state: Sandbox, extraction_id: str) -> dict[str, Any]:
     """A queued, running or paused extraction becomes failed."""
-    state = sandbox_of(request)
     with state.store.transaction() as conn:
-        row = conn.execute("SELECT * FROM extractions WHERE id = ?", (extraction_id,)).fetchone()
-        if row is None:
-            raise not_found(f"Extraction '{extraction_id}'")
+        row = load_row(conn, "extractions", extraction_id)
         move(conn, row, StoredState.FAILED, state.now(), state.config.job_seconds)
     return {"data": {"extractionId": extraction_id, "status": ExtractionStatus.FAILED}}

@@ -19,14 +19,14 @@ from typing import Any, Final
 
 from leadtui.api.contract import API_PREFIX
 from leadtui.api.models import USAGE_WINDOW_DAYS, SearchRequest
-from leadtui.sandbox.domain.answers import fingerprint, remember
+from leadtui.sandbox.domain.answers import Outcome, fingerprint, remember
 from leadtui.sandbox.domain.exports import fail_export, unlock
 from leadtui.sandbox.domain.extractions import insert_extraction, launch_draft, move
-from leadtui.sandbox.domain.jobs import QUEUED_FRACTION, StoredState, export_view
+from leadtui.sandbox.domain.jobs import EXTRACTION_RUNS, QUEUED_FRACTION, StoredState, export_view
 from leadtui.sandbox.domain.ledger import count_usage
 from leadtui.sandbox.domain.searches import insert_search
 from leadtui.sandbox.records import export_json, extraction_json
-from leadtui.sandbox.store import Store
+from leadtui.sandbox.store import Store, load_row
 
 ACCOUNT: Final = "acct_demo"
 DAY: Final = 86_400.0
@@ -107,9 +107,11 @@ class _Seeder:
     extraction_ids: dict[str, str]
     keys: int = 0
 
-    def key(self) -> str:
+    def remember(self, method: str, path: str, body: Any, answer: Outcome, at: float) -> None:
+        """The idempotency record the client's call would have left."""
         self.keys += 1
-        return f"demo-seed-{self.keys:03d}"
+        fp = fingerprint(method, f"{API_PREFIX}{path}", body)
+        remember(self.conn, ACCOUNT, f"demo-seed-{self.keys:03d}", fp, answer, at)
 
     def search(self, name: str, at: float) -> None:
         row = insert_search(self.conn, ACCOUNT, SEARCHES[name], at)
@@ -118,10 +120,9 @@ class _Seeder:
     def unlock(self, name: str, count: int, at: float) -> sqlite3.Row:
         search_id = self.search_ids[name]
         row = unlock(self.conn, ACCOUNT, search_id, count, at)
+        answer = {"data": export_json(row, export_view(row, at, self.job_seconds))}
         body = {"additional_results": count}
-        fp = fingerprint("POST", f"{API_PREFIX}/searches/{search_id}/exports", body)
-        result = {"data": export_json(row, export_view(row, at, self.job_seconds))}
-        remember(self.conn, ACCOUNT, self.key(), fp, (202, result), at)
+        self.remember("POST", f"/searches/{search_id}/exports", body, (202, answer), at)
         return row
 
     def _remember_extraction(
@@ -129,8 +130,7 @@ class _Seeder:
     ) -> None:
         at = float(row["updated_at"])
         record, _ = extraction_json(row, at, self.job_seconds)
-        fp = fingerprint(method, f"{API_PREFIX}{path}", body)
-        remember(self.conn, ACCOUNT, self.key(), fp, (status, {"data": record}), at)
+        self.remember(method, path, body, (status, {"data": record}), at)
 
     def create_extraction(self, name: str, at: float) -> None:
         row = insert_extraction(self.conn, ACCOUNT, EXTRACTIONS[name], at, launched=True)
@@ -141,18 +141,14 @@ class _Seeder:
         row = insert_extraction(self.conn, ACCOUNT, EXTRACTIONS[name], at, launched=False)
         self.extraction_ids[name] = str(row["id"])
 
-    def _row(self, name: str) -> sqlite3.Row:
-        row: sqlite3.Row = self.conn.execute(
-            "SELECT * FROM extractions WHERE id = ?", (self.extraction_ids[name],)
-        ).fetchone()
-        return row
-
     def launch(self, name: str, at: float) -> None:
-        row = launch_draft(self.conn, self._row(name), at)
+        row = load_row(self.conn, "extractions", self.extraction_ids[name])
+        row = launch_draft(self.conn, row, at)
         self._remember_extraction(row, "POST", f"/extractions/{row['id']}/launch", None, 201)
 
     def pause(self, name: str, at: float) -> None:
-        row = move(self.conn, self._row(name), StoredState.PAUSED, at, self.job_seconds)
+        row = load_row(self.conn, "extractions", self.extraction_ids[name])
+        row = move(self.conn, row, StoredState.PAUSED, at, self.job_seconds)
         body = {"action": "pause"}
         self._remember_extraction(row, "PATCH", f"/extractions/{row['id']}", body, 200)
 
@@ -160,7 +156,7 @@ class _Seeder:
 def _timeline(job_seconds: float) -> list[tuple[float, Callable[[_Seeder, float], object]]]:
     """(seconds before now, step), oldest first, so ids and list order follow time."""
     queue_s = job_seconds * QUEUED_FRACTION
-    extraction_total = job_seconds * 3.0
+    extraction_total = job_seconds * EXTRACTION_RUNS
 
     def failed_unlock(seeder: _Seeder, at: float) -> None:
         row = seeder.unlock("dentists", 90, at)
@@ -215,8 +211,8 @@ def _request_history(now: float) -> list[tuple[str, int]]:
     return out
 
 
-def seed_demo(store: Store, now: float, job_seconds: float) -> bool:
-    """Give Demo Co its history as of `now`; False (nothing done) if it already has some."""
+def seed_demo(store: Store, now: float, job_seconds: float) -> None:
+    """Give Demo Co its history as of `now`, unless it already has some."""
     with store.transaction() as conn:
         for table in ("searches", "exports", "extractions"):
             row = conn.execute(
@@ -224,10 +220,9 @@ def seed_demo(store: Store, now: float, job_seconds: float) -> bool:
                 (ACCOUNT,),
             ).fetchone()
             if row is not None:
-                return False
+                return
         seeder = _Seeder(conn, job_seconds, {}, {})
         for before, step in _timeline(job_seconds):
             step(seeder, now - before)
         for day, requests in _request_history(now):
             count_usage(conn, ACCOUNT, day, requests=requests)
-    return True

@@ -6,8 +6,6 @@ from __future__ import annotations
 import socket
 import threading
 import time
-from dataclasses import replace
-from types import TracebackType
 
 from leadtui.sandbox.config import SandboxConfig
 
@@ -17,27 +15,17 @@ _START_TIMEOUT = 10.0
 class EmbeddedSandbox:
     """`with EmbeddedSandbox() as sandbox: sandbox.base_url` — stops cleanly on exit."""
 
-    def __init__(
-        self,
-        config: SandboxConfig | None = None,
-        host: str = "127.0.0.1",
-        port: int = 0,
-        demo_data: bool = False,
-    ) -> None:
-        """`demo_data=True` is a shortcut for `SandboxConfig(demo_data=True)`."""
+    def __init__(self, config: SandboxConfig | None = None) -> None:
         import uvicorn
 
         from leadtui.sandbox.app import create_app
 
-        config = config or SandboxConfig()
-        if demo_data:
-            config = replace(config, demo_data=True)
         self.app = create_app(config)
         self.app.state.sandbox.served_over_socket = True
         # proto=IPPROTO_TCP, or asyncio skips TCP_NODELAY on accepted connections (+40 ms each).
         self._socket = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
         self._socket.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        self._socket.bind((host, port))
+        self._socket.bind(("127.0.0.1", 0))
         bound_host, bound_port = self._socket.getsockname()[:2]
         self.base_url = f"http://{bound_host}:{bound_port}"
         self._server = uvicorn.Server(
@@ -69,10 +57,5 @@ class EmbeddedSandbox:
     def __enter__(self) -> EmbeddedSandbox:
         return self.start()
 
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.stop()

@@ -21,7 +21,7 @@ REPLAY_HEADER = "Idempotent-Replayed"
 # The change itself, inside the transaction, at `now`.
 Action = Callable[[sqlite3.Connection, float], Outcome]
 # The polling hint for the record an answer carries, from its current state.
-Hint = Callable[[sqlite3.Connection, dict[str, Any]], dict[str, str]]
+Hint = Callable[[SandboxState, sqlite3.Connection, dict[str, Any]], dict[str, str]]
 
 
 def _single_key(
@@ -69,5 +69,5 @@ def once(
         else:
             status, answer = prior
             headers[REPLAY_HEADER] = "true"
-        headers.update(hint(conn, answer["data"]))
+        headers.update(hint(state, conn, answer["data"]))
     return JSONResponse(answer, status_code=status, headers=headers)

@@ -87,9 +87,7 @@ def parse_body(raw: bytes) -> Any:
 
 class StrictJsonRequest(Request):
     async def json(self) -> Any:
-        if not hasattr(self, "_json"):
-            self._json = parse_body(await self.body())
-        return self._json
+        return parse_body(await self.body())
 
 
 class StrictJsonRoute(APIRoute):

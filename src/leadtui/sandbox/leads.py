@@ -7,9 +7,9 @@ nothing is stored per unlock.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
-import threading
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,15 +31,13 @@ class _Pools:
     tlds: tuple[str, ...]
 
 
-_pools: _Pools | None = None
-_pools_lock = threading.Lock()
-
-
 def _slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "company"
 
 
-def _build_pools() -> _Pools:
+# Built once, on the first lead (seeded: a second build in a race gives the same pools).
+@functools.cache
+def _pools() -> _Pools:
     from faker import Faker  # only when a sandbox generates leads
 
     fake = Faker("en_US")
@@ -55,15 +53,6 @@ def _build_pools() -> _Pools:
         first_names=tuple(fake.first_name().lower() for _ in range(_POOL_SIZE)),
         tlds=("com", "net", "biz", "co", "io", "org", "shop", "info"),
     )
-
-
-def _get_pools() -> _Pools:
-    global _pools
-    if _pools is None:
-        with _pools_lock:
-            if _pools is None:
-                _pools = _build_pools()
-    return _pools
 
 
 def seed_of(text: str) -> int:
@@ -87,15 +76,11 @@ class LeadSource:
     countries: tuple[str, ...]
     cities: tuple[str, ...]
 
-    @property
-    def seed(self) -> int:
-        return seed_of(self.source_id)
-
 
 def generate(source: LeadSource, start: int, stop: int) -> list[dict[str, Any]]:
     """Leads `start` (inclusive) to `stop` (exclusive) of a source; same input, same leads."""
-    pools = _get_pools()
-    seed = source.seed
+    pools = _pools()
+    seed = seed_of(source.source_id)
     activities = source.activities or ("Business",)
     countries = source.countries or ("United States",)
     cities = source.cities

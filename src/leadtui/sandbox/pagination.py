@@ -14,13 +14,15 @@ import hmac
 import json
 import sqlite3
 from collections.abc import Callable
-from typing import Annotated, Any, Final, Literal
+from typing import Annotated, Any, Final
 
 from fastapi import Query
 from pydantic.json_schema import SkipJsonSchema
 
 from leadtui.api.models import PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX, PAGE_LIMIT_MIN
+from leadtui.sandbox.leads import LeadSource, generate
 from leadtui.sandbox.problems import invalid
+from leadtui.sandbox.store import Store, Table
 
 # Absent or a string, never null: the schema says so.
 CursorParam = Annotated[
@@ -61,15 +63,16 @@ def fitting(records: list[dict[str, Any]], budget: int = PAGE_BYTES_MAX) -> int:
     return len(records)
 
 
-def page(items: list[dict[str, Any]], next_cursor: str | None, **extra: Any) -> dict[str, Any]:
-    return {"data": items, "next_cursor": next_cursor, **extra}
+def page(items: list[dict[str, Any]], next_cursor: str | None) -> dict[str, Any]:
+    return {"data": items, "next_cursor": next_cursor}
 
 
 class Pages:
-    """Pages of the sandbox's lists, with cursors signed by `secret`."""
+    """Pages of the sandbox's lists, with cursors signed by the store's secret."""
 
-    def __init__(self, secret: bytes) -> None:
-        self._secret = secret
+    def __init__(self, store: Store) -> None:
+        self._store = store
+        self._secret = store.secret("cursor")
 
     def _sign(self, payload: bytes) -> str:
         return hmac.new(self._secret, payload, hashlib.sha256).hexdigest()[:16]
@@ -80,8 +83,7 @@ class Pages:
         return f"{token}.{self._sign(payload)}"
 
     def decode_cursor(self, cursor: str | None, list_name: str, ceiling: int) -> int | None:
-        """The position a cursor stands for, within `[0, ceiling]`; 400 for one this list
-        never issued."""
+        """The position a cursor stands for, in `[0, ceiling]`; 400 if this list never issued it."""
         if cursor is None:
             return None
         try:
@@ -98,33 +100,37 @@ class Pages:
 
     def newest_first(
         self,
-        conn: sqlite3.Connection,
-        table: Literal["searches", "exports", "extractions"],
+        table: Table,
         account_id: str,
         cursor: str | None,
         limit: int,
         render: Callable[[sqlite3.Row], dict[str, Any]],
-    ) -> tuple[list[dict[str, Any]], str | None]:
+    ) -> dict[str, Any]:
         """One page of an account's rows of `table`, newest first, as `render` makes them
-        records, and the cursor past it: `limit` records, fewer when they reach
-        `PAGE_BYTES_MAX`."""
+        records: `limit` records, fewer when they reach `PAGE_BYTES_MAX`."""
         list_name = f"{table}:{account_id}"
         before = self.decode_cursor(cursor, list_name, _SEQ_CEILING)
-        rows = conn.execute(
-            # The table name is one of three literals, never user input.
-            f"SELECT * FROM {table} WHERE account_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?",  # noqa: S608
-            (account_id, before if before is not None else _SEQ_CEILING, limit + 1),
-        ).fetchall()
-        records = [render(row) for row in rows[:limit]]
+        with self._store.reading() as conn:
+            rows = conn.execute(
+                # The table name is one of three literals, never user input.
+                f"SELECT * FROM {table} WHERE account_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?",  # noqa: S608
+                (account_id, before if before is not None else _SEQ_CEILING, limit + 1),
+            ).fetchall()
+            records = [render(row) for row in rows[:limit]]
         kept = fitting(records)
         if len(rows) <= kept:
-            return records, None
-        return records[:kept], self.encode_cursor(list_name, int(rows[kept - 1]["seq"]))
+            return page(records, None)
+        return page(records[:kept], self.encode_cursor(list_name, int(rows[kept - 1]["seq"])))
 
-    def window(
-        self, cursor: str | None, list_name: str, limit: int, total: int
-    ) -> tuple[int, int, str | None]:
-        """`(start, stop, next_cursor)` of one page of a list of `total` generated items."""
-        start = self.decode_cursor(cursor, list_name, total) or 0
-        stop = min(total, start + limit)
-        return start, stop, self.encode_cursor(list_name, stop) if stop < total else None
+    def leads(
+        self, cursor: str | None, list_name: str, limit: int, source: LeadSource, indexes: range
+    ) -> dict[str, Any]:
+        """One page of the leads of `source` at `indexes`."""
+        start = self.decode_cursor(cursor, list_name, len(indexes)) or 0
+        shown = indexes[start : start + limit]
+        next_cursor = (
+            self.encode_cursor(list_name, start + len(shown)) if shown.stop < indexes.stop else None
+        )
+        # An empty page builds no lead pools (a draft's results, the end of a list).
+        leads = generate(source, shown.start, shown.stop) if shown else []
+        return page(leads, next_cursor)

@@ -16,20 +16,13 @@ from leadtui.api.contract import ErrorCode
 
 
 class ApiProblem(StarletteHTTPException):
-    """Raised by handlers (and while a body is read); turned into the error body by
-    `install_handlers`."""
+    """Raised by handlers and the body reader; answered with the error body, code and message."""
 
     def __init__(
-        self,
-        status: int,
-        code: ErrorCode,
-        message: str,
-        headers: Mapping[str, str] | None = None,
+        self, status: int, code: ErrorCode, message: str, headers: Mapping[str, str] | None = None
     ) -> None:
         super().__init__(status, message, dict(headers or {}))
-        self.status = status
         self.code = code
-        self.message = message
 
 
 def not_found(what: str) -> ApiProblem:
@@ -44,20 +37,8 @@ def new_request_id() -> str:
     return f"req_{uuid.uuid4().hex[:24]}"
 
 
-def request_id_of(request: Request) -> str:
-    rid = getattr(request.state, "request_id", None)
-    if not isinstance(rid, str):
-        rid = new_request_id()
-        request.state.request_id = rid
-    return rid
-
-
 def error_response(
-    status: int,
-    code: str,
-    message: str,
-    request_id: str,
-    headers: Mapping[str, str] | None = None,
+    status: int, code: str, message: str, request_id: str, headers: Mapping[str, str] | None = None
 ) -> JSONResponse:
     body = {"error": {"code": code, "message": message, "request_id": request_id}}
     # X-Request-Id itself is added by the traffic layer, on every answer.
@@ -69,14 +50,12 @@ def describe_validation(errors: Sequence[Any]) -> str:
     parts = []
     for err in errors[:5]:
         loc = [str(p) for p in err.get("loc", ())]
-        if loc and loc[0] in ("body", "query", "header", "path"):
-            where, loc = loc[0], loc[1:]
-            if err.get("type") == "json_invalid":
-                parts.append("body: is not valid JSON")
-                continue
-            if where != "body":
-                loc = [where, *loc]
-        field = ".".join(loc) or "body"
+        located = bool(loc) and loc[0] in ("body", "query", "header", "path")
+        if located and err.get("type") == "json_invalid":
+            parts.append("body: is not valid JSON")
+            continue
+        # A member of the body is named by its path alone; a parameter by where it is too.
+        field = ".".join(loc[1:] if loc[:1] == ["body"] else loc) or "body"
         message = str(err.get("msg", "is invalid"))
         if err.get("type") == "extra_forbidden":
             message = "is not an allowed member"
@@ -96,33 +75,28 @@ def allowed_methods(request: Request) -> str:
 
 
 def install_handlers(app: FastAPI) -> None:
-    async def on_problem(request: Request, exc: Exception) -> JSONResponse:
-        assert isinstance(exc, ApiProblem)
-        return error_response(
-            exc.status, exc.code, exc.message, request_id_of(request), exc.headers
-        )
+    """Every failure answers with the error body; the traffic layer set its request id."""
 
     async def on_validation(request: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, RequestValidationError)
         message = describe_validation(exc.errors())
-        return error_response(400, ErrorCode.INVALID_REQUEST, message, request_id_of(request))
+        return error_response(400, ErrorCode.INVALID_REQUEST, message, request.state.request_id)
 
     async def on_http(request: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, StarletteHTTPException)
-        if exc.status_code == 404:
-            code, message = ErrorCode.NOT_FOUND, "No such operation."
-        elif exc.status_code == 405:
-            code, message = ErrorCode.INVALID_REQUEST, "This method is not allowed here."
-        elif exc.status_code < 500:
-            code, message = ErrorCode.INVALID_REQUEST, str(exc.detail)
-        else:
-            code, message = ErrorCode.INTERNAL_ERROR, str(exc.detail)
+        status, message = exc.status_code, str(exc.detail)
         headers = dict(exc.headers or {})
-        if exc.status_code == 405:
+        if isinstance(exc, ApiProblem):
+            code = exc.code
+        elif status == 404:
+            code, message = ErrorCode.NOT_FOUND, "No such operation."
+        elif status == 405:
+            code, message = ErrorCode.INVALID_REQUEST, "This method is not allowed here."
             # A 405 must list what the path allows (RFC 9110 §15.5.6).
             headers["Allow"] = allowed_methods(request)
-        return error_response(exc.status_code, code, message, request_id_of(request), headers)
+        else:
+            code = ErrorCode.INVALID_REQUEST if status < 500 else ErrorCode.INTERNAL_ERROR
+        return error_response(status, code, message, request.state.request_id, headers)
 
-    app.add_exception_handler(ApiProblem, on_problem)
     app.add_exception_handler(RequestValidationError, on_validation)
     app.add_exception_handler(StarletteHTTPException, on_http)

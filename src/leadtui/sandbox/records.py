@@ -7,7 +7,7 @@ import sqlite3
 from typing import Any, Final
 
 from leadtui.api.contract import API_PREFIX, ExportStatus
-from leadtui.api.models import SearchItem, SearchRequest
+from leadtui.api.models import ExtractionRequest, SearchItem, SearchRequest
 from leadtui.sandbox.clock import iso
 from leadtui.sandbox.domain.jobs import ExtractionView, JobView, StoredState, extraction_view
 from leadtui.sandbox.domain.ledger import EXTRACTION_LAUNCH_COST, PRICE_PER_RESULT
@@ -116,11 +116,5 @@ def extraction_json(
     return record, view
 
 
-_EXTRACTION_FIELDS: Final = (
-    "categories",
-    "countries",
-    "localisations",
-    "urls",
-    "enrichment_sources",
-    "serp_config",
-)
+# An extraction record repeats its request's members (null where the draft has none yet).
+_EXTRACTION_FIELDS: Final = tuple(ExtractionRequest.model_fields)

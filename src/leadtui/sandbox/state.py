@@ -5,10 +5,10 @@ from __future__ import annotations
 import random
 import threading
 from collections import deque
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
+from typing import Annotated
 
-from fastapi import Request
+from fastapi import Depends, Request
 
 from leadtui.sandbox.clock import SandboxClock
 from leadtui.sandbox.config import SandboxConfig
@@ -31,45 +31,21 @@ class RequestRecord:
     body: str | None = None
     """The request body as received (UTF-8, undecodable bytes replaced), when there is one."""
 
-    def as_json(self) -> dict[str, Any]:
-        return {
-            "time": self.time,
-            "method": self.method,
-            "path": self.path,
-            "status": self.status,
-            "idempotency_key": self.idempotency_key,
-            "request_id": self.request_id,
-            "fault": self.fault,
-            "body": self.body,
-        }
 
-
-@dataclass
 class SandboxState:
-    config: SandboxConfig
-    clock: SandboxClock
-    store: Store
-    pages: Pages
-    fault_rng: random.Random
-    # Set by EmbeddedSandbox and the CLI: a "cut" fault then closes a real socket instead of
-    # raising a transport error into an in-process httpx client.
-    served_over_socket: bool = False
-    requests: deque[RequestRecord] = field(default_factory=lambda: deque(maxlen=_LOG_LIMIT))
-    lock: threading.Lock = field(default_factory=threading.Lock)
-    pricing: Pricing = field(default_factory=Pricing)
-
-    @classmethod
-    def create(cls, config: SandboxConfig) -> SandboxState:
-        store = Store(config.db_path)
-        state = cls(
-            config=config,
-            clock=SandboxClock(config.clock),
-            store=store,
-            pages=Pages(store.secret("cursor")),
-            fault_rng=random.Random(config.fault_seed),
-        )
-        state.seed_demo_data()
-        return state
+    def __init__(self, config: SandboxConfig) -> None:
+        self.config = config
+        self.clock = SandboxClock(config.clock)
+        self.store = Store(config.db_path)
+        self.pages = Pages(self.store)
+        self.fault_rng = random.Random(config.fault_seed)
+        # Set by EmbeddedSandbox and the CLI: a "cut" fault then closes a real socket instead of
+        # raising a transport error into an in-process httpx client.
+        self.served_over_socket = False
+        self.requests: deque[RequestRecord] = deque(maxlen=_LOG_LIMIT)
+        self.lock = threading.Lock()
+        self.pricing = Pricing()
+        self.seed_demo_data()
 
     def seed_demo_data(self) -> None:
         """With `demo_data`, give Demo Co its month of history (once: a kept file has it)."""
@@ -95,7 +71,12 @@ class SandboxState:
             self.fault_rng = random.Random(self.config.fault_seed)
 
 
-def sandbox_of(request: Request) -> SandboxState:
+async def _sandbox_of(request: Request) -> SandboxState:
+    # A coroutine: FastAPI would run a plain function in its thread pool, on every request.
     state = request.app.state.sandbox
     assert isinstance(state, SandboxState)
     return state
+
+
+# A route's sandbox, as a parameter.
+Sandbox = Annotated[SandboxState, Depends(_sandbox_of)]

@@ -1,4 +1,5 @@
-"""The sandbox's SQLite state: one connection, one lock, one transaction per mutation.
+"""The sandbox's SQLite state: one connection, one lock, one transaction per mutation, and
+the one insert and lookup of the rows that have ids (an account sees only its own).
 
 Every credit-spending change (debit, job row, idempotency record) happens inside
 `transaction()`, so concurrent requests with one key see exactly one of them commit first.
@@ -11,9 +12,12 @@ import sqlite3
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import astuple
 from pathlib import Path
+from typing import Final, Literal
 
 from leadtui.sandbox.accounts import DEMO_ACCOUNTS
+from leadtui.sandbox.problems import not_found
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
@@ -52,6 +56,10 @@ CREATE TABLE IF NOT EXISTS usage (
 """
 
 _STATE_TABLES = ("accounts", "searches", "exports", "extractions", "idempotency", "usage")
+Table = Literal["searches", "exports", "extractions"]
+_NOUN: Final = {"searches": "Search", "exports": "Export", "extractions": "Extraction"}
+# Ids are `srch_000001`, ...; a table's id sequence is its noun (`search`: kept files hold it).
+_ID_PREFIX: Final = {"searches": "srch", "exports": "exp", "extractions": "ext"}
 
 
 class Store:
@@ -110,26 +118,40 @@ class Store:
             self._conn.close()
 
 
-def next_seq(conn: sqlite3.Connection, name: str) -> int:
-    """The next number of a persistent sequence (call inside a transaction)."""
-    row = conn.execute(
+def insert(conn: sqlite3.Connection, table: Table, **columns: object) -> sqlite3.Row:
+    """A new row of `table`, with the next id of its sequence (call inside a transaction)."""
+    (seq,) = conn.execute(
         "INSERT INTO counters (name, value) VALUES (?, 1) "
         "ON CONFLICT(name) DO UPDATE SET value = value + 1 RETURNING value",
-        (name,),
+        (_NOUN[table].lower(),),
     ).fetchone()
-    return int(row[0])
+    names = ", ".join(["seq", "id", *columns])
+    marks = ", ".join("?" * (len(columns) + 2))
+    conn.execute(
+        f"INSERT INTO {table} ({names}) VALUES ({marks})",  # noqa: S608 - names from code
+        (seq, f"{_ID_PREFIX[table]}_{seq:06d}", *columns.values()),
+    )
+    row: sqlite3.Row = conn.execute(f"SELECT * FROM {table} WHERE seq = ?", (seq,)).fetchone()  # noqa: S608
+    return row
 
 
-def make_id(prefix: str, seq: int) -> str:
-    return f"{prefix}_{seq:06d}"
+def load_row(
+    conn: sqlite3.Connection, table: Table, row_id: str, account_id: str | None = None
+) -> sqlite3.Row:
+    """Row `row_id` of `table`, or 404; given `account_id`, another account's row is not found."""
+    row: sqlite3.Row | None = conn.execute(
+        # The table name is one of three literals, never user input.
+        f"SELECT * FROM {table} WHERE id = ?",  # noqa: S608
+        (row_id,),
+    ).fetchone()
+    if row is None or (account_id is not None and row["account_id"] != account_id):
+        raise not_found(f"{_NOUN[table]} '{row_id}'")
+    return row
 
 
 def _seed(conn: sqlite3.Connection) -> None:
     conn.executemany(
         "INSERT INTO accounts (id, name, credits, subscription_status, access_status,"
         " extraction_quota) VALUES (?, ?, ?, ?, ?, ?)",
-        [
-            (a.id, a.name, a.credits, a.subscription_status, a.access_status, a.extraction_quota)
-            for a in DEMO_ACCOUNTS
-        ],
+        [astuple(account) for account in DEMO_ACCOUNTS],
     )

@@ -16,6 +16,7 @@ from collections.abc import MutableMapping
 from typing import Any
 
 import httpx
+from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from leadtui.api.contract import API_PREFIX, IDEMPOTENCY_HEADER, REQUEST_ID_HEADER, ErrorCode
@@ -23,15 +24,12 @@ from leadtui.sandbox import problems
 from leadtui.sandbox.clock import iso
 from leadtui.sandbox.state import RequestRecord, SandboxState
 
-_IDEMPOTENCY = IDEMPOTENCY_HEADER.lower().encode()
 # The request log keeps a body's first bytes: enough to compare a spend's body with its journal.
 _LOGGED_BODY_MAX = 65_536
 _log = logging.getLogger(__name__)
 
 
 class TrafficLayer:
-    """Wraps the FastAPI app; `state` is the sandbox instance the app serves."""
-
     def __init__(self, app: ASGIApp, state: SandboxState) -> None:
         self.app = app
         self.state = state
@@ -42,10 +40,10 @@ class TrafficLayer:
             return
         request_id = problems.new_request_id()
         scope.setdefault("state", {})["request_id"] = request_id
-        rid_header = (REQUEST_ID_HEADER.lower().encode(), request_id.encode())
+        send = _with_header(send, (REQUEST_ID_HEADER.lower().encode(), request_id.encode()))
         path: str = scope["path"]
         if not path.startswith(API_PREFIX):
-            await self._guarded(scope, receive, _with_header(send, rid_header), request_id)
+            await self._guarded(scope, receive, send, request_id)
             return
 
         record = RequestRecord(
@@ -53,7 +51,7 @@ class TrafficLayer:
             method=scope["method"],
             path=path,
             status=None,
-            idempotency_key=_header(scope, _IDEMPOTENCY),
+            idempotency_key=Headers(scope=scope).get(IDEMPOTENCY_HEADER),
             request_id=request_id,
         )
         chunks: list[bytes] = []
@@ -65,21 +63,15 @@ class TrafficLayer:
             return message
 
         try:
-            await self._serve(scope, recording_receive, send, record, rid_header)
+            await self._serve(scope, recording_receive, send, record)
         finally:
             body = b"".join(chunks)
             record.body = body[:_LOGGED_BODY_MAX].decode("utf-8", "replace") if body else None
             self.state.log(record)
 
     async def _serve(
-        self,
-        scope: Scope,
-        receive: Receive,
-        send: Send,
-        record: RequestRecord,
-        rid_header: tuple[bytes, bytes],
+        self, scope: Scope, receive: Receive, send: Send, record: RequestRecord
     ) -> None:
-        send = _with_header(send, rid_header)
         config = self.state.config
         if config.latency_ms > 0:
             await asyncio.sleep(config.latency_ms / 1000)
@@ -90,13 +82,7 @@ class TrafficLayer:
             await _send_error(send, 503, record.request_id, {"Retry-After": retry_after}, _INJECTED)
             return
         if fault is None:
-
-            async def counting_send(message: Message) -> None:
-                if message["type"] == "http.response.start":
-                    record.status = int(message["status"])
-                await send(message)
-
-            await self._guarded(scope, receive, counting_send, record.request_id)
+            record.status = await self._guarded(scope, receive, send, record.request_id)
             return
 
         # After the handler: run it to completion (it commits), then spoil the answer.
@@ -113,22 +99,27 @@ class TrafficLayer:
             return
         await self._cut(send, messages)
 
-    async def _guarded(self, scope: Scope, receive: Receive, send: Send, request_id: str) -> None:
-        """The app, with a crash answered as 500 `internal_error` instead of escaping."""
-        started = False
+    async def _guarded(
+        self, scope: Scope, receive: Receive, send: Send, request_id: str
+    ) -> int | None:
+        """The app's answer status; a crash is answered as 500 `internal_error`, never raised."""
+        status: int | None = None
 
         async def tracking_send(message: Message) -> None:
-            nonlocal started
-            started = started or message["type"] == "http.response.start"
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = int(message["status"])
             await send(message)
 
         try:
             await self.app(scope, receive, tracking_send)
         except Exception:
             _log.exception("sandbox handler failed (request %s)", request_id)
-            if started:
+            if status is not None:
                 raise  # half an answer is out: only closing the connection tells the client
             await _send_error(send, 500, request_id, {}, "The sandbox failed unexpectedly.")
+            return 500
+        return status
 
     def _draw_fault(self) -> str | None:
         rate = self.state.config.fault_rate
@@ -154,13 +145,6 @@ class TrafficLayer:
             return
         # In process (httpx.ASGITransport) the app's exception reaches the client as is.
         raise httpx.RemoteProtocolError("sandbox fault: connection cut after the handler ran")
-
-
-def _header(scope: Scope, name: bytes) -> str | None:
-    for key, value in scope.get("headers", ()):
-        if key == name:
-            return bytes(value).decode("latin-1")
-    return None
 
 
 def _with_header(send: Send, header: tuple[bytes, bytes]) -> Send:

@@ -16,9 +16,8 @@ _MASK_CHARS = frozenset("•…")
 
 @dataclass(frozen=True)
 class SpendAccount:
-    """The account behind a key, as `GET /me` names it (`data.account.id` and `.name`, which
-    the spec does not promise), and always the masked key: the fallback when the server names
-    no account. Never the key itself."""
+    """The account behind a key as `GET /me` names it (the spec does not promise it), and the
+    masked key (never the key): the fallback when the server names no account."""
 
     key_hint: str
     """The key as `mask_key` shows it, e.g. `…full`."""
@@ -33,13 +32,13 @@ class SpendAccount:
         return cls(key_masked, account.id or None, account.name or None)
 
     def same_as(self, other: SpendAccount) -> bool:
-        """One account: the same account id when both are known, else the same masked key.
-        (Two keys of one account whose ids are unknown do not match, nor do keys masked
-        entirely, which all look alike: refusing to offer is safe, offering to the wrong
-        account is not.)"""
+        """The same account id when both are known, else the same masked key (so two keys of
+        one account differ, and keys masked entirely, which all look alike, never match:
+        refusing to offer is safe, offering to the wrong account is not)."""
         if self.id is not None and other.id is not None:
             return self.id == other.id
-        return _shows_part_of_the_key(self.key_hint) and self.key_hint == other.key_hint
+        shows_part = any(char not in _MASK_CHARS for char in self.key_hint)
+        return shows_part and self.key_hint == other.key_hint
 
     @property
     def label(self) -> str:
@@ -47,7 +46,3 @@ class SpendAccount:
         if self.id is not None:
             return f"{self.name} ({self.id})" if self.name else self.id
         return f"key {self.key_hint}" if self.key_hint else "an unknown account"
-
-
-def _shows_part_of_the_key(hint: str) -> bool:
-    return any(char not in _MASK_CHARS for char in hint)

@@ -1,9 +1,6 @@
 """Who asked for a journaled spend and who approved it: the one rule History and `leadtui
-pending` both read.
-
-A spend approved in the running app has an approved request row with its idempotency key and
-spend: the asker and the app that said yes are named there, with their process ids. Any
-other spend was asked and authorized on its own surface; the journal says which surface and
+pending` both read. A spend approved in the running app names both processes in its approved
+request row; any other spend was authorized on its own surface, which the journal names with
 what let it out (a dialog, a prompt, a ceiling, a budget).
 """
 
@@ -88,19 +85,15 @@ class ApprovedSpends:
     def read(cls, desk: ApprovalDesk) -> ApprovedSpends:
         """The journal's approved requests (none when they cannot be read). Blocking."""
         try:
-            return cls(desk.approved_by_key())
+            requests = desk.listed().requests
         except JournalError:
             return cls({})
+        approved = [r for r in requests if r.answer and r.answer.verdict is Ruling.APPROVED]
+        return cls({r.idempotency_key: r for r in approved})
 
     def parties(self, intent: SpendIntent) -> SpendParties:
-        """Who asked for `intent` and who approved it."""
         request = self._approved.get(intent.idempotency_key)
-        answer = None if request is None else request.answer
-        if (
-            request is None
-            or answer is None
-            or answer.verdict is not Ruling.APPROVED
-            or dict(request.params) != dict(intent.params)
-        ):
+        same = request is not None and dict(request.params) == dict(intent.params)
+        if request is None or request.answer is None or not same:
             return SpendParties(intent.surface, intent.authorized_by)
-        return SpendParties(intent.surface, intent.authorized_by, request.asker, answer.by)
+        return SpendParties(intent.surface, intent.authorized_by, request.asker, request.answer.by)

@@ -1,13 +1,10 @@
 """Asking the running app: the one routine the command line and the tool server both call.
 
-A surface that cannot ask anyone calls `InAppApproval.wait` when the decision is "ask": it
-writes a request row into the journal, waits, and returns the spend the person approved
-(exactly the one it holds), or raises an `ApprovalRefused` carrying the quote and its code —
-denied, timed out, interrupted, or an answer about another spend. A stale quote (price or
-balance changed) is quoted again by `quote_now`, the same decision and price source the app
-quotes with, and asked anew within the same overall timeout. SIGINT or SIGTERM while waiting
-withdraws the request and ends the wait as `interrupted`. The caller sends the approved spend
-itself, through the spend core (which checks it once more before the POST).
+A surface that cannot ask anyone calls `InAppApproval.wait` on an "ask": it writes a request
+row, waits, and returns the spend approved (exactly the one it holds) or raises an
+`ApprovalRefused` with the quote and its code. A stale quote is quoted again and asked anew
+within the same overall timeout; SIGINT or SIGTERM withdraws the request (`interrupted`). The
+caller sends the approved spend through the spend core, which checks it once more.
 """
 
 from __future__ import annotations
@@ -20,7 +17,7 @@ import threading
 import time
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Final
+from typing import Any, Final
 
 from leadtui.api.client import LeadClient
 from leadtui.spend.account import SpendAccount
@@ -35,16 +32,12 @@ from leadtui.spend.approvals import (
     Ruling,
     UnreadableApproval,
 )
-from leadtui.spend.decision import Authorization, Decision, Surface, Verdict, refusal
+from leadtui.spend.decision import Authorization, Surface, Verdict, refusal
 from leadtui.spend.errors import Code, JournalError, SpendBlocked
 from leadtui.spend.gate import SpendGate
 from leadtui.spend.origin import spend_origin
 from leadtui.spend.quote import Quote
 from leadtui.spend.request import SpendRequest
-
-Sleep = Callable[[float], Awaitable[None]]
-Report = Callable[[str], Awaitable[None] | None]
-"""Told how the wait goes (a line on stderr, an MCP progress notification)."""
 
 POLL_SECONDS: Final = 0.5
 REPORT_EVERY_SECONDS: Final = 10.0
@@ -52,12 +45,9 @@ _SIGNALS: Final = tuple(s for s in (signal.SIGINT, getattr(signal, "SIGTERM", No
 
 
 class ApprovalRefused(SpendBlocked):
-    """No yes came from the app for this spend: nothing was sent. `code` is what every surface
-    reports; a surface shows "title: message" (`headline`) and its own next step."""
+    """No yes came from the app: nothing was sent; shown as "title: message" (`headline`)."""
 
-    code: ClassVar[str] = Code.DENIED_IN_APP
-
-    def __init__(self, message: str, quote: Quote, *, waited: float | None = None) -> None:
+    def __init__(self, message: str, quote: Quote, *, waited: float) -> None:
         super().__init__(message)
         self.quote = quote
         self.waited = waited
@@ -99,16 +89,6 @@ def check_wait_seconds(seconds: float) -> float:
     return seconds
 
 
-async def quote_now(
-    gate: SpendGate, client: LeadClient, request: SpendRequest, surface: Surface
-) -> Decision:
-    """The one decision about `request` now (same key and body): the spend core reads the
-    price the server states now and the balance, and corrects the price by the observed one.
-    The asker and the app both quote with it, so a quote that did not move reads the same on
-    both sides."""
-    return await gate.decide(request, client, Authorization(surface, can_ask=True))
-
-
 # The waits under way in this process, each with the signals it was told of: one handler for
 # them all, installed while any waits (two tool calls may wait at once), the process's own
 # handling put back when the last one ends.
@@ -124,6 +104,12 @@ def _tell_the_waits(signum: int, _frame: object) -> None:
 
 @contextlib.contextmanager
 def _signals_noted(noted: list[int]) -> Iterator[None]:
+    """SIGINT and SIGTERM, while waiting, end the wait (noted here, read by the poll); only
+    the main thread can set a handler."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    noted.clear()
     if not _WAITS:
         for sig in _SIGNALS:
             _BEFORE[sig] = signal.getsignal(sig)
@@ -143,9 +129,8 @@ def _signals_noted(noted: list[int]) -> Iterator[None]:
 
 
 async def end_waits(signum: int) -> None:
-    """For a process stopping on `signum` by a handler of its own (the tool server's): every
-    wait under way is told, withdraws its request and answers `interrupted`; this returns once
-    they all ended and their answers had a poll's time to go out."""
+    """For a process stopping on `signum` by its own handler: every wait withdraws its request
+    and answers `interrupted`; returns once they ended and their answers had a poll to go out."""
     if not _WAITS:
         return
     ended = asyncio.Event()
@@ -172,11 +157,11 @@ class InAppApproval:
     client: LeadClient
     asker: Party
     timeout: float = DEFAULT_WAIT_SECONDS
-    sleep: Sleep = asyncio.sleep
+    sleep: Callable[[float], Awaitable[None]] = asyncio.sleep
     clock: Callable[[], float] = time.monotonic
-    report: Report | None = None
+    report: Callable[[str], Awaitable[None] | None] | None = None
+    """Told how the wait goes (a line on stderr, an MCP progress notification)."""
     poll_seconds: float = POLL_SECONDS
-    report_every: float = REPORT_EVERY_SECONDS
     _signalled: list[int] = field(default_factory=list, init=False)
 
     @property
@@ -190,7 +175,7 @@ class InAppApproval:
         account = await self.gate.account_of(self.client)
         await asyncio.to_thread(self.desk.prune)
         current = request
-        with self._withdrawn_on_signals():
+        with _signals_noted(self._signalled):
             while True:
                 record = await asyncio.to_thread(
                     self.desk.ask,
@@ -212,22 +197,12 @@ class InAppApproval:
                 if answer.verdict is not Ruling.STALE:
                     return await self._settle(record, current, account, answer)
                 await asyncio.to_thread(self.desk.update, record, Progress.REQUOTED)
-                fresh = await quote_now(
-                    self.gate, self.client, current, Surface(self.asker.surface)
-                )
+                # The app quotes with the same decision: a quote that did not move reads the same.
+                asker = Authorization(Surface(self.asker.surface))
+                fresh = await self.gate.decide(current, self.client, asker)
                 if fresh.verdict is Verdict.REFUSE:
                     raise refusal(fresh)
                 current = dataclasses.replace(current, quote=fresh.quote)
-
-    @contextlib.contextmanager
-    def _withdrawn_on_signals(self) -> Iterator[None]:
-        """SIGINT and SIGTERM, while waiting, end the wait (noted here, read by the poll)."""
-        if threading.current_thread() is not threading.main_thread():
-            yield
-            return
-        self._signalled.clear()
-        with _signals_noted(self._signalled):
-            yield
 
     async def _answer(
         self, record: ApprovalRequest, spend: SpendRequest, deadline: float
@@ -235,11 +210,11 @@ class InAppApproval:
         next_report = self.clock()
         while True:
             try:
-                answer = await asyncio.to_thread(self.desk.answer_of, record.id)
+                read = await asyncio.to_thread(self.desk.get, record.id)
             except UnreadableApproval:
-                answer = None  # changed by hand: never trusted; the timeout still ends it
-            if answer is not None:
-                return answer
+                read = None  # changed by hand: never trusted; the timeout still ends it
+            if read is not None and read.answer is not None:
+                return read.answer
             now = self.clock()
             ended = Ruling.WITHDRAWN if self._signalled else None
             if ended is None and now >= deadline:
@@ -251,7 +226,7 @@ class InAppApproval:
                 continue  # an answer came first: read it
             if now >= next_report:
                 await self._tell(spend.quote, max(0.0, deadline - now))
-                next_report = now + self.report_every
+                next_report = now + REPORT_EVERY_SECONDS
             await self.sleep(self.poll_seconds)
 
     def _close(
@@ -277,34 +252,29 @@ class InAppApproval:
         if answer.verdict is Ruling.APPROVED and answer.matches(spend, account):
             changed = await asyncio.to_thread(self.desk.update, record, Progress.SENDING)
             return Approved(spend, changed, answer)
-        mismatch = answer.verdict is Ruling.APPROVED
-        reason = "mismatch" if mismatch else answer.verdict.value
+        reason = "mismatch" if answer.verdict is Ruling.APPROVED else answer.verdict.value
         await asyncio.to_thread(self.desk.update, record, Progress.NOT_SENT, {"reason": reason})
         raise self._refusal(answer, spend.quote)
 
     def _refusal(self, answer: Answer, quote: Quote) -> ApprovalRefused:
-        total, who, waited = quote.total_text(), answer.by.label, self.timeout
+        total, who = quote.total_text(), answer.by.label
+        kind: type[ApprovalRefused] = ApprovalTimedOut
+        text = f"nobody answered within {self.timeout:.0f} s ({total} asked)."
         if answer.verdict is Ruling.APPROVED:
-            return ApprovalMismatch(
+            kind = ApprovalMismatch
+            text = (
                 f"the approval by {who} names another spend than the {total} this process "
-                "asked (the request was changed). Nothing was sent.",
-                quote,
-                waited=waited,
+                "asked (the request was changed)."
             )
-        if answer.verdict is Ruling.DENIED:
-            return DeniedInApp(f"{who} said no to {total}. Nothing was sent.", quote)
-        if answer.verdict is Ruling.WITHDRAWN:
-            return ApprovalInterrupted(
-                f"the wait for the app's answer was interrupted; the request is withdrawn "
-                f"({total} asked). Nothing was sent.",
-                quote,
-                waited=waited,
+        elif answer.verdict is Ruling.DENIED:
+            kind, text = DeniedInApp, f"{who} said no to {total}."
+        elif answer.verdict is Ruling.WITHDRAWN:
+            kind = ApprovalInterrupted
+            text = (
+                "the wait for the app's answer was interrupted; the request is withdrawn "
+                f"({total} asked)."
             )
-        return ApprovalTimedOut(
-            f"nobody answered within {waited:.0f} s ({total} asked). Nothing was sent.",
-            quote,
-            waited=waited,
-        )
+        return kind(f"{text} Nothing was sent.", quote, waited=self.timeout)
 
     async def _tell(self, quote: Quote, left: float) -> None:
         if self.report is None:
@@ -315,9 +285,3 @@ class InAppApproval:
         )
         if told is not None:
             await told
-
-    def settled(self, approved: Approved, progress: Progress, detail: dict[str, Any]) -> None:
-        """Record on the request what became of the approved spend (blocking; the journal's
-        spend row holds the outcome, this only tells the app)."""
-        with contextlib.suppress(JournalError):
-            self.desk.update(approved.record, progress, detail)

@@ -1,16 +1,13 @@
 """Spends waiting for a person's yes in the running app: rows of the spend journal.
 
-A surface that cannot ask anyone (an agent without elicitation, a script without a terminal)
-writes the spend it wants to send as a request row and waits (`approval_wait.py`); the running
-app lists the requests and answers one. A request names its spend by the idempotency key and
-the request hash (method, path, body) it will be journaled and sent with; an answer repeats
-what the person saw, and the asker sends only the spend it holds in memory, and only when the
-answer names exactly that spend. Answers are one row per request (its primary key): of two
-answers — two apps, or an app and the asker giving up — the first committed is the only one.
+A surface that cannot ask anyone writes the spend as a request row and waits
+(`approval_wait.py`); the running app answers it. A request names its spend by idempotency key
+and request hash; an answer repeats what the person saw, and the asker sends only the spend it
+holds, only when the answer names exactly it. One answer row per request (its primary key): of
+two answers (two apps, or an app and the asker giving up) the first committed is the only one.
 
 Old rows age out (`prune`): a day after they last changed, thirty days for an approved one
-(History and `leadtui pending` name who asked and who approved from it), never while an asker
-still waits on it or sends it.
+(History names who asked and who approved from it), never while an asker waits on or sends it.
 """
 
 from __future__ import annotations
@@ -21,7 +18,7 @@ import socket
 import sqlite3
 import uuid
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, replace
 from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any, Final
@@ -43,8 +40,7 @@ COMMAND_LINE: Final = "command line"
 
 
 class Ruling(StrEnum):
-    """An approval's ruling: how its request was answered. The first answer written is the
-    only one."""
+    """How an approval request was answered; the first answer written is the only one."""
 
     APPROVED = "approved"
     """A person said yes in the app to exactly this spend: the asker sends it."""
@@ -97,8 +93,7 @@ class Party:
         return owner_died(f"{self.host}/{self.pid}/")
 
     def to_json(self) -> dict[str, Any]:
-        doc = dict(self.__dict__)
-        return doc | {"at": self.at.isoformat()}
+        return asdict(self) | {"at": self.at.isoformat()}
 
     @classmethod
     def from_json(cls, doc: Mapping[str, Any]) -> Party:
@@ -124,8 +119,7 @@ class Answer:
     reason: str = ""
 
     def matches(self, request: SpendRequest, account: SpendAccount) -> bool:
-        """True when this answer is about exactly `request` (key, whole request, total) for
-        `account`."""
+        """About exactly `request` (key, whole request, total) for `account`."""
         return (
             self.idempotency_key == request.idempotency_key
             and self.request_hash == request.request_hash
@@ -134,15 +128,7 @@ class Answer:
         )
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "verdict": self.verdict.value,
-            "by": self.by.to_json(),
-            "idempotency_key": self.idempotency_key,
-            "request_hash": self.request_hash,
-            "total": self.total,
-            "account": self.account.__dict__,
-            "reason": self.reason,
-        }
+        return asdict(self) | {"verdict": self.verdict.value, "by": self.by.to_json()}
 
     @classmethod
     def from_json(cls, doc: Mapping[str, Any]) -> Answer:
@@ -249,8 +235,7 @@ class Listed:
 
 
 class ApprovalDesk:
-    """The approval rows of one journal: the asker's side (`ask`, `update`) and the app's
-    (`listed`, `answer`). Blocking sqlite calls: from a thread in an event loop."""
+    """The approval rows of one journal (blocking: from a thread in an event loop)."""
 
     def __init__(self, journal: SpendJournal) -> None:
         self.journal = journal
@@ -308,35 +293,28 @@ class ApprovalDesk:
     def answer(self, request_id: str, answer: Answer) -> bool:
         """Answer a request, once: True when this answer is the one that counts, False when
         another was committed first (another app, or the asker gave up)."""
-        now = self.journal.clock()
+        now, doc = self.journal.clock(), json.dumps(answer.to_json(), sort_keys=True)
         with self.journal.writing() as db:
             db.execute("BEGIN IMMEDIATE")
-            try:
+            first = db.execute(
+                "INSERT OR IGNORE INTO approval_answers (request_id, answer, answered_at)"
+                " VALUES (?, ?, ?)",
+                (request_id, doc, now),
+            ).rowcount
+            if first:
                 db.execute(
-                    "INSERT INTO approval_answers (request_id, answer, answered_at)"
-                    " VALUES (?, ?, ?)",
-                    (request_id, json.dumps(answer.to_json(), sort_keys=True), now),
+                    "UPDATE approval_requests SET changed_at = ?, version = version + 1"
+                    " WHERE id = ?",
+                    (now, request_id),
                 )
-            except sqlite3.IntegrityError:
-                db.execute("ROLLBACK")
-                return False
-            db.execute(
-                "UPDATE approval_requests SET changed_at = ?, version = version + 1 WHERE id = ?",
-                (now, request_id),
-            )
             db.execute("COMMIT")
-        return True
+        return first == 1
 
     def get(self, request_id: str) -> ApprovalRequest | None:
         """One request with its answer. Raises UnreadableApproval."""
         with self.journal.reading() as db:
             rows = db.execute(_SELECT + " WHERE r.id = ?", (request_id,)).fetchall()
         return ApprovalRequest.from_row(rows[0]) if rows else None
-
-    def answer_of(self, request_id: str) -> Answer | None:
-        """The answer committed for a request, if any. Raises UnreadableApproval."""
-        request = self.get(request_id)
-        return None if request is None else request.answer
 
     def listed(self) -> Listed:
         """Every request with its answer, in one query."""
@@ -352,29 +330,19 @@ class ApprovalDesk:
         found.sort(key=lambda r: (r.asker.at, r.id))
         return Listed(found, refused)
 
-    def approved_by_key(self) -> dict[str, ApprovalRequest]:
-        """The approved request of each spend asked in the app, by its idempotency key."""
-        return {
-            r.idempotency_key: r
-            for r in self.listed().requests
-            if r.answer is not None and r.answer.verdict is Ruling.APPROVED
-        }
-
     def prune(self, now: float | None = None) -> int:
-        """Remove the rows that aged out (see the module's rules) at `now` (wall-clock seconds
-        on the caller's clock; the journal's by default); how many went."""
+        """Remove the rows aged out at `now` (the journal's clock by default); how many went."""
         now = self.journal.clock() if now is None else now
         with self.journal.reading() as db:
             rows = db.execute(_SELECT).fetchall()
-        old = [str(row["id"]) for row in rows if _aged_out(row, now)]
-        if old:
-            ids = [(request_id,) for request_id in old]
+        ids = [(str(row["id"]),) for row in rows if _aged_out(row, now)]
+        if ids:
             with self.journal.writing() as db:
                 db.execute("BEGIN IMMEDIATE")
                 db.executemany("DELETE FROM approval_answers WHERE request_id = ?", ids)
                 db.executemany("DELETE FROM approval_requests WHERE id = ?", ids)
                 db.execute("COMMIT")
-        return len(old)
+        return len(ids)
 
 
 def _aged_out(row: sqlite3.Row, now: float) -> bool:

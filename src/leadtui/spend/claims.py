@@ -26,11 +26,10 @@ def owner_died(owner: str | None) -> bool:
     pid_text = rest.partition("/")[0]
     if host != socket.gethostname() or not pid_text.isdigit():
         return False
-    pid = int(pid_text)
-    if pid == os.getpid():
+    if int(pid_text) == os.getpid():
         return False
     try:
-        os.kill(pid, 0)
+        os.kill(int(pid_text), 0)
     except ProcessLookupError:
         return True
     except OSError:

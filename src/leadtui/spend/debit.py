@@ -1,9 +1,8 @@
 """What a settled unlock really debited, and what a spend's result says of it.
 
-A debit is measured, not believed: the larger of what the server states (`credits_debited`)
-and the balance's fall from just before the POST to after it, less what the journal's other
-spends of the account took meanwhile (a fall they may explain is not measured at all). A debit
-above the quote is an overcharge, reported on every surface.
+A debit is measured, not believed: the larger of what the server states (`credits_debited`) and
+the balance's fall around the POST, less what the account's other journaled spends took
+meanwhile (a fall they may explain is not measured). Above the quote, it is an overcharge.
 """
 
 from __future__ import annotations

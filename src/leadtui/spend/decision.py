@@ -1,12 +1,9 @@
 """The one spend decision every surface renders: send, ask (with the quote), or refuse (with a
 code and the quote).
 
-`judge` is the rule, a pure function of what is known: the quote re-priced against a balance
-read fresh and the price this account was observed to pay, the profile's policy, what the
-journal knows (budget spent in 24 hours, a pending identical spend, the caller's key), and what
-the surface brings (`Authorization`). `SpendGate.decide` gathers those facts and calls it; the
-app's dialog, the command line's prompt, `--dry-run`, exit codes and an agent's tool result are
-renderings of the `Decision` it returns.
+`judge` is the rule, a pure function of the `Facts` that `SpendGate.decide` gathers (the quote
+at a fresh price and balance, the policy, what the journal knows) and of what the surface brings
+(`Authorization`). A dialog, a prompt, `--dry-run`, exit codes and a tool result render it.
 """
 
 from __future__ import annotations
@@ -23,6 +20,7 @@ if TYPE_CHECKING:
     from leadtui.spend.intent import SpendIntent
 
 NOTHING_SENT = "Nothing was sent."
+READ_ONLY = "Spending is switched off (read_only = true in the settings or this profile)."
 
 
 class Verdict(StrEnum):
@@ -65,15 +63,14 @@ class Allowance:
     launches: int = 0
 
     def less(self, spent: Allowance) -> Allowance:
-        """What is left once `spent` is taken (never below zero)."""
-        credits, launches = self.credits - spent.credits, self.launches - spent.launches
-        return Allowance(max(0, credits), max(0, launches))
+        return Allowance(
+            max(0, self.credits - spent.credits), max(0, self.launches - spent.launches)
+        )
 
 
 @dataclass(frozen=True)
 class Accepted:
-    """The one spend an authorization was given for: its request (one hash of method, path
-    and body: operation and target included) and the quote accepted (unit price, total)."""
+    """The one spend an authorization was given for: its request hash and the quote accepted."""
 
     request_hash: str
     quote: Quote
@@ -90,19 +87,17 @@ class Authorization:
     confirmed: bool = False
     """A person said yes to exactly this quote (a dialog, a prompt, an elicitation)."""
     ceiling: int | None = None
-    """A hard cap in credits (`--max-credits`): a spend over it is refused; one within it, at
-    a price that counts, is authorized."""
+    """A hard cap in credits (`--max-credits`): over it refused; within it, at a known price,
+    authorized."""
     launch_ceiling: int | None = None
     """The same for extraction launches (`--max-launches`)."""
     ceiling_authorizes: bool = True
-    """False: the ceilings only cap, a person still says yes (a command line at a terminal
-    without `--yes`)."""
+    """False: the ceilings only cap and a person still says yes (a terminal without `--yes`)."""
     allowance: Allowance | None = None
     can_ask: bool = True
     """False: nobody can be asked, so what would be "ask" is "refuse" with its code."""
     accepted: Accepted | None = None
-    """The exact spend and quote a yes was given for (None: the request's own quote, when
-    `confirmed`)."""
+    """The exact spend and quote a yes was given for (None: the request's, when `confirmed`)."""
     limits: str | None = None
     """The journal's name for the ceilings and allowance above: every spend journaled under
     it counts against them (at its quote while pending, then at its measured debit)."""
@@ -141,8 +136,7 @@ class Budget:
 
 @dataclass(frozen=True)
 class Decision:
-    """The answer for one spend. `quote` is re-priced with the fresh balance; `message` is the
-    sentence every surface shows."""
+    """The answer for one spend: `quote` re-priced, `message` what every surface shows."""
 
     verdict: Verdict
     code: Code | None
@@ -217,10 +211,7 @@ def judge(facts: Facts, authorization: Authorization) -> Decision:
         return decided(Verdict.REFUSE, code, f"{message} {NOTHING_SENT}", **kw)
 
     if facts.policy.read_only:
-        return refuse(
-            Code.READ_ONLY,
-            "Spending is switched off (read_only = true in the settings or this profile).",
-        )
+        return refuse(Code.READ_ONLY, READ_ONLY)
     if facts.same_key is not None:
         if not facts.same_key_same_body:
             return refuse(
@@ -246,9 +237,17 @@ def judge(facts: Facts, authorization: Authorization) -> Decision:
             f"`leadtui pending resend {key}` (never a second debit), or discard it first.",
             pending_key=key,
         )
-    short = _short_of_balance(quote)
-    if short is not None:
-        return refuse(short[0], short[1])
+    # A balance read fresh that cannot cover the spend: refused in the words of the server's 409.
+    if quote.shortfall and quote.unit is Unit.LAUNCH:
+        return refuse(
+            Code.NO_LAUNCHES_LEFT, "The account's extraction quota is used up (no launches left)."
+        )
+    if quote.shortfall:
+        return refuse(
+            Code.INSUFFICIENT_CREDITS,
+            f"Unlocking {quote.units} results costs {quote.total} credits; the account has "
+            f"{quote.balance}.",
+        )
     over = _over_ceiling(quote, auth, facts.spent)
     if over is not None:
         return refuse(Code.OVER_CEILING, over)
@@ -274,33 +273,18 @@ def judge(facts: Facts, authorization: Authorization) -> Decision:
             Verdict.SEND, None, "Confirmed by the user.", authorized_by=AuthorizedBy.CONFIRMATION
         )
     if quote.unit is Unit.CREDIT and not quote.price_is_known:
-        return decided(Verdict.ASK, Code.PRICE_UNKNOWN, _price_unknown(quote, quote.stated))
+        return decided(Verdict.ASK, Code.PRICE_UNKNOWN, _price_unknown(quote))
     allowance = None if auth.allowance is None else auth.allowance.less(facts.spent)
-    verdict, code, message, by = _pre_authorized(quote, auth, facts.budget, allowance)
-    return decided(verdict, code, message, authorized_by=by)
+    covered = _covered_by(quote, auth, facts.budget, allowance)
+    if covered is not None:
+        return decided(Verdict.SEND, None, covered[1], authorized_by=covered[0])
+    return decided(Verdict.ASK, *_uncovered(quote, facts.budget, allowance))
 
 
 def _quote_words(quote: Quote) -> str:
     if quote.unit is Unit.LAUNCH:
         return quote.total_text()
     return f"{quote.total_text()} ({plural(quote.price, 'credit')} per result)"
-
-
-def _short_of_balance(quote: Quote) -> tuple[Code, str] | None:
-    """A balance read fresh that cannot cover the spend: refused before sending, in the words
-    of the server's own 409."""
-    if quote.balance is None or not quote.shortfall:
-        return None
-    if quote.unit is Unit.LAUNCH:
-        return (
-            Code.NO_LAUNCHES_LEFT,
-            "The account's extraction quota is used up (no launches left).",
-        )
-    return (
-        Code.INSUFFICIENT_CREDITS,
-        f"Unlocking {quote.units} results costs {quote.total} credits; the account has "
-        f"{quote.balance}.",
-    )
 
 
 def _over_ceiling(quote: Quote, auth: Authorization, spent: Allowance) -> str | None:
@@ -318,8 +302,8 @@ def _over_ceiling(quote: Quote, auth: Authorization, spent: Allowance) -> str | 
     )
 
 
-def _price_unknown(quote: Quote, stated: object) -> str:
-    shown = "no price" if stated is None else f"a price of {stated!r}"
+def _price_unknown(quote: Quote) -> str:
+    shown = "no price" if quote.stated is None else f"a price of {quote.stated!r}"
     return (
         f"The server states {shown}, not a positive whole number, and this account has no "
         f"settled unlock to observe one from: {quote.total_text()} is an estimate at "
@@ -328,57 +312,51 @@ def _price_unknown(quote: Quote, stated: object) -> str:
     )
 
 
-Outcome = tuple[Verdict, Code | None, str, AuthorizedBy | None]
-
-
-def _pre_authorized(
+def _covered_by(
     quote: Quote, auth: Authorization, budget: Budget, allowance: Allowance | None
-) -> Outcome:
-    """Send when what the user set in advance covers the spend (`allowance`: what is left of
-    it); else ask, saying why."""
-    total = quote.total
-    if quote.unit is Unit.LAUNCH:
-        if auth.launch_ceiling is not None and auth.ceiling_authorizes:
-            return Verdict.SEND, None, "Within --max-launches.", AuthorizedBy.MAX_LAUNCHES
-        if allowance is not None and total <= allowance.launches:
-            return Verdict.SEND, None, "Within the launches allowed.", AuthorizedBy.ALLOWANCE
-        if allowance is not None:
-            return (
-                Verdict.ASK,
-                Code.OVER_BUDGET,
-                f"This spend consumes {quote.total_text()}; the launches allowed in advance "
-                f"have {plural(allowance.launches, 'launch')} left.",
-                None,
-            )
+) -> tuple[AuthorizedBy, str] | None:
+    """What the user set in advance that covers the spend (`allowance`: what is left of it)."""
+    launch = quote.unit is Unit.LAUNCH
+    ceiling = auth.launch_ceiling if launch else auth.ceiling
+    if ceiling is not None and auth.ceiling_authorizes:
+        by = AuthorizedBy.MAX_LAUNCHES if launch else AuthorizedBy.MAX_CREDITS
+        return by, f"Within --{by.value}."
+    if allowance is not None:
+        left = allowance.launches if launch else allowance.credits
+        if quote.total <= left:
+            what = "launches" if launch else "credits"
+            return AuthorizedBy.ALLOWANCE, f"Within the {what} allowed."
+    if not launch and budget.limit > 0 and quote.total <= budget.left:
+        return AuthorizedBy.BUDGET, f"Within the spend_budget: {budget.text()} before this spend."
+    return None
+
+
+def _uncovered(quote: Quote, budget: Budget, allowance: Allowance | None) -> tuple[Code, str]:
+    """Why a person must say yes when nothing set in advance covers the spend."""
+    total = quote.total_text()
+    if quote.unit is Unit.LAUNCH and allowance is not None:
+        left = plural(allowance.launches, "launch")
         return (
-            Verdict.ASK,
-            Code.CONFIRMATION_REQUIRED,
-            f"This spend consumes {quote.total_text()} of the account's extraction quota; "
-            "nothing set in advance covers it.",
-            None,
+            Code.OVER_BUDGET,
+            f"This spend consumes {total}; the launches allowed in advance have {left} left.",
         )
-    if auth.ceiling is not None and auth.ceiling_authorizes:
-        return Verdict.SEND, None, "Within --max-credits.", AuthorizedBy.MAX_CREDITS
-    if allowance is not None and total <= allowance.credits:
-        return Verdict.SEND, None, "Within the credits allowed.", AuthorizedBy.ALLOWANCE
-    if budget.limit > 0 and total <= budget.left:
-        text = f"Within the spend_budget: {budget.text()} before this spend."
-        return Verdict.SEND, None, text, AuthorizedBy.BUDGET
+    if quote.unit is Unit.LAUNCH:
+        return (
+            Code.CONFIRMATION_REQUIRED,
+            f"This spend consumes {total} of the account's extraction quota; nothing set in "
+            "advance covers it.",
+        )
     if budget.limit > 0 or allowance is not None:
         allowed = "" if allowance is None else f"; allowed in advance: {allowance.credits:,}"
         return (
-            Verdict.ASK,
             Code.OVER_BUDGET,
-            f"This spend costs {quote.total_text()}, over what may be spent without asking: "
+            f"This spend costs {total}, over what may be spent without asking: "
             f"{budget.text()}{allowed}.",
-            None,
         )
     return (
-        Verdict.ASK,
         Code.CONFIRMATION_REQUIRED,
-        f"This spend costs {quote.total_text()}; nothing set in advance covers it "
-        "(no spend_budget, no ceiling).",
-        None,
+        f"This spend costs {total}; nothing set in advance covers it (no spend_budget, no "
+        "ceiling).",
     )
 
 
@@ -394,15 +372,12 @@ class SpendRefused(SpendBlocked):
 
 
 class ReadOnlyProfile(SpendRefused):
-    """Spending is switched off for this profile (read_only in the settings)."""
-
     title = "Spending is switched off"
     code = Code.READ_ONLY
 
 
 class ConfirmationRequired(SpendRefused):
-    """Nothing set in advance covers the spend (over the budget, price unknown, a launch) and
-    nobody confirmed it."""
+    """Nothing set in advance covers the spend, and nobody confirmed it."""
 
     title = "Confirmation required"
 

@@ -1,10 +1,8 @@
-"""Every code the spend core answers with, and why it refused or could not tell what happened:
-one type per cause.
+"""Every code the spend core answers with, and one type per cause of a refusal.
 
-Every refusal is a `SpendBlocked` and means "nothing was sent". Each cause has a `title` (short:
-a dialog heading or a command-line error line), a `code`, and a message saying what to do.
-Surfaces branch on the type or the code, never on the text. The refusals that carry a spend
-decision are beside it, in `decision.py`.
+Every refusal is a `SpendBlocked`: nothing was sent. Each has a `title` (a dialog heading or an
+error line), a `code`, and a message saying what to do; surfaces branch on the type or the
+code, never on the text. The refusals that carry a decision are beside it, in `decision.py`.
 """
 
 from __future__ import annotations
@@ -66,15 +64,11 @@ class SpendBlocked(Exception):
 
 
 class IntentMissing(SpendBlocked):
-    """The intent is not in the journal (any more)."""
-
     title = "Spend not in the journal"
     code = ErrorCode.NOT_FOUND.value
 
 
 class IntentSettled(SpendBlocked):
-    """The intent already has an outcome (succeeded, rejected or discarded)."""
-
     title = "Spend already settled"
     code = Code.INTENT_SETTLED
 
@@ -87,16 +81,13 @@ class IntentOfAnotherAccount(SpendBlocked):
 
 
 class IntentClaimed(SpendBlocked):
-    """Another window or process is sending this intent right now."""
-
     title = "Spend being sent elsewhere"
     code = Code.INTENT_CLAIMED
 
 
 class SpendOutcomeUnknown(LeadError):
-    """The spend was sent (or may have been) and no definitive answer came back: the intent
-    stays pending, to resend with its same key or discard. `error` is the last failure (its
-    status, code and request id are what to show); `intent` is the journal's record."""
+    """The spend may have been sent and no definitive answer came back: the intent stays
+    pending. `error` is the last failure (its status, code and request id are shown)."""
 
     title = "Outcome unknown"
 

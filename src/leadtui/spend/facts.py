@@ -1,21 +1,16 @@
-"""What the decision needs to know, read fresh just before deciding: from the server the price
-it states now and the balance and launches left (GET /me); from the journal the budget spent in
-24 hours, what is taken under the authorization's limits, the price this account was observed
-to pay, a pending identical spend and the spend the caller's key already names."""
+"""What the server says just before a spend decision: the price it states now, the balance and
+launches left (GET /me), and whose account the key spends from."""
 
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from leadtui.api.client import LeadClient
 from leadtui.api.errors import LeadError
 from leadtui.api.models import Identity
-from leadtui.config.settings import SpendPolicy
 from leadtui.spend.account import SpendAccount
-from leadtui.spend.decision import Accepted, Allowance, Budget, Facts
-from leadtui.spend.intent import SpendIntent, SpendOperation
-from leadtui.spend.journal import SpendJournal, canonical_body_hash
+from leadtui.spend.intent import SpendOperation
 from leadtui.spend.quote import Quote, Unit
 from leadtui.spend.request import SpendRequest
 
@@ -44,8 +39,7 @@ async def read_now(
     request: SpendRequest, client: LeadClient, known: SpendAccount | None = None
 ) -> Read:
     """The price an unlock's search states now (GET /searches/{id}), then the balance (GET
-    /me). `known`: the account this client's key was found to belong to earlier, used when
-    GET /me fails now."""
+    /me); `known`, the account found earlier, stands when GET /me fails now."""
     quote = request.quote
     if request.operation is SpendOperation.UNLOCK:
         try:
@@ -58,47 +52,4 @@ async def read_now(
     account = known if identity is None and known is not None else fresh
     credit = quote.unit is Unit.CREDIT
     balance = None if identity is None else identity.credits if credit else identity.launches_left
-    return Read(quote.with_balance(balance), account)
-
-
-def read_journal(
-    request: SpendRequest,
-    read: Read,
-    journal: SpendJournal,
-    *,
-    origin: str,
-    profile: str,
-    policy: SpendPolicy,
-    accepted: Accepted | None = None,
-    limits: str | None = None,
-) -> Facts:
-    """The facts for `request`, from what the server said (`read`) and the journal (blocking:
-    call it in a thread)."""
-    quote, account = read.quote, read.account
-    body_sha = canonical_body_hash(request.body_text)
-
-    def same_spend(intent: SpendIntent) -> bool:
-        return (
-            intent.operation is request.operation
-            and intent.body_sha256 == body_sha
-            and dict(intent.params) == dict(request.params)
-        )
-
-    observed = journal.observed_price(origin, account) if quote.unit is Unit.CREDIT else None
-    same_key = journal.get(request.idempotency_key)
-    pending = journal.pending(profile, origin, account)
-    # Another key for this same spend, pending: sending another could debit twice.
-    like = [p for p in pending if same_spend(p) and p.idempotency_key != request.idempotency_key]
-    budget = Budget(policy.spend_budget, journal.budget_spent(profile), policy.budget_from_env)
-    return Facts(
-        quote=quote.with_observed(observed),
-        policy=policy,
-        budget=budget,
-        idempotency_key=request.idempotency_key,
-        pending=like[0] if like else None,
-        same_key=same_key,
-        same_key_same_body=same_key is not None and same_spend(same_key),
-        accepted=accepted,
-        spent=Allowance(*journal.spent_under(limits)) if limits is not None else Allowance(),
-        request_hash=request.request_hash,
-    )
+    return Read(replace(quote, balance=balance), account)

@@ -24,17 +24,20 @@ from leadtui.api.errors import ApiError, ConfigurationError, LeadError, error_cl
 from leadtui.api.guidance import INVALID_REQUEST
 from leadtui.api.keys import short_key
 from leadtui.api.models import Export, Identity
-from leadtui.config.settings import Settings, SpendPolicy
+from leadtui.config.settings import SpendPolicy
 from leadtui.spend.account import SpendAccount
 from leadtui.spend.claims import CLAIM_SECONDS, new_claim_owner
 from leadtui.spend.debit import SpendResult, measured_debit, stated_debit
 from leadtui.spend.decision import (
+    NOTHING_SENT,
+    READ_ONLY,
     Accepted,
+    Allowance,
     Authorization,
-    AuthorizedBy,
+    Budget,
     Decision,
+    Facts,
     ReadOnlyProfile,
-    Surface,
     judge,
     refusal,
 )
@@ -45,10 +48,11 @@ from leadtui.spend.errors import (
     IntentSettled,
     SpendOutcomeUnknown,
 )
-from leadtui.spend.facts import Read, fresh_identity, read_journal, read_now
+from leadtui.spend.facts import Read, fresh_identity, read_now
 from leadtui.spend.intent import SpendIntent, SpendOperation, SpendOutcome
-from leadtui.spend.journal import KeyInJournal, SpendJournal
+from leadtui.spend.journal import KeyInJournal, SpendJournal, canonical_body_hash
 from leadtui.spend.origin import spend_origin
+from leadtui.spend.quote import Unit
 from leadtui.spend.request import SpendRequest
 from leadtui.spend.sending import dispatch, error_code, journaled_record, may_have_acted, quietly
 
@@ -81,22 +85,14 @@ class SpendGate:
             weakref.WeakKeyDictionary()
         )
 
-    @classmethod
-    def for_profile(cls, settings: Settings, journal: SpendJournal, profile: str) -> SpendGate:
-        return cls(journal, profile=profile, policy=settings.spend_policy(profile))
-
     def check_allowed(self) -> None:
         """Raise ReadOnlyProfile in read-only mode; a surface may call it to grey out keys."""
         if self.policy.read_only:
-            raise ReadOnlyProfile(
-                "Spending is switched off (read_only = true in the settings or this profile). "
-                "Nothing was sent."
-            )
+            raise ReadOnlyProfile(f"{READ_ONLY} {NOTHING_SENT}")
 
     async def account_of(self, client: LeadClient) -> SpendAccount:
-        """The account `client`'s key spends from (GET /me, remembered per client once it
-        names the account; the masked key when it does not)."""
-        return self._accounts.get(client) or self._known(client, await fresh_identity(client))
+        """The account `client`'s key spends from (GET /me, remembered once it names one)."""
+        return self._accounts.get(client) or self.remember(client, await fresh_identity(client))
 
     async def decide(
         self, request: SpendRequest, client: LeadClient, authorization: Authorization
@@ -114,21 +110,15 @@ class SpendGate:
         *,
         decided: Decision | None = None,
     ) -> SpendResult:
-        """Decide again right before the POST, then journal durably, send with the key,
-        record the outcome and measure the debit.
+        """Decide again right before the POST (on a fresh read, unless `decided` is what
+        `decide` just gave with nobody asked in between), journal, send with the key, record
+        the outcome, measure the debit. What was authorized holds (`authorization.accepted`,
+        else the quote confirmed or `decided`'s): a higher price or total sends nothing.
 
-        The price and balance are read again here, unless `decided` is the decision `decide`
-        just gave for this request with nobody asked in between: its read is then the one
-        right before the POST. What was authorized (`authorization.accepted`; else the
-        request's own quote when a person confirmed it, or `decided`'s) holds: a higher price
-        or total sends nothing (`quote_changed`, with both quotes); a smaller one is sent.
-
-        Raises SpendRefused (or ReadOnlyProfile, ConfirmationRequired: its kinds) carrying the
-        Decision unless it says send; JournalError (nothing sent); the server's ApiError when
-        it definitively refused (journaled as rejected); SpendOutcomeUnknown when it may have
-        acted (the intent stays pending: offer `resend`, never a new request). The caller's
-        key naming a journaled spend with the same body answers that spend's outcome.
-        """
+        Raises SpendRefused carrying the Decision unless it says send; JournalError (nothing
+        sent); the server's ApiError when it definitively refused; SpendOutcomeUnknown when it
+        may have acted (the intent stays pending: offer `resend`). A caller's key naming a
+        journaled spend with the same body answers with that spend's outcome."""
         # Spends of the account that settle from here on may move the balance read now.
         since = datetime.now(UTC)
         if decided is None:
@@ -137,24 +127,29 @@ class SpendGate:
             if accepted is None and authorization.confirmed:
                 accepted = Accepted(request.request_hash, request.quote)
         else:
-            read = Read(decided.quote, self._known(client))
+            read = Read(decided.quote, self.remember(client))
             accepted = authorization.accepted or Accepted(request.request_hash, decided.quote)
         decision = await self._judged(request, client, authorization, read, accepted)
         if not decision.sends:
             raise refusal(decision)
         if decision.replay is not None:
             return await self._replay(decision, decision.replay, client, authorization)
-        priced = replace(request, quote=decision.quote)
         owner = new_claim_owner()
         try:
+            by = decision.authorized_by
             intent = await asyncio.to_thread(
-                self.journal_intent,
-                priced,
-                client.base_url,
-                read.account,
+                self.journal.record_intent,
+                idempotency_key=request.idempotency_key,
+                operation=request.operation,
+                params=request.params,
+                body=request.body_text,
+                amount=decision.quote.credits,  # at the price the decision read
+                profile=self.profile,
+                origin=client.base_url,
+                account=read.account,
                 claim_owner=owner,
-                surface=authorization.surface,
-                authorized_by=decision.authorized_by,
+                surface=authorization.surface.value,
+                authorized_by=None if by is None else by.value,
                 limits=authorization.limits,
             )
         except KeyInJournal:
@@ -175,8 +170,9 @@ class SpendGate:
             self._accounts[client] = read.account
         return read
 
-    def _known(self, client: LeadClient, identity: Identity | None = None) -> SpendAccount:
-        """The account as last read for `client` (the masked key when none was)."""
+    def remember(self, client: LeadClient, identity: Identity | None = None) -> SpendAccount:
+        """The account as last read for `client` (the masked key when none was); `identity`, a
+        GET /me just answered to it, is remembered as that read."""
         account = SpendAccount.of(identity, client.key_masked)
         if account.id is not None:
             self._accounts[client] = account
@@ -190,18 +186,47 @@ class SpendGate:
         read: Read,
         accepted: Accepted | None,
     ) -> Decision:
-        facts = await asyncio.to_thread(
-            read_journal,
-            request,
-            read,
-            self.journal,
-            origin=client.base_url,
-            profile=self.profile,
-            policy=self.policy,
-            accepted=accepted,
-            limits=authorization.limits,
-        )
+        origin, limits = client.base_url, authorization.limits
+        facts = await asyncio.to_thread(self._facts, request, read, origin, accepted, limits)
         return judge(facts, authorization)
+
+    def _facts(
+        self,
+        request: SpendRequest,
+        read: Read,
+        origin: str,
+        accepted: Accepted | None,
+        limits: str | None,
+    ) -> Facts:
+        """What the journal knows of `request`, beside what the server said (`read`)."""
+        journal, quote, account = self.journal, read.quote, read.account
+        key, body_sha = request.idempotency_key, canonical_body_hash(request.body_text)
+
+        def same_spend(intent: SpendIntent) -> bool:
+            return (
+                intent.operation is request.operation
+                and intent.body_sha256 == body_sha
+                and dict(intent.params) == dict(request.params)
+            )
+
+        observed = journal.observed_price(origin, account) if quote.unit is Unit.CREDIT else None
+        same_key = journal.get(key)
+        pending = journal.pending(self.profile, origin, account)
+        # Another key for this same spend, pending: sending another could debit twice.
+        like = [p for p in pending if same_spend(p) and p.idempotency_key != key]
+        spent, policy = journal.budget_spent(self.profile), self.policy
+        return Facts(
+            quote=quote.with_observed(observed),
+            policy=policy,
+            budget=Budget(policy.spend_budget, spent, policy.budget_from_env),
+            idempotency_key=key,
+            pending=like[0] if like else None,
+            same_key=same_key,
+            same_key_same_body=same_key is not None and same_spend(same_key),
+            accepted=accepted,
+            spent=Allowance(*journal.spent_under(limits)) if limits is not None else Allowance(),
+            request_hash=request.request_hash,
+        )
 
     async def _measured(
         self, result: SpendResult, client: LeadClient, since: datetime, before: int | None
@@ -222,7 +247,8 @@ class SpendGate:
         if debited is None:
             return result
         key = intent.idempotency_key
-        await asyncio.to_thread(quietly, key, lambda: self.journal.record_debit(key, debited))
+        with quietly(key):
+            await asyncio.to_thread(self.journal.record_debit, key, debited)
         if debited > (intent.amount or 0):
             log.info(  # every surface reports it to the user in its own words
                 "overcharge: intent %s quoted %s credits, debited %s (request %s)",
@@ -270,47 +296,16 @@ class SpendGate:
             f"Intent {first.idempotency_key} was discarded; it is not sent again. Nothing was sent."
         )
 
-    def journal_intent(
-        self,
-        request: SpendRequest,
-        base_url: str,
-        account: SpendAccount,
-        *,
-        claim_owner: str | None = None,
-        surface: Surface | None = None,
-        authorized_by: AuthorizedBy | None = None,
-        limits: str | None = None,
-    ) -> SpendIntent:
-        """Step one of a spend: write the intent durably, before anything is sent. Blocking."""
-        return self.journal.record_intent(
-            idempotency_key=request.idempotency_key,
-            operation=request.operation,
-            params=request.params,
-            body=request.body_text,
-            amount=request.amount,
-            profile=self.profile,
-            origin=base_url,
-            account=account,
-            claim_owner=claim_owner,
-            surface="" if surface is None else surface.value,
-            authorized_by=None if authorized_by is None else authorized_by.value,
-            limits=limits,
-        )
-
     async def resend(
         self, intent: SpendIntent, client: LeadClient, *, limits: str | None = None
     ) -> SpendResult:
-        """Send a pending intent again with its SAME key: the server debits at most once.
-        `limits`: it counts under them from now on (once, however often it is resent).
-
-        Only to the profile, server and account it was made for. Raises ReadOnlyProfile,
-        IntentMissing, IntentSettled, IntentOfAnotherAccount, IntentClaimed, JournalError;
-        then as `spend`, except that a 4xx never settles it (it follows an attempt whose
-        outcome is unknown) and raises SpendOutcomeUnknown.
-        """
+        """Send a pending intent again with its SAME key (debited at most once), only to the
+        profile, server and account it was made for; from now on it counts under `limits`.
+        Raises ReadOnlyProfile, an `errors.py` refusal, then as `spend`, except a 4xx never settles
+        it (it follows an attempt whose outcome is unknown): SpendOutcomeUnknown."""
         self.check_allowed()
         identity = await fresh_identity(client)  # the balance before, to measure the debit
-        account = self._known(client, identity)
+        account = self.remember(client, identity)
         # The caller's copy may be stale (a second press, another window): ask the journal.
         current = await asyncio.to_thread(self.journal.get, intent.idempotency_key)
         if current is None:
@@ -330,8 +325,7 @@ class SpendGate:
         return await self._measured(sent, client, since, before)
 
     async def pending(self, client: LeadClient) -> list[SpendIntent]:
-        """This profile's intents on `client`'s server and account whose outcome is unknown
-        (offer resend or discard). Intents of other accounts are never offered."""
+        """This profile's pending intents on `client`'s server and account (never another's)."""
         account = await self.account_of(client)
         return await asyncio.to_thread(self.journal.pending, self.profile, client.base_url, account)
 
@@ -363,34 +357,24 @@ class SpendGate:
             # never sent, so the spend is settled as refused rather than left pending.
             unsent = isinstance(exc, ConfigurationError) and not exc.earlier_attempts
             if (unsent or (isinstance(exc, ApiError) and settles_spend(exc))) and not unknown:
-                detail = (
-                    {
-                        "status": exc.status,
-                        "code": exc.code,
-                        "message": exc.message,
-                        "request_id": exc.request_id,
-                    }
-                    if isinstance(exc, ApiError)
-                    else {"code": INVALID_REQUEST, "message": exc.message}
-                )
-                await asyncio.to_thread(
-                    quietly,
-                    key,
-                    lambda: journal.record_outcome(
-                        key, SpendOutcome.REJECTED, detail, attempts=tried
-                    ),
-                )
+                detail: dict[str, object] = {"code": INVALID_REQUEST, "message": exc.message}
+                if isinstance(exc, ApiError):
+                    detail |= {"status": exc.status, "code": exc.code, "request_id": exc.request_id}
+                with quietly(key):
+                    await asyncio.to_thread(
+                        journal.record_outcome, key, SpendOutcome.REJECTED, detail, attempts=tried
+                    )
                 raise
             code = error_code(exc)
-            await asyncio.to_thread(
-                quietly,
-                key,
-                lambda: journal.release(key, owner, attempts=tried, last_error=code),
-            )
+            with quietly(key):
+                await asyncio.to_thread(
+                    journal.release, key, owner, attempts=tried, last_error=code
+                )
             raise SpendOutcomeUnknown(intent, exc) from exc
         except BaseException:
             # Cancelled mid-send: the outcome is unknown; free the claim so it can be resent.
-            quietly(key, lambda: journal.release(key, owner, attempts=1, last_error=None))
+            with quietly(key):
+                journal.release(key, owner, attempts=1, last_error=None)
             raise
         record_id = record.exportId if isinstance(record, Export) else record.extractionId
         done = {
@@ -399,9 +383,7 @@ class SpendGate:
             "request_id": record.request_id,
             "record": record.model_dump(mode="json"),
         }
-        await asyncio.to_thread(
-            quietly,
-            key,
-            lambda: journal.record_outcome(key, SpendOutcome.SUCCEEDED, done, attempts=1),
-        )
+        with quietly(key):
+            outcome = SpendOutcome.SUCCEEDED
+            await asyncio.to_thread(journal.record_outcome, key, outcome, done, attempts=1)
         return SpendResult(intent, record)

@@ -79,8 +79,7 @@ class SpendIntent:
 
 @dataclass(frozen=True)
 class UnreadableIntent:
-    """A row this version cannot read (a newer version's operation, bad JSON, a bad date): it
-    is never offered or sent, and stays in the file untouched."""
+    """A row this version cannot read: never offered or sent, left in the file untouched."""
 
     idempotency_key: str
     reason: str

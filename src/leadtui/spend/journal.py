@@ -1,17 +1,13 @@
 """The spend journal: every credit-consuming call is written down before it is sent.
 
-An intent without an outcome means "sent, or about to be, and we never learnt the answer":
-the app offers to resend it with the same Idempotency-Key, which the server never debits twice.
-SQLite in WAL mode with synchronous=FULL, so a committed intent survives a crash or power loss.
-One short-lived connection per call keeps it safe to use from any thread and any process.
-A look that only reads (the app's per-poll `activity`, the budget, pending spends) opens the
-file read-only and holds no transaction once it returns, so it never stands in a spend's way;
-both wait for a busy file rather than fail.
-
-Each intent names its profile, server (origin) and account, and is offered only to them. One
-sender at a time holds a claim on an intent (owner and expiry, taken in one SQL statement), so
-two windows or processes never send or discard the same intent at once; a claim whose process
-died on this machine, or whose time ran out, may be taken over.
+An intent without an outcome means "sent, or about to be, and we never learnt the answer": it
+is offered for a resend with the same Idempotency-Key (never debited twice), only to its own
+profile, server and account. SQLite in WAL mode with synchronous=FULL (a committed intent
+survives a crash or power loss), one short-lived connection per call (any thread, any process);
+a look that only reads opens the file read-only and holds no transaction once it returns, so
+it never stands in a spend's way. One sender at a time holds a claim on an intent (owner and
+expiry, taken in one statement); a claim whose process died here, or whose time ran out, may be
+taken over.
 """
 
 from __future__ import annotations
@@ -45,11 +41,8 @@ from leadtui.spend.intent import (
 from leadtui.spend.journal_file import create_private, prepare
 from leadtui.spend.origin import spend_origin
 
-JOURNAL_FILE_NAME: Final = "journal.sqlite3"
 BUDGET_WINDOW_SECONDS: Final = 24 * 60 * 60
 """A spend_budget is what may be spent without asking in any window this long."""
-
-Clock = Callable[[], float]
 
 BUSY_SECONDS: Final = 30.0
 """How long a look or a write waits for another connection (a write, a checkpoint) before
@@ -80,39 +73,30 @@ def read_one(row: sqlite3.Row) -> SpendIntent:
 
 
 def default_journal_path() -> Path:
-    return state_dir() / JOURNAL_FILE_NAME
+    return state_dir() / "journal.sqlite3"
 
 
 class SpendJournal:
     """Durable record of spend intents and their outcomes. `clock` (unix seconds) times claims."""
 
-    def __init__(self, path: Path | None = None, *, clock: Clock = time.time) -> None:
+    def __init__(self, path: Path | None = None, *, clock: Callable[[], float] = time.time) -> None:
         self.path = path or default_journal_path()
         self.clock = clock
         try:
             create_private(self.path)
         except OSError as exc:
             raise JournalError(f"The spend journal {self.path} cannot be created: {exc}") from None
-        with self._connect() as db:
+        with self.writing() as db:
             prepare(db)
 
-    def _connect(self) -> AbstractContextManager[sqlite3.Connection]:
+    def writing(self) -> AbstractContextManager[sqlite3.Connection]:
         # synchronous is per connection: FULL fsyncs the WAL on every commit.
         return self._opened(str(self.path), "PRAGMA synchronous=FULL")
 
-    def _look(self) -> AbstractContextManager[sqlite3.Connection]:
-        """A read-only connection: each query is its own short read (callers fetch every
-        row, so none stays open), and closing it never checkpoints the WAL."""
-        return self._opened(f"{self.path.resolve().as_uri()}?mode=ro", "PRAGMA query_only=ON")
-
-    def writing(self) -> AbstractContextManager[sqlite3.Connection]:
-        """A connection for another table of this file (the approvals): autocommit, durable,
-        its failures raised as JournalError."""
-        return self._connect()
-
     def reading(self) -> AbstractContextManager[sqlite3.Connection]:
-        """A read-only connection for another table of this file (the approvals)."""
-        return self._look()
+        """Read-only: each query is its own short read (callers fetch every row, so none
+        stays open), and closing it never checkpoints the WAL."""
+        return self._opened(f"{self.path.resolve().as_uri()}?mode=ro", "PRAGMA query_only=ON")
 
     @contextmanager
     def _opened(self, where: str, pragma: str) -> Iterator[sqlite3.Connection]:
@@ -126,6 +110,11 @@ class SpendJournal:
                 yield db
         except sqlite3.Error as exc:
             raise JournalError(f"The spend journal {self.path} failed: {exc}") from exc
+
+    def _intents(self, clauses: str, args: tuple[object, ...] = ()) -> list[sqlite3.Row]:
+        with self.reading() as db:
+            query = f"SELECT * FROM spend_intents {clauses}"  # noqa: S608 - ours
+            return db.execute(query, args).fetchall()
 
     def record_intent(
         self,
@@ -143,20 +132,16 @@ class SpendJournal:
         authorized_by: str | None = None,
         limits: str | None = None,
     ) -> SpendIntent:
-        """Write the intent and commit durably; call this BEFORE sending the request.
-
-        `params` is what a resend needs (search id, additional_results, extraction id or
-        request body). Never the API key. With `claim_owner` the intent is born claimed by the
-        send about to happen; with `limits` it counts under those limits from now on. Raises
-        InvalidIdempotencyKey, or KeyInJournal for a key already in the journal.
-        """
+        """Write the intent durably BEFORE sending. `params`: what a resend needs, never the
+        API key; `claim_owner`: born claimed by the send about to happen; `limits`: it counts
+        under them from now on. Raises InvalidIdempotencyKey, or KeyInJournal."""
         problem = idempotency_key_problem(idempotency_key)
         if problem is not None:
             raise InvalidIdempotencyKey(f"Not sent: {problem}.")
         text = None if body is None else body if isinstance(body, str) else canonical_body(body)
         expires = self.clock() + CLAIM_SECONDS if claim_owner is not None else None
         try:
-            with self._connect() as db:
+            with self.writing() as db:
                 row = {
                     "idempotency_key": idempotency_key,
                     "operation": SpendOperation(operation).value,
@@ -196,13 +181,13 @@ class SpendJournal:
 
     def count_under(self, limits: str, idempotency_key: str) -> None:
         """Count the spend under `limits` from now on (once, however often it is resent)."""
-        with self._connect() as db:
+        with self.writing() as db:
             _charge(db, limits, idempotency_key)
 
     def spent_under(self, limits: str) -> tuple[int, int]:
         """Credits and launches taken under `limits`: a pending spend at its quote, a settled
         one at its measured debit (else its quote); a refused or discarded one not at all."""
-        with self._look() as db:
+        with self.reading() as db:
             (row,) = db.execute(
                 "SELECT COALESCE(SUM(CASE WHEN i.operation = 'unlock'"
                 " THEN COALESCE(i.debited, i.amount, 0) ELSE 0 END), 0),"
@@ -214,12 +199,10 @@ class SpendJournal:
         return int(row[0]), int(row[1])
 
     def claim(self, idempotency_key: str, owner: str) -> SpendIntent:
-        """Take the pending intent for one send (or a discard) by `owner`, atomically.
-
-        Raises IntentMissing, IntentSettled, IntentClaimed (another live sender holds it),
-        or JournalError for a row this version cannot read."""
+        """Take the pending intent for one send (or a discard) by `owner`, atomically. Raises
+        IntentMissing, IntentSettled, IntentClaimed, or JournalError (an unreadable row)."""
         now = self.clock()
-        with self._connect() as db:
+        with self.writing() as db:
             taken = db.execute(
                 "UPDATE spend_intents SET claim_owner = ?, claim_expires = ?"
                 " WHERE idempotency_key = ? AND outcome IS NULL"
@@ -241,8 +224,7 @@ class SpendJournal:
         intent = read_one(row)
         if intent.outcome is not None:
             raise IntentSettled(
-                f"Intent {intent.idempotency_key} is already {intent.outcome}; it is not sent "
-                "again."
+                f"Intent {idempotency_key} is already {intent.outcome}; it is not sent again."
             )
         if not taken:
             raise IntentClaimed(
@@ -255,7 +237,7 @@ class SpendJournal:
         self, idempotency_key: str, owner: str, *, attempts: int, last_error: str | None
     ) -> None:
         """The send by `owner` ended with no outcome: count its attempts, free the claim."""
-        with self._connect() as db:
+        with self.writing() as db:
             db.execute(
                 "UPDATE spend_intents SET attempts = attempts + ?,"
                 " last_error = COALESCE(?, last_error),"
@@ -275,42 +257,34 @@ class SpendJournal:
     ) -> None:
         """Settle an intent and free its claim. A settled intent keeps its first outcome, except
         that a success overrides a discard: the server's answer wins over the user's guess."""
-        outcome = SpendOutcome(outcome)
-        with self._connect() as db:
+        value, now = SpendOutcome(outcome).value, datetime.now(UTC).isoformat()
+        with self.writing() as db:
             db.execute(
                 "UPDATE spend_intents SET outcome = ?, outcome_detail = ?, outcome_at = ?,"
                 " attempts = attempts + ?, claim_owner = NULL, claim_expires = NULL"
                 " WHERE idempotency_key = ?"
                 " AND (outcome IS NULL OR (? = 'succeeded' AND outcome = 'discarded'))",
-                (
-                    outcome.value,
-                    json.dumps(dict(detail or {})),
-                    datetime.now(UTC).isoformat(),
-                    attempts,
-                    idempotency_key,
-                    outcome.value,
-                ),
+                (value, json.dumps(dict(detail or {})), now, attempts, idempotency_key, value),
             )
 
     def record_debit(self, idempotency_key: str, debited: int) -> None:
         """What the account was actually debited for a settled spend (from its balance)."""
-        with self._connect() as db:
+        with self.writing() as db:
             db.execute(
                 "UPDATE spend_intents SET debited = ? WHERE idempotency_key = ?",
                 (debited, idempotency_key),
             )
 
     def spent_meanwhile(self, intent: SpendIntent, since: datetime) -> Meanwhile:
-        """What other spends of `intent`'s server and account may have debited since `since`:
-        those settled as succeeded since then, and those another sender holds right now."""
+        """What the account's other spends may have debited since `since`: those settled as
+        succeeded since, and those another sender holds now."""
         now = self.clock()
-        with self._look() as db:
-            rows = db.execute(
-                "SELECT * FROM spend_intents WHERE base_url = ? AND idempotency_key != ?"
-                " AND ((outcome = 'succeeded' AND outcome_at >= ?)"
-                " OR (outcome IS NULL AND claim_owner IS NOT NULL AND claim_expires > ?))",
-                (intent.origin, intent.idempotency_key, since.astimezone(UTC).isoformat(), now),
-            ).fetchall()
+        rows = self._intents(
+            "WHERE base_url = ? AND idempotency_key != ?"
+            " AND ((outcome = 'succeeded' AND outcome_at >= ?)"
+            " OR (outcome IS NULL AND claim_owner IS NOT NULL AND claim_expires > ?))",
+            (intent.origin, intent.idempotency_key, since.astimezone(UTC).isoformat(), now),
+        )
         others = [i for i in read_all(rows) if i.account.same_as(intent.account)]
         return Meanwhile(
             credits=sum((i.amount or 0) if i.debited is None else i.debited for i in others),
@@ -318,9 +292,8 @@ class SpendJournal:
         )
 
     def activity(self, profile: str) -> tuple[int, str | None, str | None]:
-        """A mark that moves whenever a spend of `profile` is journaled or settled, by any
-        process: how many there are, the newest journaled and the newest settled."""
-        with self._look() as db:
+        """A mark that moves whenever any process journals or settles a spend of `profile`."""
+        with self.reading() as db:
             (row,) = db.execute(
                 "SELECT COUNT(*), MAX(created_at), MAX(outcome_at) FROM spend_intents"
                 " WHERE profile = ?",
@@ -329,11 +302,10 @@ class SpendJournal:
         return int(row[0]), row[1], row[2]
 
     def budget_spent(self, profile: str) -> int:
-        """Credits this profile spent without asking (authorized by its budget) in the last
-        24 hours, by any process: what was debited when known, else what was quoted. A
-        pending spend counts: it may have been debited."""
+        """Credits this profile's budget let out in the last 24 hours, by any process: debited
+        when known, else quoted; a pending spend counts (it may have been debited)."""
         since = datetime.fromtimestamp(self.clock() - BUDGET_WINDOW_SECONDS, UTC).isoformat()
-        with self._look() as db:
+        with self.reading() as db:
             (row,) = db.execute(
                 "SELECT COALESCE(SUM(COALESCE(debited, amount, 0)), 0) FROM spend_intents"
                 " WHERE profile = ? AND authorized_by = 'budget'"
@@ -344,15 +316,12 @@ class SpendJournal:
         return int(row[0])
 
     def observed_price(self, origin: str, account: SpendAccount) -> int | None:
-        """Credits per result this account was actually debited on its last settled unlock
-        whose debit was measured (rounded up); None when there is none."""
-        with self._look() as db:
-            rows = db.execute(
-                "SELECT * FROM spend_intents WHERE base_url = ? AND operation = 'unlock'"
-                " AND outcome = 'succeeded' AND debited IS NOT NULL"
-                " ORDER BY outcome_at DESC, rowid DESC LIMIT 50",
-                (spend_origin(origin),),
-            ).fetchall()
+        """Credits per result (rounded up) this account was debited on its last measured unlock."""
+        rows = self._intents(
+            "WHERE base_url = ? AND operation = 'unlock' AND outcome = 'succeeded'"
+            " AND debited IS NOT NULL ORDER BY outcome_at DESC, rowid DESC LIMIT 50",
+            (spend_origin(origin),),
+        )
         for intent in read_all(rows):
             results = intent.params.get("additional_results")
             if intent.account.same_as(account) and isinstance(results, int) and results > 0:
@@ -361,17 +330,14 @@ class SpendJournal:
         return None
 
     def discard(self, idempotency_key: str) -> None:
-        """The user chose not to resend: the intent stays in history, no longer pending.
-        Refused (IntentClaimed) while another window or process is sending it."""
+        """The user chose not to resend: in history, no longer pending (IntentClaimed while
+        another window or process is sending it)."""
         self.claim(idempotency_key, new_claim_owner())
         self.record_outcome(idempotency_key, SpendOutcome.DISCARDED)
 
     def get(self, idempotency_key: str) -> SpendIntent | None:
         """The intent, or None; JournalError when its row cannot be read by this version."""
-        with self._look() as db:
-            rows = db.execute(
-                "SELECT * FROM spend_intents WHERE idempotency_key = ?", (idempotency_key,)
-            ).fetchall()
+        rows = self._intents("WHERE idempotency_key = ?", (idempotency_key,))
         return read_one(rows[0]) if rows else None
 
     def pending(
@@ -380,19 +346,16 @@ class SpendJournal:
         origin: str | None = None,
         account: SpendAccount | None = None,
     ) -> list[SpendIntent]:
-        """Readable intents with no outcome, oldest first; narrowed to a profile, a server and
-        an account when given. Unreadable rows are skipped: see `unreadable`."""
-        query = "SELECT * FROM spend_intents WHERE outcome IS NULL"
+        """Readable intents with no outcome, oldest first, narrowed to what is given."""
+        where = "WHERE outcome IS NULL"
         args: list[str] = []
         if profile is not None:
-            query += " AND profile = ?"
+            where += " AND profile = ?"
             args.append(profile)
         if origin is not None:
-            query += " AND base_url = ?"
+            where += " AND base_url = ?"
             args.append(spend_origin(origin))
-        with self._look() as db:
-            rows = db.execute(query + " ORDER BY created_at, rowid", args).fetchall()
-        intents = read_all(rows)
+        intents = read_all(self._intents(where + " ORDER BY created_at, rowid", tuple(args)))
         if account is None:
             return intents
         return [i for i in intents if i.account.same_as(account)]
@@ -400,35 +363,26 @@ class SpendJournal:
     def journaled_between(
         self, profile: str, origin: str, since: datetime, until: datetime
     ) -> list[SpendIntent]:
-        """Readable intents of `profile` on `origin` journaled in [since, until), oldest
-        first, settled or not (what a digest of that window counts)."""
-        with self._look() as db:
-            rows = db.execute(
-                "SELECT * FROM spend_intents WHERE profile = ? AND base_url = ?"
-                " AND created_at >= ? AND created_at < ? ORDER BY created_at, rowid",
-                (
-                    profile,
-                    spend_origin(origin),
-                    since.astimezone(UTC).isoformat(),
-                    until.astimezone(UTC).isoformat(),
-                ),
-            ).fetchall()
+        """Readable intents of `profile` on `origin` journaled in [since, until), oldest first."""
+        since_text, until_text = (
+            since.astimezone(UTC).isoformat(),
+            until.astimezone(UTC).isoformat(),
+        )
+        rows = self._intents(
+            "WHERE profile = ? AND base_url = ? AND created_at >= ? AND created_at < ?"
+            " ORDER BY created_at, rowid",
+            (profile, spend_origin(origin), since_text, until_text),
+        )
         return read_all(rows)
 
     def history(self, limit: int = 50) -> list[SpendIntent]:
         """The most recent readable intents, newest first, settled or not."""
-        with self._look() as db:
-            rows = db.execute(
-                "SELECT * FROM spend_intents ORDER BY created_at DESC, rowid DESC LIMIT ?", (limit,)
-            ).fetchall()
-        return read_all(rows)
+        return read_all(self._intents("ORDER BY created_at DESC, rowid DESC LIMIT ?", (limit,)))
 
     def unreadable(self) -> list[UnreadableIntent]:
         """Rows this version cannot read, with the reason; they are never offered or sent."""
-        with self._look() as db:
-            rows = db.execute("SELECT * FROM spend_intents ORDER BY rowid").fetchall()
         found = []
-        for row in rows:
+        for row in self._intents("ORDER BY rowid"):
             try:
                 read_row(row)
             except Unreadable as exc:

@@ -12,34 +12,7 @@ from leadtui.spend.origin import spend_origin
 
 SCHEMA_VERSION: Final = 4
 PRIVATE_MODE: Final = 0o600
-_SIDECARS: Final = ("-wal", "-shm")
 
-_TABLE: Final = """
-CREATE TABLE IF NOT EXISTS spend_intents (
-    idempotency_key TEXT PRIMARY KEY,
-    operation       TEXT NOT NULL,
-    params          TEXT NOT NULL,
-    body_sha256     TEXT NOT NULL,
-    amount          INTEGER,
-    profile         TEXT NOT NULL,
-    base_url        TEXT NOT NULL,
-    created_at      TEXT NOT NULL,
-    outcome         TEXT,
-    outcome_detail  TEXT,
-    outcome_at      TEXT,
-    account_id      TEXT,
-    account_name    TEXT,
-    key_hint        TEXT NOT NULL DEFAULT '',
-    attempts        INTEGER NOT NULL DEFAULT 0,
-    last_error      TEXT,
-    claim_owner     TEXT,
-    claim_expires   REAL,
-    surface         TEXT NOT NULL DEFAULT '',
-    authorized_by   TEXT,
-    body            TEXT,
-    debited         INTEGER
-)
-"""
 # Which spends count under which limits (an agent server's allowance): once each, resent or not.
 _LIMITS: Final = """
 CREATE TABLE IF NOT EXISTS spend_limits (
@@ -54,8 +27,10 @@ _INDEX: Final = (
     "CREATE INDEX IF NOT EXISTS spend_intents_pending"
     " ON spend_intents (profile, base_url) WHERE outcome IS NULL"
 )
-# Columns version 1 lacked: (name, declaration).
-_ADDED_IN_2: Final = (
+# Columns version 1 lacked: (name, declaration). From `surface` on, version 2 lacked them too:
+# rows written before keep '' (surface unknown) and NULLs: they were never counted against a
+# budget, their body was not kept, their debit not measured.
+_ADDED: Final = (
     ("account_id", "TEXT"),
     ("account_name", "TEXT"),
     ("key_hint", "TEXT NOT NULL DEFAULT ''"),
@@ -63,15 +38,28 @@ _ADDED_IN_2: Final = (
     ("last_error", "TEXT"),
     ("claim_owner", "TEXT"),
     ("claim_expires", "REAL"),
-)
-# Columns version 2 lacked. Rows written before keep '' (surface unknown) and NULLs: they were
-# never counted against a budget, their body was not kept, their debit not measured.
-_ADDED_IN_3: Final = (
     ("surface", "TEXT NOT NULL DEFAULT ''"),
     ("authorized_by", "TEXT"),
     ("body", "TEXT"),
     ("debited", "INTEGER"),
 )
+# The table as version 1 made it, then every column added since.
+_TABLE: Final = f"""
+CREATE TABLE IF NOT EXISTS spend_intents (
+    idempotency_key TEXT PRIMARY KEY,
+    operation       TEXT NOT NULL,
+    params          TEXT NOT NULL,
+    body_sha256     TEXT NOT NULL,
+    amount          INTEGER,
+    profile         TEXT NOT NULL,
+    base_url        TEXT NOT NULL,
+    created_at      TEXT NOT NULL,
+    outcome         TEXT,
+    outcome_detail  TEXT,
+    outcome_at      TEXT,
+    {", ".join(f"{name} {declaration}" for name, declaration in _ADDED)}
+)
+"""
 
 
 # Spends waiting for a yes in the running app, and their answers (`approvals.py`). A request
@@ -105,23 +93,21 @@ CREATE TABLE IF NOT EXISTS approval_answers (
 
 
 def create_private(path: Path) -> None:
-    """Create the file (and its directory) readable by the user only; tighten an existing file
-    and its WAL and shared-memory files. SQLite gives the -wal and -shm it creates later the
-    database file's mode, so they are private too."""
+    """The file and its folder readable by the user only, an existing -wal and -shm too (SQLite
+    gives those it creates later the database file's mode)."""
     path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
     os.close(os.open(path, os.O_RDWR | os.O_CREAT, PRIVATE_MODE))
     # os.open's mode is filtered by the umask; chmod is not.
     os.chmod(path, PRIVATE_MODE)
-    for suffix in _SIDECARS:
+    for suffix in ("-wal", "-shm"):
         sidecar = path.with_name(path.name + suffix)
         if sidecar.exists():
             os.chmod(sidecar, PRIVATE_MODE)
 
 
 def prepare(db: sqlite3.Connection) -> None:
-    """WAL mode and the current schema; a file from an earlier version is upgraded in one
-    transaction (its origins respelled by spend_origin), so two processes opening it at once
-    cannot both upgrade it."""
+    """WAL mode and the current schema; an earlier version's file is upgraded in one
+    transaction, so two processes opening it at once cannot both upgrade it."""
     db.execute("PRAGMA journal_mode=WAL")
     db.execute("BEGIN IMMEDIATE")
     try:
@@ -140,7 +126,7 @@ def prepare(db: sqlite3.Connection) -> None:
 
 def _upgrade(db: sqlite3.Connection) -> None:
     present = {row[1] for row in db.execute("PRAGMA table_info(spend_intents)")}
-    for name, declaration in (*_ADDED_IN_2, *_ADDED_IN_3):
+    for name, declaration in _ADDED:
         if name not in present:
             db.execute(f"ALTER TABLE spend_intents ADD COLUMN {name} {declaration}")
     rows = db.execute("SELECT idempotency_key, base_url FROM spend_intents").fetchall()

@@ -1,10 +1,9 @@
 """The server a spend belongs to, spelled one way whatever way the user wrote it.
 
-The journal records and queries intents by this origin, so `https://H:443/` and `https://h`
-find the same pending spend. Every loopback spelling (`localhost`, `127.0.0.1`, any 127.x,
-`[::1]`) names this machine and becomes `localhost`: a sandbox reached through one spelling and
-then another is the same server to the user, and hiding its pending spends would be worse than
-the rare case of two different servers on one port behind IPv4 and IPv6.
+The journal records intents by this origin, so `https://H:443/` and `https://h` find the same
+pending spend. Every loopback spelling (`localhost`, `127.0.0.1`, any 127.x, `[::1]`) becomes
+`localhost`: one sandbox reached two ways is one server to the user, and hiding its pending
+spends would be worse than the rare two servers on one port behind IPv4 and IPv6.
 """
 
 from __future__ import annotations

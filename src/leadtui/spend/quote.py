@@ -25,8 +25,6 @@ class PriceSource(StrEnum):
 
 
 class Unit(StrEnum):
-    """What a spend consumes."""
-
     CREDIT = "credit"
     LAUNCH = "launch"
 
@@ -83,8 +81,7 @@ class Quote:
     def unlock_at(
         cls, target: str, results: int, price_per_result: object, balance: int | None
     ) -> Quote:
-        """Unlocking `results` results at the price the server stated for them (any value:
-        one that is not usable falls back to our default, and the quote says so)."""
+        """Unlocking at the price the server stated, usable or not (then our default)."""
         price = stated_price(price_per_result)
         return cls(
             operation=SpendOperation.UNLOCK,
@@ -116,18 +113,13 @@ class Quote:
             return self
         return Quote.unlock_at(self.target, self.units, price_per_result, self.balance)
 
-    def with_balance(self, balance: int | None) -> Quote:
-        """The same spend against a balance read later (the decision reads it fresh)."""
-        return replace(self, balance=balance)
-
     def with_units(self, units: int) -> Quote:
         """The same spend at the same price and balance for `units` (a count being chosen)."""
         return replace(self, units=units)
 
     def with_observed(self, observed: int | None) -> Quote:
-        """The price corrected by what this account was actually debited per result on its
-        last settled unlock: it stands in for a price the server does not state usably, and
-        replaces a stated one it exceeded (an overcharge). Launches are not priced in credits."""
+        """The price corrected by what this account was debited per result on its last unlock:
+        it stands in for an unusable stated price and replaces one it exceeded (an overcharge)."""
         if self.unit is not Unit.CREDIT or observed is None or observed <= 0:
             return self
         if self.price_source is PriceSource.DEFAULT or observed > self.price:
@@ -180,10 +172,9 @@ class Quote:
 def affordable_results(
     search: Search, balance: int | None, price: int | None = None
 ) -> tuple[int, str | None]:
-    """The most results of `search` one unlock can buy, and why it is capped (None: not capped
-    below what is still locked). Bounded by what is still locked, the request limit and what the
-    balance pays for at `price` (the price that counts, as a decision's quote has it; by
-    default the one the search states, or ours)."""
+    """The most results of `search` one unlock can buy (what is still locked, the request limit,
+    what the balance pays for at `price`: by default the search's, or ours), and why it is
+    capped below what is still locked (None: it is not)."""
     locked = still_locked(search)
     most = ADDITIONAL_RESULTS_MAX if locked is None else min(locked, ADDITIONAL_RESULTS_MAX)
     reason = None

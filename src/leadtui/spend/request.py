@@ -1,10 +1,7 @@
 """`SpendRequest`: one spend about to be authorized, built from its Quote.
 
-The idempotency key is fixed when the request is built (so the confirmation can show its short
-form), or chosen by the caller, and used for every attempt. The body is built here once, as
-the text that is journaled and sent byte for byte on every attempt, retry and resend. The
-modal, the prompt and the gate all read the same quote; the amount journaled is
-`quote.credits`.
+Its idempotency key (the caller's, or made when it is built, so a confirmation can show it) and
+its body text are fixed here once, then journaled and sent byte for byte on every attempt.
 """
 
 from __future__ import annotations
@@ -24,9 +21,8 @@ from leadtui.spend.quote import Quote, Unit
 
 @dataclass(frozen=True)
 class SpendRequest:
-    """A spend the user is about to authorize. Build it with `for_unlock`, `for_extraction` or
-    `for_launch` from a Quote. Raises InvalidIdempotencyKey for a key that cannot
-    be sent, ValueError for a quote that does not fit the operation."""
+    """Built by `for_unlock`, `for_extraction` or `for_launch`. Raises InvalidIdempotencyKey
+    for a key that cannot be sent, ValueError for a quote that does not fit the operation."""
 
     quote: Quote
     params: Mapping[str, Any]

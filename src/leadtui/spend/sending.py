@@ -4,7 +4,8 @@ of the server's side, and what is recorded of the answer."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from leadtui.api.client import LeadClient
 from leadtui.api.errors import ApiError, LeadError, RequestTimeout
@@ -29,27 +30,24 @@ def error_code(error: LeadError) -> str:
     return error.code if isinstance(error, ApiError) else fault
 
 
-def quietly(key: str, write: Callable[[], None]) -> None:
-    """Record what the server answered (or that it did not). A journal failure here is logged,
-    not raised over the server's answer: the intent stays pending, and a resend with its key
-    cannot debit twice."""
+@contextmanager
+def quietly(key: str) -> Iterator[None]:
+    """Around recording the server's answer: a journal failure is logged, not raised over it
+    (the intent stays pending, and a resend with its key cannot debit twice)."""
     try:
-        write()
+        yield
     except Exception:
         log.warning("could not record the outcome of intent %s", short_key(key))
 
 
 def journaled_record(intent: SpendIntent) -> Export | Extraction:
     """The record a settled spend's server answer held, as the journal kept it."""
-    detail = intent.outcome_detail
+    detail, unlock = intent.outcome_detail, intent.operation is SpendOperation.UNLOCK
     kept = detail.get("record")
-    if intent.operation is SpendOperation.UNLOCK:
-        if isinstance(kept, dict):
-            return Export.model_validate(kept)
-        return Export(exportId=str(detail.get("id")), status=str(detail.get("status")))
-    if isinstance(kept, dict):
-        return Extraction.model_validate(kept)
-    return Extraction(extractionId=str(detail.get("id")), status=str(detail.get("status")))
+    if not isinstance(kept, dict):  # an earlier version kept only the id and the status
+        id_field = "exportId" if unlock else "extractionId"
+        kept = {id_field: str(detail.get("id")), "status": str(detail.get("status"))}
+    return Export.model_validate(kept) if unlock else Extraction.model_validate(kept)
 
 
 async def dispatch(intent: SpendIntent, client: LeadClient) -> Export | Extraction:

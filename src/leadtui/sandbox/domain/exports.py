@@ -7,10 +7,8 @@ import sqlite3
 from leadtui.api.contract import ErrorCode, ExportStatus
 from leadtui.sandbox.domain.jobs import JobView, export_view, poll_hint
 from leadtui.sandbox.domain.ledger import PRICE_PER_RESULT, debit_results
-from leadtui.sandbox.domain.owned import load_owned
-from leadtui.sandbox.domain.searches import load_search
 from leadtui.sandbox.problems import ApiProblem
-from leadtui.sandbox.store import make_id, next_seq
+from leadtui.sandbox.store import insert, load_row
 
 
 def unlock(
@@ -23,7 +21,7 @@ def unlock(
 ) -> sqlite3.Row:
     """Debit, unlock and queue the export, or raise 404/409 (call inside a transaction,
     after the idempotency check)."""
-    search = load_search(conn, account_id, search_id)
+    search = load_row(conn, "searches", search_id, account_id)
     locked = int(search["result_count"]) - int(search["unlocked_count"])
     if wanted > locked:
         raise ApiProblem(
@@ -33,33 +31,19 @@ def unlock(
         )
     cost = debit_results(conn, account_id, wanted, now, price)
     conn.execute(
-        "UPDATE searches SET unlocked_count = unlocked_count + ? WHERE id = ?",
-        (wanted, search_id),
+        "UPDATE searches SET unlocked_count = unlocked_count + ? WHERE id = ?", (wanted, search_id)
     )
-    seq = next_seq(conn, "export")
-    conn.execute(
-        "INSERT INTO exports (seq, id, account_id, search_id, first_index,"
-        " additional_results, credits_debited, created_at, started_at)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        (
-            seq,
-            make_id("exp", seq),
-            account_id,
-            search_id,
-            int(search["unlocked_count"]),
-            wanted,
-            cost,
-            now,
-            now,
-        ),
+    return insert(
+        conn,
+        "exports",
+        account_id=account_id,
+        search_id=search_id,
+        first_index=int(search["unlocked_count"]),
+        additional_results=wanted,
+        credits_debited=cost,
+        created_at=now,
+        started_at=now,
     )
-    row: sqlite3.Row = conn.execute("SELECT * FROM exports WHERE seq = ?", (seq,)).fetchone()
-    return row
-
-
-def load_export(conn: sqlite3.Connection, account_id: str, export_id: str) -> sqlite3.Row:
-    """The account's export, or 404."""
-    return load_owned(conn, "exports", account_id, export_id)
 
 
 def require_ready(row: sqlite3.Row, view: JobView) -> None:

@@ -11,38 +11,23 @@ from pydantic import ValidationError
 
 from leadtui.api.contract import ErrorCode, ExtractionStatus
 from leadtui.api.models import ExtractionRequest
-from leadtui.sandbox.domain.jobs import StoredState, extraction_run_seconds, extraction_view
+from leadtui.sandbox.domain.jobs import (
+    UNFINISHED,
+    StoredState,
+    extraction_run_seconds,
+    extraction_view,
+)
 from leadtui.sandbox.domain.ledger import consume_launch
-from leadtui.sandbox.domain.owned import load_owned
 from leadtui.sandbox.problems import ApiProblem, describe_validation, invalid
-from leadtui.sandbox.store import make_id, next_seq
+from leadtui.sandbox.store import insert, load_row
 
-# The stored state each move leads to, and the statuses it may start from.
-_UNFINISHED: Final = {ExtractionStatus.QUEUED, ExtractionStatus.RUNNING, ExtractionStatus.PAUSED}
-_ALLOWED_FROM: Final = {
-    StoredState.PAUSED: {ExtractionStatus.QUEUED, ExtractionStatus.RUNNING},
-    StoredState.ACTIVE: {ExtractionStatus.PAUSED},
-    StoredState.STOPPED: _UNFINISHED,
-    StoredState.FAILED: _UNFINISHED,
+# The stored state each move leads to: its verb, and the statuses it may start from.
+_MOVES: Final = {
+    StoredState.PAUSED: ("pause", {ExtractionStatus.QUEUED, ExtractionStatus.RUNNING}),
+    StoredState.ACTIVE: ("resume", {ExtractionStatus.PAUSED}),
+    StoredState.STOPPED: ("stop", UNFINISHED),
+    StoredState.FAILED: ("fail", UNFINISHED),
 }
-_VERB: Final = {
-    StoredState.PAUSED: "pause",
-    StoredState.ACTIVE: "resume",
-    StoredState.STOPPED: "stop",
-    StoredState.FAILED: "fail",
-}
-
-
-def _reload(conn: sqlite3.Connection, extraction_id: str) -> sqlite3.Row:
-    row: sqlite3.Row = conn.execute(
-        "SELECT * FROM extractions WHERE id = ?", (extraction_id,)
-    ).fetchone()
-    return row
-
-
-def load_extraction(conn: sqlite3.Connection, account_id: str, extraction_id: str) -> sqlite3.Row:
-    """The account's extraction, or 404."""
-    return load_owned(conn, "extractions", account_id, extraction_id)
 
 
 def insert_extraction(
@@ -51,24 +36,17 @@ def insert_extraction(
     """A draft, or an extraction launched now (consuming one launch, or 409)."""
     if launched:
         consume_launch(conn, account_id)
-    seq = next_seq(conn, "extraction")
-    conn.execute(
-        "INSERT INTO extractions (seq, id, account_id, request_json, state, created_at,"
-        " updated_at, launched_at, resumed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        (
-            seq,
-            make_id("ext", seq),
-            account_id,
-            json.dumps(body),
-            StoredState.ACTIVE if launched else StoredState.DRAFT,
-            now,
-            now,
-            now if launched else None,
-            now if launched else None,
-        ),
+    return insert(
+        conn,
+        "extractions",
+        account_id=account_id,
+        request_json=json.dumps(body),
+        state=StoredState.ACTIVE if launched else StoredState.DRAFT,
+        created_at=now,
+        updated_at=now,
+        launched_at=now if launched else None,
+        resumed_at=now if launched else None,
     )
-    row: sqlite3.Row = conn.execute("SELECT * FROM extractions WHERE seq = ?", (seq,)).fetchone()
-    return row
 
 
 def update_draft(
@@ -84,7 +62,7 @@ def update_draft(
         "UPDATE extractions SET request_json = ?, updated_at = ? WHERE id = ?",
         (json.dumps(merged), now, row["id"]),
     )
-    return _reload(conn, row["id"])
+    return load_row(conn, "extractions", row["id"])
 
 
 def launch_draft(conn: sqlite3.Connection, row: sqlite3.Row, now: float) -> sqlite3.Row:
@@ -104,7 +82,7 @@ def launch_draft(conn: sqlite3.Connection, row: sqlite3.Row, now: float) -> sqli
         " WHERE id = ?",
         (StoredState.ACTIVE, now, now, now, extraction_id),
     )
-    return _reload(conn, extraction_id)
+    return load_row(conn, "extractions", extraction_id)
 
 
 def move(
@@ -114,11 +92,12 @@ def move(
     409 `invalid_transition`; the run clock keeps the time already run."""
     extraction_id = row["id"]
     status = extraction_view(row, now, job_seconds, 0).job.status
-    if status not in _ALLOWED_FROM[target]:
+    verb, allowed_from = _MOVES[target]
+    if status not in allowed_from:
         raise ApiProblem(
             409,
             ErrorCode.INVALID_TRANSITION,
-            f"Cannot {_VERB[target]} extraction '{extraction_id}' while it is {status}.",
+            f"Cannot {verb} extraction '{extraction_id}' while it is {status}.",
         )
     conn.execute(
         "UPDATE extractions SET state = ?, run_seconds = ?, resumed_at = ?, updated_at = ?"
@@ -131,4 +110,4 @@ def move(
             extraction_id,
         ),
     )
-    return _reload(conn, extraction_id)
+    return load_row(conn, "extractions", extraction_id)

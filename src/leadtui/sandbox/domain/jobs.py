@@ -19,6 +19,8 @@ QUEUED_FRACTION: Final = 0.2
 EXTRACTION_RUNS: Final = 3.0
 # Seconds suggested to pollers; capped so a long job is still checked now and then.
 MAX_POLL_HINT: Final = 5
+# An extraction in these still finds results (they are live; afterwards, archived).
+UNFINISHED: Final = {ExtractionStatus.QUEUED, ExtractionStatus.RUNNING, ExtractionStatus.PAUSED}
 
 
 class StoredState(StrEnum):
@@ -80,7 +82,6 @@ def _fraction(elapsed: float, queue_s: float, total: float) -> float:
 @dataclass(frozen=True)
 class ExtractionView:
     job: JobView
-    run_seconds: float
     results_available: int
     results_state: str | None  # "live", "archived" or None for a draft
 
@@ -98,7 +99,7 @@ def extraction_view(
     stored = StoredState(row["state"])
     updated = float(row["updated_at"])
     if stored == StoredState.DRAFT:
-        return ExtractionView(JobView(ExtractionStatus.DRAFT, 0.0, updated, None), 0.0, 0, None)
+        return ExtractionView(JobView(ExtractionStatus.DRAFT, 0.0, updated, None), 0, None)
     run = extraction_run_seconds(row, now)
     queue_s = job_seconds * QUEUED_FRACTION
     total = job_seconds * EXTRACTION_RUNS
@@ -117,9 +118,4 @@ def extraction_view(
     else:
         # paused, stopped or failed: frozen where they were
         job = JobView(ExtractionStatus(stored), progress, updated, None)
-    live = job.status in (
-        ExtractionStatus.QUEUED,
-        ExtractionStatus.RUNNING,
-        ExtractionStatus.PAUSED,
-    )
-    return ExtractionView(job, run, found, "live" if live else "archived")
+    return ExtractionView(job, found, "live" if job.status in UNFINISHED else "archived")

@@ -28,11 +28,7 @@ def count_usage(
 
 
 def debit_results(
-    conn: sqlite3.Connection,
-    account_id: str,
-    results: int,
-    now: float,
-    price: int = PRICE_PER_RESULT,
+    conn: sqlite3.Connection, account_id: str, results: int, now: float, price: int
 ) -> int:
     """Debit `results` unlocked results at `price` each and count it in /usage, or 409
     `insufficient_credits` (inside a transaction); the credits debited."""

@@ -33,6 +33,11 @@ class Answer:
     links: tuple[tuple[str, str], ...] = ()
 
 
+def links(parameter: str, *operations: str) -> tuple[tuple[str, str], ...]:
+    """`Answer.links`: each of `operations` takes the answer's record id as `parameter`."""
+    return tuple((operation, parameter) for operation in operations)
+
+
 def retry_after(required: bool, when: str) -> dict[str, Any]:
     return {
         "description": f"Seconds to wait before asking again: {when}.",
@@ -88,26 +93,14 @@ def error(
 ) -> dict[str, Any]:
     """An error answer whose `error.code` is one of `codes`."""
     listed = ", ".join(f"`{code}`" for code in codes)
+    # The `Error` schema, its code narrowed to `codes`.
+    narrowed = {"type": "object", "properties": {"code": {"enum": [str(c) for c in codes]}}}
+    schema = {
+        "allOf": [{"$ref": ERROR_SCHEMA}, {"type": "object", "properties": {"error": narrowed}}]
+    }
     doc: dict[str, Any] = {
         "description": f"{description} `error.code`: {listed}.",
-        "content": {
-            "application/json": {
-                "schema": {
-                    "allOf": [
-                        {"$ref": ERROR_SCHEMA},
-                        {
-                            "type": "object",
-                            "properties": {
-                                "error": {
-                                    "type": "object",
-                                    "properties": {"code": {"enum": [str(c) for c in codes]}},
-                                }
-                            },
-                        },
-                    ]
-                }
-            }
-        },
+        "content": {"application/json": {"schema": schema}},
     }
     if headers:
         doc["headers"] = headers
@@ -197,9 +190,8 @@ def op(
         "response_model": None,
         "responses": responses,
         "openapi_extra": extra,
+        "description": description,
     }
-    if description is not None:
-        kwargs["description"] = description
     if answer.model is None:
         kwargs["response_class"] = Response
     return kwargs

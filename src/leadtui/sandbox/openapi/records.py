@@ -6,9 +6,10 @@ none is added), so a conformance run can hold every answer to them.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from leadtui.api.contract import ExportStatus, ExtractionStatus, Scope
 from leadtui.api.models import SearchRequest
@@ -199,45 +200,27 @@ class Discovery(_Exact):
     sandbox: SandboxArea
 
 
-class OneSearch(_Exact):
-    data: SearchRecord
+def _one(name: str, record: type[_Exact]) -> type[_Exact]:
+    """The body `{"data": record}`."""
+    return create_model(name, __base__=_Exact, data=(record, ...))
 
 
-class OneExport(_Exact):
-    data: ExportRecord
+OneSearch = _one("OneSearch", SearchRecord)
+OneExport = _one("OneExport", ExportRecord)
+OneExtraction = _one("OneExtraction", ExtractionRecord)
+OneIdentity = _one("OneIdentity", Identity)
+OneUsage = _one("OneUsage", UsageSummary)
 
 
-class OneExtraction(_Exact):
-    data: ExtractionRecord
+def _page(name: str, records: type[Sequence[_Exact]]) -> type[_Exact]:
+    """The body `{"data": records, "next_cursor": ...}`."""
+    return create_model(name, __base__=_Exact, data=(records, ...), next_cursor=(Cursor, ...))
 
 
-class OneIdentity(_Exact):
-    data: Identity
-
-
-class OneUsage(_Exact):
-    data: UsageSummary
-
-
-class SearchPage(_Exact):
-    data: list[SearchRecord]
-    next_cursor: Cursor
-
-
-class ExportPage(_Exact):
-    data: list[ExportRecord]
-    next_cursor: Cursor
-
-
-class ExtractionPage(_Exact):
-    data: list[ExtractionRecord]
-    next_cursor: Cursor
-
-
-class LeadPage(_Exact):
-    data: list[LeadRecord]
-    next_cursor: Cursor
-
-
-class ExtractionResultsPage(LeadPage):
-    results_state: ResultsState | None
+SearchPage = _page("SearchPage", list[SearchRecord])
+ExportPage = _page("ExportPage", list[ExportRecord])
+ExtractionPage = _page("ExtractionPage", list[ExtractionRecord])
+LeadPage = _page("LeadPage", list[LeadRecord])
+ExtractionResultsPage = create_model(
+    "ExtractionResultsPage", __base__=LeadPage, results_state=(ResultsState | None, ...)
+)

@@ -9,31 +9,30 @@ from fastapi.responses import JSONResponse
 
 from leadtui.api.contract import API_PREFIX, API_VERSION, IDEMPOTENCY_HEADER
 from leadtui.sandbox.accounts import DEMO_ACCOUNTS
+from leadtui.sandbox.config import SandboxConfig
 from leadtui.sandbox.control import levers
 from leadtui.sandbox.domain.ledger import EXTRACTION_LAUNCH_COST, PRICE_PER_RESULT
 from leadtui.sandbox.json_body import StrictJsonRoute
 from leadtui.sandbox.openapi.document import TITLE
 from leadtui.sandbox.openapi.operations import Answer, op
 from leadtui.sandbox.openapi.records import Discovery
-from leadtui.sandbox.state import sandbox_of
+from leadtui.sandbox.state import Sandbox
 
 router = APIRouter(prefix=API_PREFIX, tags=["discovery"], route_class=StrictJsonRoute)
 
 
 def _operations(app: FastAPI) -> list[dict[str, Any]]:
     """Every documented operation, read from the OpenAPI document (one source of truth)."""
-    links = []
-    for path, methods in app.openapi()["paths"].items():
-        for method, operation in methods.items():
-            links.append(
-                {
-                    "method": method.upper(),
-                    "path": path,
-                    "summary": operation.get("summary"),
-                    "scope": operation.get("x-required-scope"),
-                }
-            )
-    return links
+    return [
+        {
+            "method": method.upper(),
+            "path": path,
+            "summary": operation.get("summary"),
+            "scope": operation.get("x-required-scope"),
+        }
+        for path, methods in app.openapi()["paths"].items()
+        for method, operation in methods.items()
+    ]
 
 
 @router.get("", include_in_schema=False)
@@ -41,7 +40,7 @@ def _operations(app: FastAPI) -> list[dict[str, Any]]:
     "/",
     **op(None, "Discovery document", Answer(200, Discovery, "What this server offers, and where.")),
 )
-async def discovery(request: Request) -> JSONResponse:
+async def discovery(request: Request, state: Sandbox) -> JSONResponse:
     app = request.app
     assert isinstance(app, FastAPI)
     quota = {account.name: account.extraction_quota for account in DEMO_ACCOUNTS}
@@ -66,14 +65,13 @@ async def discovery(request: Request) -> JSONResponse:
                 },
             },
             "operations": _operations(app),
-            "sandbox": _sandbox_area(request),
+            "sandbox": _sandbox_area(state.config),
         }
     )
 
 
-def _sandbox_area(request: Request) -> dict[str, Any]:
+def _sandbox_area(config: SandboxConfig) -> dict[str, Any]:
     """What this server is beyond the API: its levers and the faults it is set to inject."""
-    config = sandbox_of(request).config
     return {
         "note": "A local sandbox of the Lead Data API. The levers under /_sandbox are for tests "
         "and demos; the real service has none of them.",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Sequence
 from typing import Annotated, Any, Final
 
 from fastapi import APIRouter, Depends, Request, Response
@@ -11,37 +12,32 @@ from fastapi.responses import JSONResponse
 
 from leadtui.api.contract import API_PREFIX, LEAD_COLUMNS, ErrorCode, Scope
 from leadtui.api.models import CustomDownloadRequest, ExportRequest
+from leadtui.sandbox.accounts import DemoKey
 from leadtui.sandbox.archive import build_zip
-from leadtui.sandbox.auth import Principal, require
+from leadtui.sandbox.auth import require
 from leadtui.sandbox.domain.answers import Outcome
-from leadtui.sandbox.domain.exports import load_export, require_ready, retry, unlock
+from leadtui.sandbox.domain.exports import require_ready, retry, unlock
 from leadtui.sandbox.domain.jobs import JobView, export_view, poll_hint
-from leadtui.sandbox.idempotency import Hint, IdempotencyKeyHeader, once
+from leadtui.sandbox.idempotency import IdempotencyKeyHeader, once
 from leadtui.sandbox.json_body import StrictJsonRoute
-from leadtui.sandbox.leads import generate
-from leadtui.sandbox.openapi.operations import Answer, op
+from leadtui.sandbox.leads import LeadSource, generate
+from leadtui.sandbox.openapi.operations import Answer, links, op
 from leadtui.sandbox.openapi.records import ExportPage, LeadPage, OneExport
-from leadtui.sandbox.pagination import DEFAULT_LIMIT, CursorParam, LimitParam, page
+from leadtui.sandbox.pagination import DEFAULT_LIMIT, CursorParam, LimitParam
 from leadtui.sandbox.problems import invalid
 from leadtui.sandbox.records import export_json, search_source
-from leadtui.sandbox.state import SandboxState, sandbox_of
+from leadtui.sandbox.state import Sandbox, SandboxState
+from leadtui.sandbox.store import load_row
 
 router = APIRouter(prefix=API_PREFIX, tags=["exports"], route_class=StrictJsonRoute)
 
-Reader = Annotated[Principal, Depends(require(Scope.EXPORTS_READ))]
-Writer = Annotated[Principal, Depends(require(Scope.EXPORTS_WRITE))]
+Reader = Annotated[DemoKey, Depends(require(Scope.EXPORTS_READ))]
+Writer = Annotated[DemoKey, Depends(require(Scope.EXPORTS_WRITE))]
 
 _NOT_READY = (ErrorCode.EXPORT_NOT_READY,)
 # What a new export's id leads to (OpenAPI links).
-_BY_EXPORT_ID: Final = tuple(
-    (operation, "exportId")
-    for operation in (
-        "get_export",
-        "export_results",
-        "retry_export",
-        "download_export",
-        "custom_download",
-    )
+_BY_EXPORT_ID: Final = links(
+    "exportId", "get_export", "export_results", "retry_export", "download_export", "custom_download"
 )
 
 
@@ -49,14 +45,9 @@ def _view(state: SandboxState, row: sqlite3.Row) -> JobView:
     return export_view(row, state.now(), state.config.job_seconds)
 
 
-def _hint(state: SandboxState) -> Hint:
+def _hint(state: SandboxState, conn: sqlite3.Connection, record: dict[str, Any]) -> dict[str, str]:
     """The 202's polling hint, from the export's state now (first answer or replay)."""
-
-    def hint(conn: sqlite3.Connection, record: dict[str, Any]) -> dict[str, str]:
-        row = conn.execute("SELECT * FROM exports WHERE id = ?", (record["exportId"],)).fetchone()
-        return poll_hint(_view(state, row), accepted=True)
-
-    return hint
+    return poll_hint(_view(state, load_row(conn, "exports", record["exportId"])), accepted=True)
 
 
 @router.post(
@@ -78,20 +69,19 @@ def _hint(state: SandboxState) -> Hint:
 )
 async def create_export(
     request: Request,
+    state: Sandbox,
     who: Writer,
     searchId: str,
     body: ExportRequest,
-    idempotency_key: IdempotencyKeyHeader,
+    key: IdempotencyKeyHeader,
 ) -> JSONResponse:
-    state = sandbox_of(request)
-
     def act(conn: sqlite3.Connection, now: float) -> Outcome:
         row = unlock(
             conn, who.account_id, searchId, body.additional_results, now, state.pricing.charged
         )
         return 202, {"data": state.pricing.debit_on(export_json(row, _view(state, row)))}
 
-    return once(state, request, who.account_id, idempotency_key, body.to_body(), act, _hint(state))
+    return once(state, request, who.account_id, key, body.to_body(), act, _hint)
 
 
 @router.get(
@@ -99,24 +89,11 @@ async def create_export(
     **op(Scope.EXPORTS_READ, "List exports", Answer(200, ExportPage, "Newest first."), 400),
 )
 async def list_exports(
-    request: Request, who: Reader, cursor: CursorParam = None, limit: LimitParam = DEFAULT_LIMIT
+    state: Sandbox, who: Reader, cursor: CursorParam = None, limit: LimitParam = DEFAULT_LIMIT
 ) -> dict[str, Any]:
-    state = sandbox_of(request)
-    with state.store.reading() as conn:
-        records, next_cursor = state.pages.newest_first(
-            conn,
-            "exports",
-            who.account_id,
-            cursor,
-            limit,
-            lambda row: export_json(row, _view(state, row)),
-        )
-    return page(records, next_cursor)
-
-
-def _load(state: SandboxState, who: Principal, export_id: str) -> sqlite3.Row:
-    with state.store.reading() as conn:
-        return load_export(conn, who.account_id, export_id)
+    return state.pages.newest_first(
+        "exports", who.account_id, cursor, limit, lambda row: export_json(row, _view(state, row))
+    )
 
 
 @router.get(
@@ -128,20 +105,22 @@ def _load(state: SandboxState, who: Principal, export_id: str) -> sqlite3.Row:
         404,
     ),
 )
-async def get_export(request: Request, who: Reader, exportId: str) -> JSONResponse:
-    state = sandbox_of(request)
-    row = _load(state, who, exportId)
+async def get_export(state: Sandbox, who: Reader, exportId: str) -> JSONResponse:
+    with state.store.reading() as conn:
+        row = load_row(conn, "exports", exportId, who.account_id)
     view = _view(state, row)
     return JSONResponse({"data": export_json(row, view)}, headers=poll_hint(view))
 
 
-def _ready_leads(state: SandboxState, who: Principal, export_id: str) -> tuple[Any, Any]:
-    """The export row and its search row, or 409 while the export is not ready."""
-    row = _load(state, who, export_id)
-    require_ready(row, _view(state, row))
+def _ready_leads(state: SandboxState, who: DemoKey, export_id: str) -> tuple[LeadSource, range]:
+    """Where a ready export's leads come from and their indexes there; 409 while not ready."""
     with state.store.reading() as conn:
-        search = conn.execute("SELECT * FROM searches WHERE id = ?", (row["search_id"],)).fetchone()
-    return row, search
+        row = load_row(conn, "exports", export_id, who.account_id)
+        search = load_row(conn, "searches", row["search_id"])
+    require_ready(row, _view(state, row))
+    first = int(row["first_index"])
+    source = search_source(search["id"], json.loads(search["request_json"]))
+    return source, range(first, first + int(row["additional_results"]))
 
 
 @router.get(
@@ -157,20 +136,14 @@ def _ready_leads(state: SandboxState, who: Principal, export_id: str) -> tuple[A
     ),
 )
 async def export_results(
-    request: Request,
+    state: Sandbox,
     who: Reader,
     exportId: str,
     cursor: CursorParam = None,
     limit: LimitParam = DEFAULT_LIMIT,
 ) -> dict[str, Any]:
-    state = sandbox_of(request)
-    row, search = _ready_leads(state, who, exportId)
-    start, stop, next_cursor = state.pages.window(
-        cursor, f"export-results:{exportId}", limit, int(row["additional_results"])
-    )
-    first = int(row["first_index"])
-    source = search_source(search["id"], json.loads(search["request_json"]))
-    return page(generate(source, first + start, first + stop), next_cursor)
+    source, indexes = _ready_leads(state, who, exportId)
+    return state.pages.leads(cursor, f"export-results:{exportId}", limit, source, indexes)
 
 
 @router.post(
@@ -185,34 +158,32 @@ async def export_results(
         ),
     ),
 )
-async def retry_export(request: Request, who: Writer, exportId: str) -> JSONResponse:
-    state = sandbox_of(request)
+async def retry_export(state: Sandbox, who: Writer, exportId: str) -> JSONResponse:
     with state.store.transaction() as conn:
-        queued = retry(
-            conn, load_export(conn, who.account_id, exportId), state.now(), state.config.job_seconds
-        )
-        row = load_export(conn, who.account_id, exportId)
+        row = load_row(conn, "exports", exportId, who.account_id)
+        queued = retry(conn, row, state.now(), state.config.job_seconds)
+        row = load_row(conn, "exports", exportId)
     view = _view(state, row)
-    status = 202 if queued else 200
     return JSONResponse(
         {"data": export_json(row, view)},
-        status_code=status,
+        status_code=202 if queued else 200,
         headers=poll_hint(view, accepted=queued),
     )
 
 
-def _zip_response(export_id: str, content: bytes) -> Response:
+def _zip(
+    state: SandboxState,
+    who: DemoKey,
+    export_id: str,
+    columns: Sequence[str],
+    formats: Sequence[str],
+) -> Response:
+    source, indexes = _ready_leads(state, who, export_id)
+    content = build_zip(generate(source, indexes.start, indexes.stop), columns, formats)
     disposition = f'attachment; filename="{export_id}.zip"'
     return Response(
         content, media_type="application/zip", headers={"Content-Disposition": disposition}
     )
-
-
-def _export_leads(state: SandboxState, who: Principal, export_id: str) -> list[dict[str, Any]]:
-    row, search = _ready_leads(state, who, export_id)
-    first = int(row["first_index"])
-    source = search_source(search["id"], json.loads(search["request_json"]))
-    return generate(source, first, first + int(row["additional_results"]))
 
 
 # Plain `def`: building a large ZIP runs in the thread pool, not on the event loop.
@@ -227,9 +198,8 @@ def _export_leads(state: SandboxState, who: Principal, export_id: str) -> list[d
         conflict_hint=True,
     ),
 )
-def download_export(request: Request, who: Reader, exportId: str) -> Response:
-    leads = _export_leads(sandbox_of(request), who, exportId)
-    return _zip_response(exportId, build_zip(leads, LEAD_COLUMNS, ("csv", "json")))
+def download_export(state: Sandbox, who: Reader, exportId: str) -> Response:
+    return _zip(state, who, exportId, LEAD_COLUMNS, ("csv", "json"))
 
 
 @router.post(
@@ -246,10 +216,7 @@ def download_export(request: Request, who: Reader, exportId: str) -> Response:
     ),
 )
 def custom_download(
-    request: Request,
-    who: Reader,
-    exportId: str,
-    body: CustomDownloadRequest,
+    state: Sandbox, who: Reader, exportId: str, body: CustomDownloadRequest
 ) -> Response:
     for index, column in enumerate(body.columns):
         if column not in LEAD_COLUMNS:
@@ -257,5 +224,4 @@ def custom_download(
                 f"columns.{index}: '{column}' is not an authorized column"
                 f" (authorized: {', '.join(LEAD_COLUMNS)})."
             )
-    leads = _export_leads(sandbox_of(request), who, exportId)
-    return _zip_response(exportId, build_zip(leads, body.columns, (body.format,)))
+    return _zip(state, who, exportId, body.columns, (body.format,))

@@ -12,41 +12,32 @@ from fastapi.responses import JSONResponse
 
 from leadtui.api.contract import API_PREFIX, ErrorCode, Scope
 from leadtui.api.models import ExtractionAction, ExtractionDraft, ExtractionRequest
-from leadtui.sandbox.auth import Principal, require
-from leadtui.sandbox.domain.extractions import (
-    insert_extraction,
-    launch_draft,
-    load_extraction,
-    move,
-    update_draft,
-)
+from leadtui.sandbox.accounts import DemoKey
+from leadtui.sandbox.auth import require
+from leadtui.sandbox.domain.answers import Outcome
+from leadtui.sandbox.domain.extractions import insert_extraction, launch_draft, move, update_draft
 from leadtui.sandbox.domain.jobs import StoredState, poll_hint
-from leadtui.sandbox.idempotency import Action, Hint, IdempotencyKeyHeader, once
+from leadtui.sandbox.idempotency import IdempotencyKeyHeader, once
 from leadtui.sandbox.json_body import StrictJsonRoute
-from leadtui.sandbox.leads import generate
-from leadtui.sandbox.openapi.operations import Answer, op
+from leadtui.sandbox.openapi.operations import Answer, links, op
 from leadtui.sandbox.openapi.records import ExtractionPage, ExtractionResultsPage, OneExtraction
-from leadtui.sandbox.pagination import DEFAULT_LIMIT, CursorParam, LimitParam, page
+from leadtui.sandbox.pagination import DEFAULT_LIMIT, CursorParam, LimitParam
 from leadtui.sandbox.records import extraction_json, extraction_source
-from leadtui.sandbox.state import SandboxState, sandbox_of
+from leadtui.sandbox.state import Sandbox, SandboxState
+from leadtui.sandbox.store import load_row
 
 router = APIRouter(prefix=API_PREFIX, tags=["extractions"], route_class=StrictJsonRoute)
 
-Reader = Annotated[Principal, Depends(require(Scope.EXTRACTIONS_READ))]
-Writer = Annotated[Principal, Depends(require(Scope.EXTRACTIONS_WRITE))]
+Reader = Annotated[DemoKey, Depends(require(Scope.EXTRACTIONS_READ))]
+Writer = Annotated[DemoKey, Depends(require(Scope.EXTRACTIONS_WRITE))]
 
 _MOVES: Final = (ErrorCode.INVALID_TRANSITION, ErrorCode.IDEMPOTENCY_CONFLICT)
 # What a new extraction's id leads to (OpenAPI links).
 _BY_ID: Final = ("get_extraction", "extraction_results")
-_DRAFT_LINKS: Final = tuple((op, "extractionId") for op in (*_BY_ID, "edit_draft", "launch"))
-_LAUNCHED_LINKS: Final = tuple((op, "extractionId") for op in (*_BY_ID, "pause_or_resume", "stop"))
+_DRAFT_LINKS: Final = links("extractionId", *_BY_ID, "edit_draft", "launch")
+_LAUNCHED_LINKS: Final = links("extractionId", *_BY_ID, "pause_or_resume", "stop")
 _LAUNCHED: Final = Answer(
-    201,
-    OneExtraction,
-    "The extraction, queued.",
-    "while_moving",
-    replayable=True,
-    links=_LAUNCHED_LINKS,
+    201, OneExtraction, "The extraction, queued.", "while_moving", True, _LAUNCHED_LINKS
 )
 
 
@@ -54,21 +45,10 @@ def _record(state: SandboxState, row: sqlite3.Row) -> dict[str, Any]:
     return extraction_json(row, state.now(), state.config.job_seconds)[0]
 
 
-def _hint(state: SandboxState) -> Hint:
+def _hint(state: SandboxState, conn: sqlite3.Connection, record: dict[str, Any]) -> dict[str, str]:
     """The polling hint of the extraction an answer carries, from its state now."""
-
-    def hint(conn: sqlite3.Connection, record: dict[str, Any]) -> dict[str, str]:
-        row = conn.execute(
-            "SELECT * FROM extractions WHERE id = ?", (record["extractionId"],)
-        ).fetchone()
-        return poll_hint(extraction_json(row, state.now(), state.config.job_seconds)[1].job)
-
-    return hint
-
-
-def _once(request: Request, who: Principal, key: str, body: Any, act: Action) -> JSONResponse:
-    state = sandbox_of(request)
-    return once(state, request, who.account_id, key, body, act, _hint(state))
+    row = load_row(conn, "extractions", record["extractionId"])
+    return poll_hint(extraction_json(row, state.now(), state.config.job_seconds)[1].job)
 
 
 @router.post(
@@ -80,8 +60,7 @@ def _once(request: Request, who: Principal, key: str, body: Any, act: Action) ->
         400,
     ),
 )
-async def create_draft(request: Request, who: Writer, body: ExtractionDraft) -> JSONResponse:
-    state = sandbox_of(request)
+async def create_draft(state: Sandbox, who: Writer, body: ExtractionDraft) -> JSONResponse:
     with state.store.transaction() as conn:
         row = insert_extraction(conn, who.account_id, body.to_body(), state.now(), launched=False)
     return JSONResponse({"data": _record(state, row)}, status_code=201)
@@ -100,14 +79,11 @@ async def create_draft(request: Request, who: Writer, body: ExtractionDraft) -> 
     ),
 )
 async def list_extractions(
-    request: Request, who: Reader, cursor: CursorParam = None, limit: LimitParam = DEFAULT_LIMIT
+    state: Sandbox, who: Reader, cursor: CursorParam = None, limit: LimitParam = DEFAULT_LIMIT
 ) -> dict[str, Any]:
-    state = sandbox_of(request)
-    with state.store.reading() as conn:
-        records, next_cursor = state.pages.newest_first(
-            conn, "extractions", who.account_id, cursor, limit, lambda row: _record(state, row)
-        )
-    return page(records, next_cursor)
+    return state.pages.newest_first(
+        "extractions", who.account_id, cursor, limit, lambda row: _record(state, row)
+    )
 
 
 @router.post(
@@ -121,15 +97,17 @@ async def list_extractions(
     ),
 )
 async def create_extraction(
-    request: Request, who: Writer, body: ExtractionRequest, idempotency_key: IdempotencyKeyHeader
+    request: Request,
+    state: Sandbox,
+    who: Writer,
+    body: ExtractionRequest,
+    key: IdempotencyKeyHeader,
 ) -> JSONResponse:
-    state = sandbox_of(request)
-
-    def act(conn: sqlite3.Connection, now: float) -> tuple[int, dict[str, Any]]:
+    def act(conn: sqlite3.Connection, now: float) -> Outcome:
         row = insert_extraction(conn, who.account_id, body.to_body(), now, launched=True)
         return 201, {"data": _record(state, row)}
 
-    return _once(request, who, idempotency_key, body.to_body(), act)
+    return once(state, request, who.account_id, key, body.to_body(), act, _hint)
 
 
 @router.patch(
@@ -144,11 +122,10 @@ async def create_extraction(
     ),
 )
 async def edit_draft(
-    request: Request, who: Writer, extractionId: str, body: ExtractionDraft
+    state: Sandbox, who: Writer, extractionId: str, body: ExtractionDraft
 ) -> JSONResponse:
-    state = sandbox_of(request)
     with state.store.transaction() as conn:
-        row = load_extraction(conn, who.account_id, extractionId)
+        row = load_row(conn, "extractions", extractionId, who.account_id)
         row = update_draft(conn, row, body.to_body(), state.now())
     return JSONResponse({"data": _record(state, row)})
 
@@ -169,15 +146,13 @@ async def edit_draft(
     ),
 )
 async def launch(
-    request: Request, who: Writer, extractionId: str, idempotency_key: IdempotencyKeyHeader
+    request: Request, state: Sandbox, who: Writer, extractionId: str, key: IdempotencyKeyHeader
 ) -> JSONResponse:
-    state = sandbox_of(request)
-
-    def act(conn: sqlite3.Connection, now: float) -> tuple[int, dict[str, Any]]:
-        row = launch_draft(conn, load_extraction(conn, who.account_id, extractionId), now)
+    def act(conn: sqlite3.Connection, now: float) -> Outcome:
+        row = launch_draft(conn, load_row(conn, "extractions", extractionId, who.account_id), now)
         return 201, {"data": _record(state, row)}
 
-    return _once(request, who, idempotency_key, None, act)
+    return once(state, request, who.account_id, key, None, act, _hint)
 
 
 @router.get(
@@ -189,25 +164,24 @@ async def launch(
         404,
     ),
 )
-async def get_extraction(request: Request, who: Reader, extractionId: str) -> JSONResponse:
-    state = sandbox_of(request)
+async def get_extraction(state: Sandbox, who: Reader, extractionId: str) -> JSONResponse:
     with state.store.reading() as conn:
-        row = load_extraction(conn, who.account_id, extractionId)
+        row = load_row(conn, "extractions", extractionId, who.account_id)
     record, view = extraction_json(row, state.now(), state.config.job_seconds)
     return JSONResponse({"data": record}, headers=poll_hint(view.job))
 
 
 def _move(
-    request: Request, who: Principal, extraction_id: str, key: str, body: Any, target: StoredState
+    request: Request, state: SandboxState, who: DemoKey, key: str, body: Any, target: StoredState
 ) -> JSONResponse:
-    """Pause, resume or stop, replay-safe under the Idempotency-Key."""
-    state = sandbox_of(request)
+    """Pause, resume or stop the extraction the request names, replay-safe under `key`."""
+    extraction_id = request.path_params["extractionId"]
 
-    def act(conn: sqlite3.Connection, now: float) -> tuple[int, dict[str, Any]]:
-        row = load_extraction(conn, who.account_id, extraction_id)
+    def act(conn: sqlite3.Connection, now: float) -> Outcome:
+        row = load_row(conn, "extractions", extraction_id, who.account_id)
         return 200, {"data": _record(state, move(conn, row, target, now, state.config.job_seconds))}
 
-    return _once(request, who, key, body, act)
+    return once(state, request, who.account_id, key, body, act, _hint)
 
 
 @router.patch(
@@ -223,13 +197,14 @@ def _move(
 )
 async def pause_or_resume(
     request: Request,
+    state: Sandbox,
     who: Writer,
     extractionId: str,
     body: ExtractionAction,
-    idempotency_key: IdempotencyKeyHeader,
+    key: IdempotencyKeyHeader,
 ) -> JSONResponse:
     target = StoredState.PAUSED if body.action == "pause" else StoredState.ACTIVE
-    return _move(request, who, extractionId, idempotency_key, body.to_body(), target)
+    return _move(request, state, who, key, body.to_body(), target)
 
 
 @router.post(
@@ -244,9 +219,9 @@ async def pause_or_resume(
     ),
 )
 async def stop(
-    request: Request, who: Writer, extractionId: str, idempotency_key: IdempotencyKeyHeader
+    request: Request, state: Sandbox, who: Writer, extractionId: str, key: IdempotencyKeyHeader
 ) -> JSONResponse:
-    return _move(request, who, extractionId, idempotency_key, None, StoredState.STOPPED)
+    return _move(request, state, who, key, None, StoredState.STOPPED)
 
 
 @router.get(
@@ -260,19 +235,16 @@ async def stop(
     ),
 )
 async def extraction_results(
-    request: Request,
+    state: Sandbox,
     who: Reader,
     extractionId: str,
     cursor: CursorParam = None,
     limit: LimitParam = DEFAULT_LIMIT,
 ) -> dict[str, Any]:
-    state = sandbox_of(request)
     with state.store.reading() as conn:
-        row = load_extraction(conn, who.account_id, extractionId)
+        row = load_row(conn, "extractions", extractionId, who.account_id)
     record = _record(state, row)
-    start, stop, next_cursor = state.pages.window(
-        cursor, f"extraction-results:{extractionId}", limit, int(record["result_count"])
-    )
     source = extraction_source(extractionId, json.loads(row["request_json"]))
-    leads = generate(source, start, stop) if stop > start else []
-    return page(leads, next_cursor, results_state=record["results_state"])
+    indexes = range(int(record["result_count"]))
+    leads = state.pages.leads(cursor, f"extraction-results:{extractionId}", limit, source, indexes)
+    return {**leads, "results_state": record["results_state"]}

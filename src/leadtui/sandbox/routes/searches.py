@@ -3,32 +3,37 @@
 from __future__ import annotations
 
 import json
+import sqlite3
 from typing import Annotated, Any, Final
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter, Depends
 from fastapi.responses import JSONResponse
 
 from leadtui.api.contract import API_PREFIX, Scope
 from leadtui.api.models import SearchRequest
-from leadtui.sandbox.auth import Principal, require
-from leadtui.sandbox.domain.searches import insert_search, load_search
+from leadtui.sandbox.accounts import DemoKey
+from leadtui.sandbox.auth import require
+from leadtui.sandbox.domain.searches import insert_search
 from leadtui.sandbox.json_body import StrictJsonRoute
-from leadtui.sandbox.leads import generate
-from leadtui.sandbox.openapi.operations import Answer, op
+from leadtui.sandbox.openapi.operations import Answer, links, op
 from leadtui.sandbox.openapi.records import LeadPage, OneSearch, SearchPage
-from leadtui.sandbox.pagination import DEFAULT_LIMIT, CursorParam, LimitParam, page
+from leadtui.sandbox.pagination import DEFAULT_LIMIT, CursorParam, LimitParam
 from leadtui.sandbox.records import search_json, search_source
-from leadtui.sandbox.state import sandbox_of
+from leadtui.sandbox.state import Sandbox, SandboxState
+from leadtui.sandbox.store import load_row
 
 router = APIRouter(prefix=API_PREFIX, tags=["searches"], route_class=StrictJsonRoute)
 
-Reader = Annotated[Principal, Depends(require(Scope.SEARCHES_READ))]
-Writer = Annotated[Principal, Depends(require(Scope.SEARCHES_WRITE))]
+Reader = Annotated[DemoKey, Depends(require(Scope.SEARCHES_READ))]
+Writer = Annotated[DemoKey, Depends(require(Scope.SEARCHES_WRITE))]
 
 # What a new search's id leads to (OpenAPI links, for clients and stateful fuzzers).
-_BY_SEARCH_ID: Final = tuple(
-    (operation, "searchId") for operation in ("get_search", "search_results", "create_export")
-)
+_BY_SEARCH_ID: Final = links("searchId", "get_search", "search_results", "create_export")
+
+
+def _record(state: SandboxState, row: sqlite3.Row) -> dict[str, Any]:
+    """The search as this server states it (with its price, or none)."""
+    return state.pricing.state_on(search_json(row))
 
 
 @router.get(
@@ -36,20 +41,11 @@ _BY_SEARCH_ID: Final = tuple(
     **op(Scope.SEARCHES_READ, "List searches", Answer(200, SearchPage, "Newest first."), 400),
 )
 async def list_searches(
-    request: Request, who: Reader, cursor: CursorParam = None, limit: LimitParam = DEFAULT_LIMIT
+    state: Sandbox, who: Reader, cursor: CursorParam = None, limit: LimitParam = DEFAULT_LIMIT
 ) -> dict[str, Any]:
-    state = sandbox_of(request)
-    pricing = state.pricing
-    with state.store.reading() as conn:
-        records, next_cursor = state.pages.newest_first(
-            conn,
-            "searches",
-            who.account_id,
-            cursor,
-            limit,
-            lambda row: pricing.state_on(search_json(row)),
-        )
-    return page(records, next_cursor)
+    return state.pages.newest_first(
+        "searches", who.account_id, cursor, limit, lambda row: _record(state, row)
+    )
 
 
 @router.post(
@@ -61,11 +57,10 @@ async def list_searches(
         400,
     ),
 )
-async def create_search(request: Request, who: Writer, body: SearchRequest) -> JSONResponse:
-    state = sandbox_of(request)
+async def create_search(state: Sandbox, who: Writer, body: SearchRequest) -> JSONResponse:
     with state.store.transaction() as conn:
         row = insert_search(conn, who.account_id, body, state.now())
-    return JSONResponse({"data": state.pricing.state_on(search_json(row))}, status_code=201)
+    return JSONResponse({"data": _record(state, row)}, status_code=201)
 
 
 @router.get(
@@ -77,12 +72,9 @@ async def create_search(request: Request, who: Writer, body: SearchRequest) -> J
         404,
     ),
 )
-async def get_search(request: Request, who: Reader, searchId: str) -> dict[str, Any]:
-    state = sandbox_of(request)
+async def get_search(state: Sandbox, who: Reader, searchId: str) -> dict[str, Any]:
     with state.store.reading() as conn:
-        return {
-            "data": state.pricing.state_on(search_json(load_search(conn, who.account_id, searchId)))
-        }
+        return {"data": _record(state, load_row(conn, "searches", searchId, who.account_id))}
 
 
 @router.get(
@@ -96,17 +88,14 @@ async def get_search(request: Request, who: Reader, searchId: str) -> dict[str, 
     ),
 )
 async def search_results(
-    request: Request,
+    state: Sandbox,
     who: Reader,
     searchId: str,
     cursor: CursorParam = None,
     limit: LimitParam = DEFAULT_LIMIT,
 ) -> dict[str, Any]:
-    state = sandbox_of(request)
     with state.store.reading() as conn:
-        row = load_search(conn, who.account_id, searchId)
-    start, stop, next_cursor = state.pages.window(
-        cursor, f"search-results:{searchId}", limit, int(row["unlocked_count"])
-    )
-    leads = generate(search_source(searchId, json.loads(row["request_json"])), start, stop)
-    return page(leads, next_cursor)
+        row = load_row(conn, "searches", searchId, who.account_id)
+    source = search_source(searchId, json.loads(row["request_json"]))
+    indexes = range(int(row["unlocked_count"]))
+    return state.pages.leads(cursor, f"search-results:{searchId}", limit, source, indexes)

@@ -34,9 +34,7 @@ from leadtui.ui.frame.terminal_output import TerminalOutput
 from leadtui.ui.model.errors import ErrorReport, describe, missing_scope
 from leadtui.ui.model.history import History
 from leadtui.ui.screens.base import LeadScreen
-from leadtui.ui.screens.help import HelpScreen
 from leadtui.ui.watches.away import AwayWatch
-from leadtui.ui.watches.local_watches import LocalWatches
 
 if TYPE_CHECKING:
     from pydantic import SecretStr
@@ -48,6 +46,7 @@ if TYPE_CHECKING:
     from leadtui.spend.gate import SpendGate
     from leadtui.spend.intent import SpendIntent
     from leadtui.ui.watches.job_watcher import JobWatcher
+    from leadtui.ui.watches.journal_watch import JournalWatcher
 
 THEMES = {"dark": "textual-dark", "light": "textual-light"}
 
@@ -66,18 +65,12 @@ class LeadApp(KeysInBursts):
     COMMANDS: ClassVar[set[Any]] = {LeadCommands}
     BINDINGS: ClassVar[list[BindingType]] = list(APP_BINDINGS)
 
-    # The signed-in account; None until GET /me answered. Watched by the header and screens.
+    # What each member means to the screens that watch it: `AppHandle` (ui/frame/handle.py).
     identity: reactive[Identity | None] = reactive(None, init=False)
-    # The credits badge. Set it after a spend, or `await app.refresh_identity()`.
     credits: reactive[int | None] = reactive(None, init=False)
-    # The server rejected the key (401); the error panel then says to press `i`.
     key_rejected: reactive[bool] = reactive(False, init=False)
-    # Bumped on every sign-in (a new session): screens watch it to load their data again.
     sign_ins: reactive[int] = reactive(0, init=False)
-    # Bumped after each spend the server settled (`note_spend`): what depends on the balance
-    # and the usage (Account's "credits used") refreshes.
     spends: reactive[int] = reactive(0, init=False)
-    # Spends other processes ask this app to approve, still waiting (the header's badge).
     approvals_waiting: reactive[int] = reactive(0, init=False)
 
     def __init__(
@@ -105,45 +98,31 @@ class LeadApp(KeysInBursts):
         self._session: Session | None = None
         self.session = session
         self.demo = deps.demo if deps is not None else bool(first_frame and first_frame.demo)
-        self.read_only = deps.settings.spend_policy(deps.profile).read_only if deps else False
-        """Spending is switched off for this profile (the header says so once it is known)."""
-        self.last_error: ErrorReport | None = None
         self.start_error: str | None = None
-        """Why a launch's load failed (the app then exits with code 2)."""
         self._jobs: JobWatcher | None = None
-        self.watches = LocalWatches(self, self)
-        """Spends other processes of this profile ask this app to approve, or journal."""
+        self._journal_watch: JournalWatcher | None = None
         self._spend_gate: SpendGate | None = None
         # The journal is opened (and on first use created) once, whoever asks first.
         self._spend_gate_opening = asyncio.Lock()
-        self._identity_read = SharedRead(self._read_identity)
+        # One GET /me per balance refresh: a new session or a settled spend is a new refresh.
+        self._identity_read = SharedRead(self._read_identity, lambda: (self.session, self.spends))
+        self._account_read: tuple[LeadClient, Identity] | None = None
         self.spends_in_flight = 0
-        """Spends sent and not answered yet (counted by ui/frame/spend_flow.py): quitting asks."""
         self.journal_seen: object | None = None
         self.spend_settled: Signal[str] = Signal(self, "spend_settled")
-        """Published with its idempotency key when a pending spend was resent and settled, or
-        discarded: what was shown about it is out of date."""
         self.pending_offer = PendingOffer(self)
         """Spends journaled but never settled (a crash): offered at start and each sign-in."""
         self.away = AwayWatch(self)  # what changed since the app was last open (ui/watches/away.py)
-        theme, keymap = (
-            (deps.settings.theme, deps.settings.keymap)
-            if deps is not None
-            else (first_frame.theme, first_frame.keymap)
-            if first_frame is not None
-            else ("dark", {})
-        )
-        self._user_keymap: dict[str, str] = dict(keymap)
-        self.theme = THEMES.get(theme, THEMES["dark"])
-        if keymap:
-            self.set_keymap(keymap)
+        self._user_keymap: dict[str, str] = {}
+        looks = deps.settings if deps is not None else first_frame
+        if looks is not None:
+            self._look(looks.theme, looks.keymap)
 
     def get_driver_class(self) -> type[Driver]:
         """The driver Textual picks, attached to `terminal` while it runs."""
         return self.terminal.driver_class(super().get_driver_class())
 
     def app_handle(self) -> AppHandle:
-        """What screens, dialogs and widgets work with (see ui/frame/handle.py)."""
         return self
 
     @property
@@ -165,6 +144,10 @@ class LeadApp(KeysInBursts):
         self._settings = settings
 
     @property
+    def read_only(self) -> bool:
+        return self.started and self.settings.spend_policy(self.deps.profile).read_only
+
+    @property
     def started(self) -> bool:
         """True once the deps are there (at once, or after a launch's load)."""
         return self._deps is not None
@@ -175,7 +158,6 @@ class LeadApp(KeysInBursts):
 
     @property
     def session(self) -> Session | None:
-        """The signed-in key; None until signed in. Replaced whole on each sign-in."""
         return self._session
 
     @session.setter
@@ -208,32 +190,31 @@ class LeadApp(KeysInBursts):
         return self.session.client
 
     def clock(self) -> float:
-        """Wall-clock seconds from the injected clock (frozen in tests)."""
         return self.deps.clock()
 
     @property
     def jobs(self) -> JobWatcher:
         """The app's one job watcher, made on first use (not needed for the first frame)."""
         if self._jobs is None:
-            from leadtui.ui.watches.job_watcher import JobWatcher, WatchedAccount
+            from leadtui.ui.watches.job_watcher import JobWatcher
 
-            account = WatchedAccount(
-                client=lambda: self.client,
-                settings=lambda: self.settings,
-                clock=self.clock,
-                signed_in=lambda: self.session is not None,
-                has_scope=self.has_scope,
-                note_error=self.note_error,
-                follow_journal=self._follow_journal,
-                terminal=self.terminal,
-            )
-            self._jobs = JobWatcher(self, account)
+            self._jobs = JobWatcher(self, self)
         return self._jobs
 
-    async def _follow_journal(self) -> bool:
-        from leadtui.ui.frame.spend_flow import (
-            follow_journal,  # the spend core: after the first frame
-        )
+    @property
+    def journal_watch(self) -> JournalWatcher:
+        """The look at the journal file for what other processes of this profile spend and ask
+        to approve, made on first use: it brings the spend core, not needed for the credits."""
+        if self._journal_watch is None:
+            from leadtui.spend.journal import default_journal_path
+            from leadtui.ui.watches.journal_watch import JournalWatcher
+
+            path = self.deps.journal_path or default_journal_path()
+            self._journal_watch = JournalWatcher(self, self, path, self.follow_journal)
+        return self._journal_watch
+
+    async def follow_journal(self) -> bool:
+        from leadtui.ui.frame.spend_flow import follow_journal  # the spend core: not at start
 
         return await follow_journal(self)
 
@@ -245,9 +226,12 @@ class LeadApp(KeysInBursts):
                 from leadtui.spend.gate import SpendGate
                 from leadtui.spend.journal import SpendJournal
 
-                deps = self.deps
-                journal = await asyncio.to_thread(SpendJournal, deps.journal_path)
-                self._spend_gate = SpendGate.for_profile(self.settings, journal, deps.profile)
+                journal = await asyncio.to_thread(SpendJournal, self.deps.journal_path)
+                policy = self.settings.spend_policy(self.deps.profile)
+                self._spend_gate = SpendGate(journal, profile=self.deps.profile, policy=policy)
+            if self._account_read is not None:
+                # The account GET /me named already: the gate does not ask the server again.
+                self._spend_gate.remember(*self._account_read)
             return self._spend_gate
 
     # --- start-up and sign-in -----------------------------------------------------------
@@ -263,11 +247,13 @@ class LeadApp(KeysInBursts):
     def use_deps(self, deps: AppDeps) -> None:
         """Take the deps a launch loaded after the first frame."""
         self._deps, self._settings = deps, deps.settings
-        self.read_only = deps.settings.spend_policy(deps.profile).read_only
         # The first frame's quick read of the looks gives way to the settings as resolved.
-        self.theme = THEMES.get(deps.settings.theme, THEMES["dark"])
-        if deps.settings.keymap != self._user_keymap:
-            self._user_keymap = dict(deps.settings.keymap)
+        self._look(deps.settings.theme, deps.settings.keymap)
+
+    def _look(self, theme: str, keymap: dict[str, str]) -> None:
+        self.theme = THEMES.get(theme, THEMES["dark"])
+        if keymap != self._user_keymap:
+            self._user_keymap = dict(keymap)
             self.set_keymap(self._user_keymap)
 
     def watch_identity(self) -> None:
@@ -298,24 +284,30 @@ class LeadApp(KeysInBursts):
     # --- the account, for every screen --------------------------------------------------
 
     async def refresh_identity(self) -> Identity:
-        """GET /me and update the header badge; askers at the same time share one request.
-        Raises the client's typed errors."""
+        """GET /me and update the header badge; askers of the same balance refresh share one
+        request. Raises the client's typed errors."""
         return await self._identity_read()
 
     async def _read_identity(self) -> Identity:
+        client = self.client
         try:
-            identity = await self.client.me()
+            identity = await client.me()
+            self.account_read(client, identity)
         except Unauthorized:
             self.key_rejected = True
             raise
         finally:
-            # The local watches start once the first GET /me answered or failed, after the
-            # credits are painted: they never compete with start-up.
-            self.call_after_refresh(self.watches.start)
-        self.identity = identity
-        self.credits = identity.credits
+            # The journal watch starts once the first GET /me answered or failed, after the
+            # refresh that paints the credits: it never competes with start-up.
+            self.call_after_refresh(lambda: self.journal_watch.start())
         self.key_rejected = False
         return identity
+
+    def account_read(self, client: LeadClient, identity: Identity) -> None:
+        """What GET /me answered to `client`'s key: the header and the spend gate take it."""
+        self.identity = identity
+        self.credits = identity.credits
+        self._account_read = (client, identity)
 
     async def open_search(self, search: Search) -> None:
         from leadtui.ui.frame.jumps import show_search
@@ -339,7 +331,6 @@ class LeadApp(KeysInBursts):
             await self.push_screen(PendingSpends(intents))
 
     def note_spend(self) -> None:
-        """Call after the server settled a spend: screens that show what it changed reload."""
         self.spends += 1
 
     def has_scope(self, scope: Scope) -> bool:
@@ -347,7 +338,6 @@ class LeadApp(KeysInBursts):
         return self.identity is None or scope.value in self.identity.scopes
 
     def note_error(self, report: ErrorReport) -> None:
-        self.last_error = report
         if report.sign_in:
             self.key_rejected = True
 
@@ -383,11 +373,9 @@ class LeadApp(KeysInBursts):
         quit_at_once(self)
 
     async def action_interrupt(self) -> None:
-        """ctrl+c: copy a text field's selection, else quit as ctrl+q does."""
         interrupt(self)
 
     async def action_ask_quit(self) -> None:
-        """q: quit once the user says so (ctrl+q quits at once)."""
         ask_to_quit(self)
 
     def action_open(self, mode: str) -> None:
@@ -407,12 +395,14 @@ class LeadApp(KeysInBursts):
         from leadtui.ui.screens.approvals import ApprovalsScreen
 
         if not isinstance(self.screen, ApprovalsScreen):
-            self.push_screen(ApprovalsScreen(self.watches.journal))
+            self.push_screen(ApprovalsScreen(self.journal_watch))
 
     async def action_away(self) -> None:
         await self.away.show()
 
     def action_help(self) -> None:
+        from leadtui.ui.screens.help import HelpScreen
+
         screen = self.screen
         if not isinstance(screen, HelpScreen):
             title = getattr(screen, "LABEL", "") or "leadtui"

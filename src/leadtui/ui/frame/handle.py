@@ -35,22 +35,21 @@ class AppHandle(Protocol):
     identity: Identity | None
     """The signed-in account; None until GET /me answered (a reactive: watch it)."""
     credits: int | None
-    """The credits badge (a reactive)."""
+    """The credits badge (a reactive): set after a spend, or by `refresh_identity`."""
     key_rejected: bool
-    """The server rejected the key (401)."""
+    """The server rejected the key (401): the error panel says to press `i`."""
     sign_ins: int
     """Bumped on every sign-in: screens watch it to load again."""
     spends: int
-    """Bumped after each spend the server settled."""
+    """Bumped after each spend the server settled (`note_spend`): what shows the balance or
+    the usage reloads."""
     spends_in_flight: int
-    """Spends sent and not answered yet: quitting asks first."""
+    """Spends sent and not answered yet (counted by ui/frame/spend_flow.py): quitting asks."""
     journal_seen: object | None
     """The journal's activity mark when the app last looked: a change means spends by others."""
-    read_only: bool
-    """Spending is switched off for this profile."""
     demo: bool
     start_error: str | None
-    """Why a launch's load failed."""
+    """Why a launch's load failed (the app then exits with code 2)."""
     approvals_waiting: int
     """Spends other processes of this profile ask this app to approve, still waiting (a
     reactive: the header's badge)."""
@@ -74,7 +73,12 @@ class AppHandle(Protocol):
     def started(self) -> bool: ...
 
     @property
-    def session(self) -> Session | None: ...
+    def read_only(self) -> bool:
+        """Spending is switched off for this profile."""
+
+    @property
+    def session(self) -> Session | None:
+        """The signed-in key; None until signed in. Replaced whole on each sign-in."""
 
     @session.setter
     def session(self, session: Session | None) -> None: ...
@@ -90,6 +94,8 @@ class AppHandle(Protocol):
     async def spending(self) -> SpendGate: ...
 
     async def refresh_identity(self) -> Identity: ...
+
+    def account_read(self, client: LeadClient, identity: Identity) -> None: ...
 
     def note_spend(self) -> None: ...
 

@@ -21,14 +21,11 @@ class ScreenEntry:
     module: str  # under leadtui.ui.screens
     name: str  # the LeadScreen subclass
 
-    def screen_class(self) -> type[LeadScreen]:
+    def __call__(self) -> LeadScreen:
         cls: type[LeadScreen] = getattr(
             importlib.import_module(f"leadtui.ui.screens.{self.module}"), self.name
         )
-        return cls
-
-    def __call__(self) -> LeadScreen:
-        return self.screen_class()()
+        return cls()
 
 
 ACCOUNT = ScreenEntry("account", "Account", "account", "AccountScreen")

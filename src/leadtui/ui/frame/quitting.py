@@ -35,9 +35,9 @@ def quit_text(*, demo: bool) -> str:
 def quit_at_once(app: App[Any]) -> None:
     """ctrl+q: quit, unless a confirmed spend is on its way (then ask first)."""
     if app_handle(app).spends_in_flight:
-        start_worker(app, partial(confirm_quit, app), group="confirm-quit", exclusive=True)
-        return
-    app.exit()
+        ask_to_quit(app)
+    else:
+        app.exit()
 
 
 def interrupt(app: App[Any]) -> None:

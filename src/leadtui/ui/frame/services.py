@@ -27,37 +27,29 @@ T = TypeVar("T")
 
 
 class SharedRead(Generic[T]):
-    """Askers of the same moment share one read (or its error). A spend seen in the journal
-    asks for the balance from the watch that saw it and from each screen that shows it, at
-    once: the server is asked once. The read goes out a turn of the event loop after the first
-    ask, and whoever asks after it went out gets a read of their own: an answer never predates
-    the ask it serves (a balance asked for after a spend is read after it)."""
+    """One read per refresh: whoever asks while a read for the same refresh is on its way
+    shares it (or its error); the next ask after it answered reads again. `refresh()` names
+    the refresh an ask belongs to (the app: the session and its count of settled spends), so a
+    balance asked for after a spend is never served by a read that went out before it."""
 
-    def __init__(self, read: Callable[[], Awaitable[T]]) -> None:
+    def __init__(self, read: Callable[[], Awaitable[T]], refresh: Callable[[], object]) -> None:
         self._read = read
-        self._next: asyncio.Future[T] | None = None
-        """The read not sent yet, which askers join."""
-        self._sending: set[asyncio.Task[None]] = set()
+        self._refresh = refresh
+        self._on_its_way: tuple[object, asyncio.Task[T]] | None = None
 
-    async def __call__(self) -> T:
-        if self._next is None:
-            self._next = asyncio.get_running_loop().create_future()
-            sending = asyncio.ensure_future(self._send(self._next))
-            self._sending.add(sending)  # held until done: the loop keeps only weak references
-            sending.add_done_callback(self._sending.discard)
+    def __call__(self) -> asyncio.Future[T]:
+        """The answer to an ask of the refresh current now."""
+        refresh = self._refresh()
+        if self._on_its_way is None or self._on_its_way[0] != refresh:
+            read = asyncio.ensure_future(self._read())
+            self._on_its_way = (refresh, read)
+            read.add_done_callback(self._answered)
         # Shielded: one asker cancelled (its screen closed) does not cancel the others' read.
-        return await asyncio.shield(self._next)
+        return asyncio.shield(self._on_its_way[1])
 
-    async def _send(self, answer: asyncio.Future[T]) -> None:
-        await asyncio.sleep(0)  # the askers of this moment join first
-        self._next = None
-        try:
-            answer.set_result(await self._read())
-        except asyncio.CancelledError:
-            answer.cancel()
-            raise
-        except Exception as error:  # every asker gets it
-            answer.set_exception(error)
+    def _answered(self, read: asyncio.Task[T]) -> None:
+        if self._on_its_way is not None and self._on_its_way[1] is read:
+            self._on_its_way = None
 
 
 # Seconds before each automatic retry after a network failure (the last one repeats).
@@ -104,14 +96,6 @@ class Session:
 
     client: LeadClient
     key_source: str = ""
-
-    @property
-    def base_url(self) -> str:
-        return self.client.base_url
-
-    @property
-    def key_masked(self) -> str:
-        return self.client.key_masked
 
 
 @dataclass(frozen=True)

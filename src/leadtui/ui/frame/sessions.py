@@ -56,18 +56,11 @@ class SessionKeeper:
     def start(self) -> None:
         if not self._lead.started:
             # A launch: the frame paints first; the settings, the client and the key follow.
-            self._app.call_after_refresh(self._load_the_rest)
+            self._app.call_after_refresh(
+                self._app.run_worker, self._load, thread=True, exclusive=True, group="start"
+            )
             return
         self._start_session()
-
-    def _load_the_rest(self) -> None:
-        self._app.run_worker(
-            self._load,
-            thread=True,
-            exclusive=True,
-            group="start",
-            description="load settings and client",
-        )
 
     def _load(self) -> None:
         assert self.first_frame is not None
@@ -150,8 +143,7 @@ class SessionKeeper:
                 self._app.exit(return_code=1, message="Not signed in.")
             return
         self._use_client(result.client, result.stored)
-        lead.identity = result.identity
-        lead.credits = result.identity.credits
+        lead.account_read(result.client, result.identity)
         if result.stored == "keyring":
             base_url = result.client.base_url
             self._app.run_worker(

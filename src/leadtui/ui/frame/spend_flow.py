@@ -55,16 +55,12 @@ if TYPE_CHECKING:
     from textual.app import App
 
 
-def _app(screen: Screen[Any]) -> AppHandle:
-    return app_handle(screen)
-
-
 def _show(screen: Screen[Any], report: ErrorReport) -> None:
     show_error = getattr(screen, "show_error", None)
     if callable(show_error):
         show_error(report)
     else:
-        _app(screen).notify_error(report)
+        app_handle(screen).notify_error(report)
 
 
 def unlock_request(search: Search, count: int, balance: int | None) -> SpendRequest:
@@ -72,17 +68,11 @@ def unlock_request(search: Search, count: int, balance: int | None) -> SpendRequ
     return SpendRequest.for_unlock(Quote.unlock(search, count, balance), search.searchId)
 
 
-def spending_switched_off(app: AppHandle) -> bool:
-    """Read-only for this profile: the policy the gate enforces, known before any dialog, so
-    spend keys are greyed out at once."""
-    return app.settings.spend_policy(app.deps.profile).read_only
-
-
 async def decided_quote(screen: Screen[Any], request: SpendRequest) -> Quote | None:
     """The spend decision's quote for `request` (a balance read now, the price that counts:
     stated or observed), for a dialog that shows costs before the spend is settled on; None
     when the spend core cannot be used (said on `screen`). Nothing is sent."""
-    app = _app(screen)
+    app = app_handle(screen)
     try:
         gate = await app.spending()
         decision = await gate.decide(request, app.client, Authorization(Surface.APP))
@@ -110,7 +100,7 @@ async def confirm_and_spend(screen: Screen[Any], request: SpendRequest) -> Spend
     comes from `request.quote`. Errors are shown on `screen` (its error panel when it is a
     LeadScreen, else a toast); none escapes.
     """
-    app = _app(screen)
+    app = app_handle(screen)
     authorization = Authorization(Surface.APP)
     try:
         gate = await app.spending()
@@ -192,7 +182,7 @@ def _follow_balance(app: AppHandle, decision: Decision) -> None:
 
 async def resend_intent(screen: Screen[Any], intent: SpendIntent) -> SpendResult | None:
     """Send a pending intent again with its SAME key (the server debits at most once)."""
-    app = _app(screen)
+    app = app_handle(screen)
     try:
         gate = await app.spending()
         with in_flight(app):
@@ -259,16 +249,22 @@ async def follow_journal(app: AppHandle) -> bool:
     seen, app.journal_seen = app.journal_seen, mark
     if seen is None or seen == mark:
         return False
+    await _balance_moved(app)
+    return True
+
+
+async def _balance_moved(app: AppHandle) -> None:
+    """A spend settled, here or elsewhere: the screens that show what it changed (usage, a
+    search's counts) reload and the balance is read again."""
     app.note_spend()
     try:
         await app.refresh_identity()
     except LeadError as error:
         app.notify_error(error)
-    return True
 
 
 async def _after_spend(screen: Screen[Any], result: SpendResult) -> None:
-    app = _app(screen)
+    app = app_handle(screen)
     record = result.record
     what = (
         f"export {record.exportId}"
@@ -289,11 +285,7 @@ async def _after_spend(screen: Screen[Any], result: SpendResult) -> None:
         watcher.follow("export", record.exportId)
     else:
         watcher.follow("extraction", record.extractionId)
-    app.note_spend()  # usage totals and the search's counts moved: their screens reload
-    try:
-        await app.refresh_identity()
-    except LeadError as error:
-        app.notify_error(error)
+    await _balance_moved(app)
     overcharge = result.overcharge_text()
     if overcharge is not None:  # a toast, kept in History: the screens just reloaded
         report = ErrorReport("Overcharged", overcharge, request_id=record.request_id)
@@ -325,7 +317,7 @@ async def _explain_failure(
 ) -> SpendRequest | None:
     """Show a definitive refusal (the journal has settled the intent as rejected); for
     insufficient_results, return a smaller spend to offer."""
-    app = _app(screen)
+    app = app_handle(screen)
     key = request.short_key
     if isinstance(error, ApiError) and error.code == ErrorCode.INSUFFICIENT_CREDITS:
         balance: int | None = None
@@ -404,7 +396,7 @@ def _outcome_unknown(screen: Screen[Any], unknown: SpendOutcomeUnknown) -> None:
 async def _insufficient_results(
     screen: Screen[Any], request: SpendRequest, error: ApiError
 ) -> SpendRequest | None:
-    app = _app(screen)
+    app = app_handle(screen)
     search_id = str(request.params.get("search_id", ""))
     available: int | None = None
     search = None

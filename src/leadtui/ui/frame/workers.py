@@ -1,12 +1,7 @@
-"""Starting a worker from a coroutine function, so no coroutine exists before it runs.
-
-`run_worker(self.tick())` makes the coroutine at once; a worker cancelled before its first step
-(the app quitting, an exclusive worker replaced) never awaits it, and Python reports
-"coroutine … was never awaited" as the app exits. Handing over the coroutine *function* (or a
-`functools.partial` of one) lets the worker make it only when it runs.
-
-Not a plain forward: Textual's `run_worker` cannot infer a coroutine function's result type
-(mypy solves it as `Never` and refuses the call); naming `Worker[None]` here types every call.
+"""Starting a worker from a coroutine function (or a partial of one), so no coroutine exists
+before it runs: `run_worker(self.tick())` cancelled before its first step (the app quitting, an
+exclusive worker replaced) leaves "coroutine … was never awaited" behind. Not a plain forward:
+mypy solves `run_worker`'s result for a coroutine function as `Never`; this names `Worker[None]`.
 """
 
 from __future__ import annotations

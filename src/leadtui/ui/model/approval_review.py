@@ -1,7 +1,7 @@
 """How the app judges a spend another process asks it to approve. Textual-free.
 
 A request is approvable only for this app's profile, server and account, when the app's own
-quote (`quote_now`: the same decision and price source the asker quoted with, on a balance
+quote (`SpendGate.decide`: the same decision and price source the asker quoted with, on a balance
 read just now) is the one the asker wrote, and when the spend the row describes hashes to the
 request hash it names. Anything else is shown for what it is and never approved: stale (the
 asker quotes again), another account or server, or changed.

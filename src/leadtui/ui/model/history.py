@@ -10,10 +10,12 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
-from leadtui.api.exchange import Exchange
 from leadtui.api.keys import short_key
+
+if TYPE_CHECKING:
+    from leadtui.api.exchange import Exchange
 
 LIMIT: Final = 500
 # "What" last: a notification's words are long, and the columns after them went off screen.

@@ -154,7 +154,7 @@ class AccountScreen(LeadScreen):
             return
         name = identity.account.name if identity.account and identity.account.name else "—"
         mark = "✓" if identity.active else "✗"
-        key = session.key_masked
+        key = session.client.key_masked
         if session.key_source:
             key += f" · {session.key_source}"
         refreshed = "—"
@@ -168,7 +168,9 @@ class AccountScreen(LeadScreen):
         summary.add_column(style="bold", no_wrap=True)
         summary.add_column(overflow="fold")
         summary.add_row("Account", Text(name), "Key", Text(key))
-        summary.add_row("Credits", Text(f"{identity.credits:,}"), "Server", Text(session.base_url))
+        summary.add_row(
+            "Credits", Text(f"{identity.credits:,}"), "Server", Text(session.client.base_url)
+        )
         summary.add_row(
             "Subscription",
             Text(f"{mark} {identity.subscription.status}"),

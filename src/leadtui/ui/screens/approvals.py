@@ -23,7 +23,6 @@ from textual.widgets import DataTable, Static
 from leadtui.api.errors import LeadError
 from leadtui.api.keys import short_key
 from leadtui.spend.account import SpendAccount
-from leadtui.spend.approval_wait import quote_now
 from leadtui.spend.approvals import Answer, ApprovalRequest, Party, Ruling, UnreadableApproval
 from leadtui.spend.decision import Authorization, Surface, Verdict
 from leadtui.spend.errors import JournalError, SpendBlocked
@@ -225,7 +224,7 @@ class ApprovalsScreen(LeadScreen):
                     checking = self._review(request).standing is Standing.CHECKING
                     if checking and request.request_hash not in self._fresh:
                         asked = rebuilt_spend(request, request.quote)
-                        decided = await quote_now(gate, app.client, asked, Surface.APP)
+                        decided = await gate.decide(asked, app.client, Authorization(Surface.APP))
                         self._fresh[request.request_hash] = decided.quote
             except (LeadError, SpendBlocked, JournalError) as error:
                 self.show_error(error)

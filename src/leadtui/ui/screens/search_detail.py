@@ -27,7 +27,6 @@ from leadtui.ui.frame.main_screens import SEARCHES
 from leadtui.ui.frame.spend_flow import (
     confirm_and_spend,
     decided_quote,
-    spending_switched_off,
     unlock_request,
 )
 from leadtui.ui.frame.stylesheets import stylesheet
@@ -187,9 +186,7 @@ class SearchDetailScreen(LeadScreen):
         if not self.search.unlocked_count:
             locked = count_text(still_locked(self.search))
             text = f"No results unlocked yet: {locked} can be. " + (
-                "Unlocking is off (read-only)."
-                if spending_switched_off(self.lead_app)
-                else "Press u to unlock."
+                "Unlocking is off (read-only)." if self.lead_app.read_only else "Press u to unlock."
             )
         else:
             shown = table.shown  # filtered or sorted: what the table shows, not what exists
@@ -220,7 +217,7 @@ class SearchDetailScreen(LeadScreen):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if (allowed := super().check_action(action, parameters)) is not True:
             return allowed
-        if action == "unlock" and (self.unlocking or spending_switched_off(self.lead_app)):
+        if action == "unlock" and (self.unlocking or self.lead_app.read_only):
             return None  # greyed out before any dialog; on_key says why
         return True
 
@@ -241,7 +238,7 @@ class SearchDetailScreen(LeadScreen):
         active = self.active_bindings.get(event.key)
         if active is None or active.enabled or active.binding.action != "unlock":
             return
-        if spending_switched_off(self.lead_app):
+        if self.lead_app.read_only:
             self.show_error(READ_ONLY)
         elif self.unlocking:
             self.notify("An unlock is already under way: its answer comes first.", timeout=4)

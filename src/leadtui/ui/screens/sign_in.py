@@ -78,7 +78,7 @@ class SignInScreen(Screen[SignedIn | None]):
     def _server(self) -> str:
         """The server to sign in to: the current session's, else the configured one."""
         session = app_handle(self).session
-        return session.base_url if session is not None else app_handle(self).deps.base_url
+        return session.client.base_url if session is not None else app_handle(self).deps.base_url
 
     def compose(self) -> ComposeResult:
         with Vertical(id="sign-in-box") as box:

@@ -6,9 +6,7 @@ the user is following that still move, so their end is announced on any screen.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from textual.signal import Signal
 from textual.timer import Timer
@@ -24,25 +22,36 @@ if TYPE_CHECKING:
 
     from leadtui.api.client import LeadClient
     from leadtui.config.settings import Settings
+    from leadtui.ui.frame.services import Session
     from leadtui.ui.frame.terminal_output import TerminalOutput
     from leadtui.ui.model.errors import ErrorReport
 
 
-@dataclass(frozen=True)
-class WatchedAccount:
-    """What the watcher reads from the app on each tick (the app's handle, narrowed)."""
+class WatchedAccount(Protocol):
+    """What the watcher reads from the app on each tick: the app's handle, narrowed (the
+    handle names the watcher, so the watcher cannot name the handle without a circle)."""
 
-    client: Callable[[], LeadClient]
-    settings: Callable[[], Settings]
-    clock: Callable[[], float]
-    signed_in: Callable[[], bool]
-    has_scope: Callable[[Scope], bool]
-    note_error: Callable[[ErrorReport], None]
-    follow_journal: Callable[[], Awaitable[object]]
-    """Reads what any surface spent since the last tick (the spend journal) and moves the
-    balance shown; run after every tick."""
     terminal: TerminalOutput
     """Where the bell and desktop notifications of a finished job are written."""
+
+    @property
+    def client(self) -> LeadClient: ...
+
+    @property
+    def settings(self) -> Settings: ...
+
+    @property
+    def session(self) -> Session | None: ...
+
+    def clock(self) -> float: ...
+
+    def has_scope(self, scope: Scope) -> bool: ...
+
+    def note_error(self, report: ErrorReport) -> None: ...
+
+    async def follow_journal(self) -> bool:
+        """Reads what any surface spent since the last tick (the spend journal) and moves the
+        balance shown; run after every tick."""
 
 
 class JobWatcher:
@@ -52,16 +61,16 @@ class JobWatcher:
         self.app = app
         self.account = account
         self.poller = JobPoller(
-            account.client,
-            lambda: account.settings().polling,
+            lambda: account.client,
+            lambda: account.settings.polling,
             read_extractions=lambda: account.has_scope(Scope.EXTRACTIONS_READ),
         )
         # Published after every tick and every merged action result; the payload is the board.
         self.changed: Signal[JobBoard] = Signal(app, "jobs-changed")
         self.notifier = JobNotifier(
             app,
-            bell=lambda: account.settings().notify_bell,
-            desktop=lambda: account.settings().notify_desktop,
+            bell=lambda: account.settings.notify_bell,
+            desktop=lambda: account.settings.notify_desktop,
             on_dashboard=lambda: self.visible,
             terminal=account.terminal,
         )
@@ -124,19 +133,19 @@ class JobWatcher:
     # --- scheduling -----------------------------------------------------------------------
 
     def _fast(self) -> float:
-        return self.account.settings().polling.fast_seconds
+        return self.account.settings.polling.fast_seconds
 
     def _hidden_interval(self) -> float | None:
         if not self.board.watched():
             return None
-        return max(self.account.settings().polling.slow_seconds, self.poller.next_interval())
+        return max(self.account.settings.polling.slow_seconds, self.poller.next_interval())
 
     def _schedule(self, delay: float | None) -> None:
         """One timer for the app: the pending tick is replaced, never doubled."""
         if self._timer is not None:
             self._timer.stop()
             self._timer = None
-        blocked = self.paused or self.board.stopped or not self.account.signed_in()
+        blocked = self.paused or self.board.stopped or self.account.session is None
         if not self.visible and delay is not None:
             hidden = self._hidden_interval()
             delay = None if hidden is None else max(delay, hidden)

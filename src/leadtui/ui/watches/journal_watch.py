@@ -92,6 +92,10 @@ class JournalWatcher:
         self._timer: Timer | None = None
         self._pruned_at: float | None = None
 
+    @property
+    def started(self) -> bool:
+        return self.looks > 0
+
     def start(self) -> None:
         if self._timer is None:
             self._timer = self.host.set_interval(CHECK_SECONDS, self.check)
@@ -119,10 +123,11 @@ class JournalWatcher:
             self.spends_moved += 1
             self.changed.publish(self)
         with contextlib.suppress(JournalError):  # unreadable now: the next change looks again
-            await self._follow_approvals()
+            await self.read_now()
         self.looks += 1
 
-    async def _follow_approvals(self) -> None:
+    async def read_now(self) -> None:
+        """List the approval requests again (also at once after this app answered one)."""
         if self.desk is None:
             self.desk = ApprovalDesk((await self.app.spending()).journal)
         desk, now = self.desk, self.app.clock()
@@ -131,10 +136,6 @@ class JournalWatcher:
             await asyncio.to_thread(desk.prune, now)
         self._take(await asyncio.to_thread(desk.listed), first=not self._listed)
         self._listed = True
-
-    async def read_now(self) -> None:
-        """List the requests again at once (after this app answered one)."""
-        await self._follow_approvals()
 
     def _take(self, listed: Listed, *, first: bool) -> None:
         self.requests, self.refused = listed.requests, listed.refused

@@ -41,10 +41,10 @@ async def test_the_watch_waits_for_the_credits_then_starts(
     app = build_app(transport=held)
     async with app.run_test(size=(100, 30)) as pilot:
         await wait_until(pilot, held.asked.is_set)
-        assert not app.watches.started
+        assert not app.journal_watch.started
         held.release.set()
         await wait_for_text(pilot, "10,000 credits")
-        await wait_until(pilot, lambda: app.watches.started)
+        await wait_until(pilot, lambda: app.journal_watch.started)
 
 
 async def test_the_watch_starts_after_a_failed_get_me_too(build_app: Any, sandbox_app: Any) -> None:
@@ -52,9 +52,9 @@ async def test_the_watch_starts_after_a_failed_get_me_too(build_app: Any, sandbo
     app = build_app(transport=held)
     async with app.run_test(size=(100, 30)) as pilot:
         await wait_until(pilot, held.asked.is_set)
-        assert not app.watches.started
+        assert not app.journal_watch.started
         held.release.set()
-        await wait_until(pilot, lambda: app.watches.started)
+        await wait_until(pilot, lambda: app.journal_watch.started)
 
 
 async def test_fifos_beside_the_journal_and_in_the_old_approvals_folder_block_no_unlock(
@@ -67,7 +67,7 @@ async def test_fifos_beside_the_journal_and_in_the_old_approvals_folder_block_no
     await client.searches.create(ONE_EACH)
     app = build_app()
     async with app.run_test(size=(100, 30)) as pilot:
-        await wait_until(pilot, lambda: app.watches.started)
+        await wait_until(pilot, lambda: app.journal_watch.started)
         await open_first_search(app, pilot)
         await confirm_suggested_unlock(app, pilot)
         await pilot.press("y")
