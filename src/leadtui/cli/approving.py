@@ -45,11 +45,6 @@ if TYPE_CHECKING:
     from leadtui.spend.intent import SpendIntent
 
 
-def opted_in(ctx: Context) -> bool:
-    """`--approve-in-app`, or `approvals = "app"` in this profile's settings."""
-    return bool(getattr(ctx.ns, "approve_in_app", False)) or ctx.resolved.approvals_in_app
-
-
 def check_options(ctx: Context) -> None:
     """`--approval-timeout` within its bounds (exit 2 before anything is sent)."""
     seconds = getattr(ctx.ns, "approval_timeout", None)
@@ -118,10 +113,11 @@ def refusal_failure(refused: ApprovalRefused, profile: str) -> CliFailure:
 
 def may_ask_the_app(ctx: Context, refusal_code: str) -> bool:
     """True when a spend refused for want of a yes may be asked in the running app instead:
-    opted in, and nobody at a terminal to ask here."""
-    return (
-        refusal_code == Code.CONFIRMATION_REQUIRED and opted_in(ctx) and not ctx.deps.interactive()
-    )
+    opted in (`--approve-in-app`, or `approvals = "app"` in the profile), and nobody at a
+    terminal to ask here."""
+    if refusal_code != Code.CONFIRMATION_REQUIRED or ctx.deps.interactive():
+        return False
+    return bool(getattr(ctx.ns, "approve_in_app", False)) or ctx.resolved.approvals_in_app
 
 
 @contextmanager

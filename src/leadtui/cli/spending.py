@@ -31,7 +31,7 @@ from leadtui.api.urls import segment
 from leadtui.cli import approving, spend_display
 from leadtui.cli.exit_codes import Exit
 from leadtui.cli.failures import CliFailure, from_lead_error, usage_failure
-from leadtui.cli.output import Rows, as_json
+from leadtui.cli.output import Rows
 from leadtui.cli.runtime import Context
 from leadtui.cli.spend_display import decision_failure
 from leadtui.config.errors import StateDirError
@@ -196,7 +196,7 @@ def spent_json(ctx: Context, result: SpendResult) -> dict[str, Any]:
 def show_spent(ctx: Context, result: SpendResult, rows: Rows) -> None:
     """What a spend made, with what it debited (`spent_json`)."""
     spent = spent_json(ctx, result)
-    doc = as_json(result.record)
+    doc = result.record.as_sent()
     if ctx.out.machine:
         ctx.out.document(doc | spent)
         return

@@ -21,7 +21,7 @@ from mcp.server.mcpserver import Context
 from leadtui.mcp.asking import Answer, Asked
 from leadtui.mcp.results import ToolFailure
 from leadtui.mcp.runtime import Runtime
-from leadtui.mcp.spend_answers import OUTCOME_UNKNOWN, quote_words, refused_unsent
+from leadtui.mcp.spend_answers import quote_words, refused_unsent
 from leadtui.spend.approval_wait import (
     ApprovalInterrupted,
     ApprovalMismatch,
@@ -39,7 +39,7 @@ from leadtui.spend.approvals import (
     Progress,
 )
 from leadtui.spend.decision import Decision, Surface
-from leadtui.spend.errors import JournalError
+from leadtui.spend.errors import Code, JournalError
 from leadtui.spend.journal import SpendJournal
 from leadtui.spend.request import SpendRequest
 
@@ -146,7 +146,7 @@ async def told_to_the_app(runtime: Runtime, approved: Approved) -> AsyncIterator
     try:
         yield
     except ToolFailure as failure:
-        progress = Progress.UNKNOWN if failure.code == OUTCOME_UNKNOWN else Progress.NOT_SENT
+        progress = Progress.UNKNOWN if failure.code == Code.OUTCOME_UNKNOWN else Progress.NOT_SENT
         await asyncio.to_thread(ended, progress, failure.code)
         raise
     except BaseException:

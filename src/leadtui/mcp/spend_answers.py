@@ -22,8 +22,6 @@ from leadtui.spend.quote import Quote, Unit
 
 AUTHORIZATION_REQUIRED: Final = "authorization_required"
 AUTHORIZATION_DECLINED: Final = "authorization_declined"
-OUTCOME_UNKNOWN: Final = Code.OUTCOME_UNKNOWN.value
-JOURNAL_UNAVAILABLE: Final = Code.JOURNAL_UNAVAILABLE.value
 
 
 class Overcharge(BaseModel):
@@ -117,7 +115,7 @@ def outcome_unknown(exc: SpendOutcomeUnknown) -> ToolFailure:
     key = exc.intent.idempotency_key
     cause = from_lead_error(exc.error)
     return ToolFailure(
-        OUTCOME_UNKNOWN,
+        Code.OUTCOME_UNKNOWN,
         f"Whether the spend went through is unknown ({cause.code}: {cause.message}). It is "
         f"journaled as pending under the idempotency key {key}; it never counts as failed.",
         hint=(
@@ -140,7 +138,7 @@ async def refused_unsent() -> AsyncIterator[None]:
         raise blocked(exc) from None
     except (JournalError, StateDirError) as exc:
         raise ToolFailure(
-            JOURNAL_UNAVAILABLE, f"{exc} Nothing was sent: a spend is first written down."
+            Code.JOURNAL_UNAVAILABLE, f"{exc} Nothing was sent: a spend is first written down."
         ) from None
 
 

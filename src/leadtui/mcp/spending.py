@@ -19,7 +19,6 @@ from leadtui.api.client import LeadClient
 from leadtui.api.errors import LeadError
 from leadtui.mcp import approving, asking
 from leadtui.mcp.asking import Asked
-from leadtui.mcp.reading import as_json
 from leadtui.mcp.results import answer, from_lead_error
 from leadtui.mcp.runtime import Runtime
 from leadtui.mcp.spend_answers import (
@@ -177,7 +176,7 @@ class Spender:
 
     def _sent(self, priced: Priced, result: SpendResult) -> CallToolResult:
         decision = result.decision or priced.decision
-        record = as_json(result.record)
+        record = result.record.as_sent()
         doc = self._out(
             decision,
             sent=True,
