@@ -35,14 +35,14 @@ def quote_lines(decision: Decision, still_locked: int | None) -> list[tuple[str,
     else:
         what = f"launch {quote.target}"
         price = quote.price_source.value
-    unit = quote.unit.value
-    if quote.balance is None:
-        balance = "unknown"
-    else:
-        balance = f"{plural(quote.balance, unit)} → {plural(quote.balance_after or 0, unit)}"
-    rows = [("Spend", what), ("Price", price), ("Total", quote.total_text()), ("Balance", balance)]
+    rows = [
+        ("Spend", what),
+        ("Price", price),
+        ("Total", quote.total_text()),
+        ("Balance", quote.balance_text()),
+    ]
     if quote.shortfall:
-        rows.append(("Short by", plural(quote.shortfall, unit)))
+        rows.append(("Short by", plural(quote.shortfall, quote.unit.value)))
     if still_locked is not None and still_locked < quote.units:
         rows.append(("Left to unlock", f"only {plural(still_locked, 'result')}"))
     if quote.unit is Unit.CREDIT:

@@ -13,7 +13,6 @@ from pydantic import BaseModel, Field
 from leadtui.api.errors import InvalidIdempotencyKey
 from leadtui.api.guidance import INVALID_REQUEST
 from leadtui.config.errors import StateDirError
-from leadtui.mcp import asking
 from leadtui.mcp.asking import Asked
 from leadtui.mcp.results import ToolFailure, from_lead_error
 from leadtui.spend.decision import ASK_CODES, Decision, SpendRefused
@@ -75,7 +74,7 @@ def _authorize_hint(quote: Quote) -> str:
 
 
 def quote_words(quote: Quote) -> str:
-    return f"{quote.total_text()} (balance {asking.balance_text(quote)})"
+    return f"{quote.total_text()} (balance {quote.balance_text()})"
 
 
 def refused(decision: Decision) -> ToolFailure:
