@@ -58,10 +58,15 @@ from leadtui.spend.errors import (
     SpendOutcomeUnknown,
 )
 from leadtui.spend.gate import SpendGate
-from leadtui.spend.intent import SpendIntent, SpendOperation, UnreadableIntent
+from leadtui.spend.intent import SpendIntent, UnreadableIntent
 from leadtui.spend.journal import SpendJournal
-from leadtui.spend.quote import Quote, Unit, still_locked
-from leadtui.spend.request import SpendRequest
+from leadtui.spend.quote import Unit, still_locked
+from leadtui.spend.request import (
+    SpendRequest,
+    extraction_request,
+    launch_request,
+    unlock_request,
+)
 
 # Each refusal of the spend core that is not a decision (nothing sent): code and exit code.
 _REFUSALS: dict[type[SpendBlocked], tuple[str, Exit]] = {
@@ -75,9 +80,8 @@ _REFUSALS: dict[type[SpendBlocked], tuple[str, Exit]] = {
 
 @dataclass(frozen=True)
 class Spend:
-    """A spend ready to decide on: what it costs and what would be sent."""
+    """A spend ready to decide on: what would be sent, at its quote."""
 
-    quote: Quote
     request: SpendRequest
     still_locked: int | None = None
     """Results of the search left to unlock (None: not stated, or not an unlock)."""
@@ -92,21 +96,19 @@ def _gate(ctx: Context) -> SpendGate:
 async def unlock_spend(ctx: Context, search_id: str, results: int) -> Spend:
     """The quote for unlocking `results` results of a search, at the server's price."""
     search = await ctx.client().searches.get(search_id)
-    quote = Quote.unlock(search, results, None)
-    request = SpendRequest.for_unlock(quote, search_id, ctx.ns.idempotency_key)
-    return Spend(quote, request, still_locked(search))
+    request = unlock_request(search, search_id, results, ctx.ns.idempotency_key)
+    return Spend(request, still_locked(search))
 
 
 async def create_extraction_spend(ctx: Context, body: ExtractionRequest) -> Spend:
-    target = "a new extraction of " + ", ".join(body.categories)
-    quote = Quote.launch(SpendOperation.EXTRACTION_CREATE, target, None)
-    return Spend(quote, SpendRequest.for_extraction(quote, body, ctx.ns.idempotency_key))
+    request = extraction_request(body, ctx.ns.idempotency_key)
+    return Spend(request)
 
 
 async def launch_extraction_spend(ctx: Context, extraction_id: str) -> Spend:
     segment(extraction_id)  # an id that cannot be sent is refused before it is journaled
-    quote = Quote.launch(SpendOperation.EXTRACTION_LAUNCH, f"draft {extraction_id}", None)
-    return Spend(quote, SpendRequest.for_launch(quote, extraction_id, ctx.ns.idempotency_key))
+    request = launch_request(extraction_id, ctx.ns.idempotency_key)
+    return Spend(request)
 
 
 def no_input(ctx: Context) -> bool:
@@ -127,7 +129,7 @@ def authorization(ctx: Context, spend: Spend) -> Authorization:
     yes = bool(getattr(ns, "yes", False))
     return Authorization(
         Surface.CLI,
-        confirmed=yes and spend.quote.unit is Unit.LAUNCH,
+        confirmed=yes and spend.request.quote.unit is Unit.LAUNCH,
         ceiling=getattr(ns, "max_credits", None),
         launch_ceiling=getattr(ns, "max_launches", None),
         ceiling_authorizes=yes or not asks,
@@ -137,8 +139,7 @@ def authorization(ctx: Context, spend: Spend) -> Authorization:
 
 def priced(spend: Spend, decision: Decision) -> Spend:
     """`spend` quoted as the decision priced it (its balance read fresh)."""
-    request = replace(spend.request, quote=decision.quote)
-    return replace(spend, quote=decision.quote, request=request)
+    return replace(spend, request=replace(spend.request, quote=decision.quote))
 
 
 async def execute(ctx: Context, spend: Spend) -> SpendResult:
@@ -156,7 +157,7 @@ async def execute(ctx: Context, spend: Spend) -> SpendResult:
         # Opted in, nobody at a terminal: the running app's Approvals screen may say yes,
         # to the quote the decision priced (fresh balance, the price that counts).
         approved = await approving.approved_in_app(ctx, gate, priced(spend, decision).request)
-        spend = replace(spend, quote=approved.request.quote, request=approved.request)
+        spend = replace(spend, request=approved.request)
         auth = replace(auth, confirmed=True)
     elif decision.verdict is Verdict.ASK:
         spend, auth = _asked(ctx, spend, decision, auth)
