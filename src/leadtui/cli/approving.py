@@ -10,8 +10,7 @@ waiting withdraws the request (`interrupted`, exit 130).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager, suppress
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from leadtui.cli.exit_codes import Exit
@@ -32,7 +31,6 @@ from leadtui.spend.approvals import (
     MAX_WAIT_SECONDS,
     ApprovalDesk,
     Party,
-    Progress,
 )
 from leadtui.spend.decision import SpendRefused
 from leadtui.spend.errors import Code, JournalError
@@ -120,31 +118,9 @@ def may_ask_the_app(ctx: Context, refusal_code: str) -> bool:
     return bool(getattr(ctx.ns, "approve_in_app", False)) or ctx.resolved.approvals_in_app
 
 
-@contextmanager
-def told_to_the_app(ctx: Context, approved: Approved | None) -> Iterator[None]:
-    """Around the send of an approved spend: its request row says how it ended."""
-    if approved is None:
-        yield
-        return
-    desk = ApprovalDesk(SpendJournal(ctx.deps.journal_path))
-
-    def ended(progress: Progress, code: str) -> None:
-        # The journal's spend row holds the outcome; the request only tells the app.
-        with suppress(JournalError):
-            desk.update(approved.record, progress, {"code": code})
-
-    try:
-        yield
-    except CliFailure as failure:
-        ended(
-            Progress.UNKNOWN if failure.code == Code.OUTCOME_UNKNOWN else Progress.NOT_SENT,
-            failure.code,
-        )
-        raise
-    except BaseException:
-        ended(Progress.UNKNOWN, ApprovalInterrupted.code)
-        raise
-    ended(Progress.SENT, "sent")
+def failure_code(exc: BaseException) -> str | None:
+    """The code of a failure the command line reports (for `told_to_the_app`)."""
+    return exc.code if isinstance(exc, CliFailure) else None
 
 
 def who_asked(ctx: Context) -> Callable[[SpendIntent], dict[str, Any]]:

@@ -36,6 +36,7 @@ from leadtui.cli.runtime import Context
 from leadtui.cli.spend_display import decision_failure
 from leadtui.config.errors import StateDirError
 from leadtui.config.variables import NO_INPUT_ENV
+from leadtui.spend.approval_wait import told_to_the_app
 from leadtui.spend.debit import SpendResult
 from leadtui.spend.decision import (
     Accepted,
@@ -165,7 +166,7 @@ async def execute(ctx: Context, spend: Spend) -> SpendResult:
         decided = decision
         if decision.authorized_by is AuthorizedBy.BUDGET:
             ctx.out.info(decision.message)
-    with approving.told_to_the_app(ctx, approved):
+    async with told_to_the_app(ctx.deps.journal_path, approved, approving.failure_code):
         return await _send(ctx, gate, spend, auth, decided)
 
 

@@ -29,6 +29,7 @@ from leadtui.mcp.spend_answers import (
     refused,
     refused_unsent,
 )
+from leadtui.spend.approval_wait import told_to_the_app
 from leadtui.spend.debit import SpendResult
 from leadtui.spend.decision import (
     Accepted,
@@ -102,7 +103,8 @@ class Spender:
         # Approved in the app: exactly the spend it approved (perhaps quoted again) is sent.
         approved = dataclasses.replace(priced, request=answer.approved.request)
         yes = dataclasses.replace(decision, quote=answer.approved.request.quote)
-        async with approving.told_to_the_app(self.runtime, answer.approved):
+        journal = self.runtime.deps.journal_path
+        async with told_to_the_app(journal, answer.approved, approving.failure_code):
             return await self._spend(ctx, approved, yes)
 
     async def _spend(
