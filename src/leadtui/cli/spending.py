@@ -69,13 +69,14 @@ from leadtui.spend.request import (
     unlock_request,
 )
 
-# Each refusal of the spend core that is not a decision (nothing sent): code and exit code.
-_REFUSALS: dict[type[SpendBlocked], tuple[str, Exit]] = {
-    ReadOnlyProfile: (Code.READ_ONLY, Exit.CONFIRMATION_REQUIRED),
-    IntentMissing: (ErrorCode.NOT_FOUND, Exit.NOT_FOUND),
-    IntentSettled: (Code.INTENT_SETTLED, Exit.CONFLICT),
-    IntentClaimed: (Code.INTENT_CLAIMED, Exit.CONFLICT),
-    IntentOfAnotherAccount: (Code.ANOTHER_ACCOUNT, Exit.USAGE),
+# The exit code of each refusal of the spend core that is not a decision (nothing sent); its
+# error code is its own. Any other is reported as a usage error.
+_REFUSALS: dict[type[SpendBlocked], Exit] = {
+    ReadOnlyProfile: Exit.CONFIRMATION_REQUIRED,
+    IntentMissing: Exit.NOT_FOUND,
+    IntentSettled: Exit.CONFLICT,
+    IntentClaimed: Exit.CONFLICT,
+    IntentOfAnotherAccount: Exit.USAGE,
 }
 
 
@@ -304,8 +305,10 @@ def _reported() -> Iterator[None]:
 
 
 def _refused(exc: SpendBlocked) -> CliFailure:
-    code, exit_code = _REFUSALS.get(type(exc), (INVALID_REQUEST, Exit.USAGE))
-    return CliFailure(code, f"{exc.title}: {exc.message}", exit_code)
+    exit_code = _REFUSALS.get(type(exc))
+    if exit_code is None:
+        return CliFailure(INVALID_REQUEST, f"{exc.title}: {exc.message}", Exit.USAGE)
+    return CliFailure(exc.code, f"{exc.title}: {exc.message}", exit_code)
 
 
 def _left_pending(
