@@ -222,8 +222,8 @@ async def _send(
                 try:
                     return await gate.spend(spend.request, ctx.client(), auth, decided=decided)
                 except SpendRefused as refused:
-                    again = refused.decision
-                    if again is None or again.code is not Code.QUOTE_CHANGED or not again.asks:
+                    again = refused.asks_again
+                    if again is None:
                         raise
                     # The price rose after the yes: nothing was sent; the new quote is asked.
                     spend, auth = _asked(ctx, spend, again, auth)

@@ -39,7 +39,7 @@ from leadtui.spend.decision import (
     Surface,
     Verdict,
 )
-from leadtui.spend.errors import Code, SpendOutcomeUnknown
+from leadtui.spend.errors import SpendOutcomeUnknown
 from leadtui.spend.request import SpendRequest
 
 
@@ -145,8 +145,8 @@ class Spender:
         """The price rose after the user's yes, and nothing was sent: the user is asked about
         the new quote in this client, inline; the new decision on a yes. Else it raises the
         refusal (`quote_changed` with both quotes) or the user's no."""
-        again = refusal.decision
-        if again is None or again.code is not Code.QUOTE_CHANGED or not again.asks:
+        again = refusal.asks_again
+        if again is None:
             raise refusal
         answer = await asking.ask(ctx, again, dry_run=False, seconds=self.runtime.deps.ask_seconds)
         if not isinstance(answer, asking.Answer) or answer.asked is Asked.CANNOT_ASK:

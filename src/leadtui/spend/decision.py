@@ -370,6 +370,15 @@ class SpendRefused(SpendBlocked):
         super().__init__(message)
         self.decision = decision
 
+    @property
+    def asks_again(self) -> Decision | None:
+        """The price rose after the yes (nothing was sent): the decision to ask about anew.
+        None for any other refusal."""
+        again = self.decision
+        if again is None or again.code is not Code.QUOTE_CHANGED or not again.asks:
+            return None
+        return again
+
 
 class ReadOnlyProfile(SpendRefused):
     title = "Spending is switched off"
