@@ -4,7 +4,7 @@ and hint. Every figure comes from the decision's quote; nothing here decides or 
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Final
 
 from leadtui.cli.exit_codes import Exit
 from leadtui.cli.failures import CliFailure
@@ -82,11 +82,9 @@ def _hint(decision: Decision) -> str | None:
 def decision_failure(decision: Decision) -> CliFailure:
     """A decision that is not "send", as the command line reports it (nothing was sent)."""
     code = decision.code or Code.CONFIRMATION_REQUIRED
-    details: dict[str, Any] = {"quote": decision.quote.to_json(), "decision": decision.to_json()}
+    details = decision.refusal_details()
     if decision.pending_key is not None:
         details["pending_key"] = decision.pending_key
-    if decision.accepted is not None:  # quote_changed: what was authorized, what it costs now
-        details["accepted"] = decision.accepted.to_json()
     return CliFailure(
         code.value,
         decision.message,

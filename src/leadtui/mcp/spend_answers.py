@@ -85,14 +85,11 @@ def refused(decision: Decision) -> ToolFailure:
     else:
         shown = code.value if code is not None else AUTHORIZATION_REQUIRED
     asks = code in ASK_CODES
-    details: dict[str, Any] = {"quote": decision.quote.to_json(), "decision": decision.to_json()}
-    if decision.accepted is not None:  # quote_changed: what was authorized, and what it costs
-        details["accepted"] = decision.accepted.to_json()
     return ToolFailure(
         shown,
         f"Not sent: {decision.message} Cost: {quote_words(decision.quote)}.",
         hint=_authorize_hint(decision.quote) if asks else None,
-        details=details,
+        details=decision.refusal_details(),
     )
 
 

@@ -161,6 +161,14 @@ class Decision:
     def asks(self) -> bool:
         return self.verdict is Verdict.ASK
 
+    def refusal_details(self) -> dict[str, Any]:
+        """What an error about this decision carries beside its words: the quote, the decision
+        and, when the price rose after a yes (`quote_changed`), what was authorized."""
+        details: dict[str, Any] = {"quote": self.quote.to_json(), "decision": self.to_json()}
+        if self.accepted is not None:
+            details["accepted"] = self.accepted.to_json()
+        return details
+
     def to_json(self) -> dict[str, Any]:
         return {
             "verdict": self.verdict.value,
