@@ -150,11 +150,16 @@ async def draw_times(draws: int, rounds: int) -> tuple[float, float]:
     from textual.geometry import Region
     from textual.widgets import Sparkline
 
-    from leadtui.ui.model.usage_chart import Day
+    from leadtui.api.models import UsageDay
     from leadtui.ui.widgets.usage_chart import UsageChart
 
     rng = random.Random(7)
-    days = [Day(f"2026-01-{n:02d}", rng.randint(0, 400), rng.randint(0, 120)) for n in range(1, 31)]
+    days = [
+        UsageDay(
+            date=f"2026-01-{n:02d}", requests=rng.randint(0, 400), credits_used=rng.randint(0, 120)
+        )
+        for n in range(1, 31)
+    ]
     values = [float(day.requests) for day in days]
 
     class Both(App[None]):

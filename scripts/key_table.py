@@ -120,7 +120,7 @@ async def _exports(pilot: Pilot[Any]) -> None:
     await pilot.press("4")
     table = await _shown(pilot, JobsScreen, ExportTable, _has_rows)
     # On a ready export, so that Enter opens its results next.
-    ready = next(job.exportId for job in table.visible_jobs() if job.status == ExportStatus.READY)
+    ready = next(job.exportId for job in table.jobs.values() if job.status == ExportStatus.READY)
     table.move_cursor(row=table.get_row_index(ready))
     await settle(pilot)
 

@@ -127,3 +127,23 @@ def test_a_lost_answer_to_searches_create_says_it_may_have_gone_through(
     assert len(posts) == 1  # sent once, not retried
     listed = cli.run("searches", "list", "--json")
     assert len(json.loads(listed.out)["data"]) == 1  # it did go through: one search
+
+
+@pytest.mark.parametrize(
+    ("argv", "bounds"),
+    [
+        (["exports", "list", "--limit", "0"], "must be 1 to 100"),
+        (["exports", "list", "--limit", "101"], "must be 1 to 100"),
+        (["exports", "list", "--limit", "ten"], "not a whole number"),
+        (["unlock", "s1", "--results", "2", "--max-credits", "-1"], "must be 0 or more"),
+        (["unlock", "s1", "--results", "2", "--max-credits", "2.5"], "not a whole number"),
+    ],
+)
+def test_a_count_out_of_its_bounds_is_a_usage_error_that_says_them(
+    cli: Cli, argv: list[str], bounds: str
+) -> None:
+    ran = cli.run(*argv, "--json")
+    assert ran.code == Exit.USAGE
+    assert bounds in ran.error["message"]
+    sent = [r for r in cli.control("GET", "/_sandbox/requests") if r["method"] == "POST"]
+    assert sent == []

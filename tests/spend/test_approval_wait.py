@@ -4,6 +4,7 @@ at the price and balance the app quotes too."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import os
 import signal
@@ -20,6 +21,7 @@ from leadtui.spend.approval_wait import (
     DeniedInApp,
     InAppApproval,
     check_wait_seconds,
+    told_to_the_app,
 )
 from leadtui.spend.approvals import ApprovalDesk, Party, Progress, Ruling
 from leadtui.spend.decision import Authorization, Surface
@@ -251,3 +253,41 @@ def _open(waiting: Waiting, request: SpendRequest) -> str:
         if r.idempotency_key == request.idempotency_key and r.answer is None
     ]
     return found.id
+
+
+class _SurfaceFailure(Exception):
+    def __init__(self, code: str) -> None:
+        super().__init__(code)
+        self.code = code
+
+
+def _code_of(exc: BaseException) -> str | None:
+    return exc.code if isinstance(exc, _SurfaceFailure) else None
+
+
+@pytest.mark.parametrize(
+    ("raised", "progress", "code"),
+    [
+        (None, Progress.SENT, "sent"),
+        (_SurfaceFailure("insufficient_credits"), Progress.NOT_SENT, "insufficient_credits"),
+        (_SurfaceFailure("outcome_unknown"), Progress.UNKNOWN, "outcome_unknown"),
+        (asyncio.CancelledError(), Progress.UNKNOWN, "interrupted"),
+    ],
+)
+async def test_the_app_is_told_how_an_approved_send_ended(
+    waiting: Waiting,
+    quoted: SpendRequest,
+    raised: BaseException | None,
+    progress: Progress,
+    code: str,
+) -> None:
+    waiting.on_sleep = [lambda: waiting.answer_open(quoted)]
+    approved = await waiting.approval().wait(quoted)
+
+    with pytest.raises(type(raised)) if raised else contextlib.nullcontext():
+        async with told_to_the_app(waiting.journal.path, approved, _code_of):
+            if raised is not None:
+                raise raised
+
+    [record] = waiting.desk.listed().requests
+    assert (record.progress, record.detail["code"]) == (progress, code)

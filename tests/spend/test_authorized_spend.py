@@ -66,6 +66,7 @@ async def test_a_price_raised_after_the_yes_sends_nothing_and_asks_with_both_quo
     again = refused.value.decision
     assert again is not None
     assert (again.verdict, again.code) == (Verdict.ASK, Code.QUOTE_CHANGED)
+    assert refused.value.asks_again is again
     assert again.accepted is not None
     assert (again.accepted.quote.total, again.quote.total) == (3, 150)
     assert again.to_json()["accepted"]["total"] == 3
@@ -81,6 +82,7 @@ async def test_a_price_raised_after_the_yes_sends_nothing_and_asks_with_both_quo
         Verdict.REFUSE,
         Code.QUOTE_CHANGED,
     )
+    assert no_one.value.asks_again is None  # refused, not asked: nobody to ask
     # A smaller total than the one accepted goes through.
     await sandbox_http.put("/_sandbox/pricing", json={"stated": 1, "charged": 1})
     cheaper = Accepted(request.request_hash, again.quote)

@@ -10,9 +10,10 @@ import pytest
 
 from leadtui.spend.account import SpendAccount
 from leadtui.spend.approval_wait import ApprovalMismatch, ApprovalTimedOut, DeniedInApp
-from leadtui.spend.approvals import Answer, ApprovalDesk, ApprovalRequest, Party, Ruling
+from leadtui.spend.approvals import Answer, ApprovalDesk, ApprovalRequest, Party, Progress, Ruling
 from leadtui.spend.journal import SpendJournal
 from leadtui.ui.dialogs.confirm_spend import ConfirmSpend
+from leadtui.ui.model.approval_review import Standing
 from leadtui.ui.screens.approvals import ApprovalsScreen
 from tests.conftest import FakeClock
 from tests.support import spend_requests
@@ -284,3 +285,8 @@ async def test_the_app_prunes_old_answered_requests_when_it_starts_and_hourly(
         sandbox_clock.advance(3600)
         await wait_until(pilot, lambda: later not in _ids())
         assert approved in _ids()
+
+
+def test_every_ruling_and_settled_progress_has_the_standing_of_its_name() -> None:
+    settled = [*Ruling, Progress.SENT, Progress.UNKNOWN]
+    assert {state.name for state in settled} <= {standing.name for standing in Standing}

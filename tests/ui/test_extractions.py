@@ -76,7 +76,7 @@ async def test_draft_form_checks_urls_and_serp_config_then_saves_and_edits(
         await pilot.press("ctrl+s")
         await settle(pilot)
         table = screen.query_one(ExtractionTable)
-        draft = table.selected
+        draft = table.focused_row
         assert draft is not None
         assert draft.status == "draft"
         assert draft.extra("serp_config") == {"depth": 2}
@@ -89,7 +89,7 @@ async def test_draft_form_checks_urls_and_serp_config_then_saves_and_edits(
         _fill(form, categories="bakery", localisations="Lyon")
         await pilot.press("ctrl+s")
         await settle(pilot)
-        edited = table.selected
+        edited = table.focused_row
         assert edited is not None
         assert edited.extra("categories") == ["bakery"]
         assert edited.extra("localisations") == ["Lyon"]
@@ -114,7 +114,7 @@ async def test_launch_goes_through_confirm_spend_with_an_idempotency_key(
         assert [(r["method"], r["path"].rsplit("/", 1)[-1]) for r in fresh] == [("GET", "me")]
         await pilot.press("y")
         await settle(pilot)
-        launched = screen.query_one(ExtractionTable).selected
+        launched = screen.query_one(ExtractionTable).focused_row
         assert launched is not None
         assert launched.status in ("queued", "running")
     launches = [
@@ -170,7 +170,7 @@ async def test_pause_resume_and_stop_with_confirmation(
 
         async def status() -> str:
             await settle(pilot)
-            job = table.selected
+            job = table.focused_row
             assert job is not None
             return job.status or ""
 
@@ -211,11 +211,10 @@ async def test_results_grow_while_running_and_stay_once_archived(
         await settle(pilot)
         await pilot.press("end")  # every row read, in place
         await settle(pilot)
-        rows = results.table.rows
-        final = rows.row_count
+        final = results.table.rows.row_count
         assert final > early
         assert "archived" in str(results.query_one("#results-status", Static).render())
-        ids = [(rows.record(i) or {}).get("leadId") for i in range(final)]
+        ids = [(results.table.shown.record(i) or {}).get("leadId") for i in range(final)]
         assert len(set(ids)) == final  # read on from where it was: no lead twice
 
 

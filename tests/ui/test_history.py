@@ -79,7 +79,7 @@ async def test_filter_negates_clears_with_esc_and_esc_goes_back(
     async with app.run_test(size=(120, 30)) as pilot:
         await _open_history(app, pilot)
         await _missing_search(app, pilot)
-        total = len(app.history)
+        total = len(app.history.entries())
         await pilot.press("slash", *"404")
         await wait_until(
             pilot, lambda: f"/404▏ · 1 of {total} shown · filter: 404" in screen_text(app)

@@ -62,8 +62,8 @@ async def test_rows_update_in_place_and_selection_stays(
         await jobs_app.jobs.tick()
         await pilot.pause()
         assert table.row_count == 4
-        assert table.selected is not None
-        assert table.selected.exportId == second.exportId
+        assert table.focused_row is not None
+        assert table.focused_row.exportId == second.exportId
         assert "✓ ready" in screen_text(jobs_app)
         assert _enabled(screen, "d")
 

@@ -28,11 +28,11 @@ async def test_filter_state_filter_sort_describe_and_copy_id(
         await wait_until(pilot, lambda: len(_export_rows(app)) == 4)
         # Movement: G to the last (oldest), g back to the first (newest).
         await pilot.press("G")
-        assert table.selected is not None
-        assert table.selected.exportId == made[0].exportId
+        assert table.focused_row is not None
+        assert table.focused_row.exportId == made[0].exportId
         await pilot.press("g")
-        assert table.selected is not None
-        assert table.selected.exportId == made[-1].exportId
+        assert table.focused_row is not None
+        assert table.focused_row.exportId == made[-1].exportId
         # Quick filter by state: moving, then failed.
         await pilot.press("f", "f")
         await wait_until(pilot, lambda: "1 of 4 shown · only failed" in screen_text(app))

@@ -7,12 +7,13 @@ from typing import Any
 
 import httpx
 
-from leadtui.ui.model.usage_chart import Day, chart_lines
+from leadtui.api.models import UsageDay
+from leadtui.ui.model.usage_chart import chart_lines
 from tests.ui.jobs_seed import Held, requests_log
 from tests.ui.pilot import wait_for_text
 from tests.ui.screen import flat_text, footer_text, screen_text, wait_until
 
-DAYS = [Day(f"2026-01-{n:02d}", requests=n, credits=2 * n) for n in range(1, 31)]
+DAYS = [UsageDay(date=f"2026-01-{n:02d}", requests=n, credits_used=2 * n) for n in range(1, 31)]
 
 
 def test_bars_scale_dates_and_the_selected_day_fit_80_columns() -> None:

@@ -30,17 +30,6 @@ BASE_URL_ENV = "LEADTUI_BASE_URL"
 API_KEY_ENV = "LEADTUI_API_KEY"
 
 
-def _plain_http_transport() -> httpx.AsyncHTTPTransport:
-    """The pool for an http:// (hence loopback: see validate_base_url) server.
-
-    httpx's default pool loads the CA bundle at construction (~40 ms of start-up) although
-    plain http never uses it. This context loads no CA and still demands a verified
-    certificate and host name, so an https request through it fails instead of going out
-    unverified. https:// base URLs keep httpx's default verification.
-    """
-    return httpx.AsyncHTTPTransport(verify=ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT))
-
-
 class LeadClient:
     """One long-lived connection pool to the service; use `async with` or call `aclose()`.
 
@@ -79,7 +68,11 @@ class LeadClient:
         self._base_url = validate_base_url(url)
         self._key = secret
         if transport is None and self._base_url.startswith("http://"):
-            transport = _plain_http_transport()
+            # http:// is loopback only (validate_base_url). httpx's default pool loads the CA
+            # bundle at construction (~40 ms of start-up) although plain http never uses it;
+            # this context loads no CA and still demands a verified certificate and host name,
+            # so an https request through it fails instead of going out unverified.
+            transport = httpx.AsyncHTTPTransport(verify=ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT))
         self._transport = Transport(
             self._base_url,
             secret,

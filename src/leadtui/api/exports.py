@@ -7,13 +7,14 @@ from pathlib import Path
 from typing import Literal
 
 from leadtui.api.downloads import OnProgress, Target, save
-from leadtui.api.models import CustomDownloadRequest, Export, ExportRequest, Lead, Page
-from leadtui.api.resource import Resource
+from leadtui.api.models import CustomDownloadRequest, Export, ExportRequest
+from leadtui.api.resource import Collection
 from leadtui.api.urls import segment
 
 
-class Exports(Resource):
-    """`client.exports`."""
+class Exports(Collection[Export]):
+    path = "/exports"
+    model = Export
 
     async def create(
         self,
@@ -28,20 +29,6 @@ class Exports(Resource):
         body = ExportRequest(additional_results=additional_results).to_body()
         path = f"/searches/{segment(search_id)}/exports"
         return await self._keyed("POST", path, Export, idempotency_key, body, raw_body)
-
-    async def list(self, cursor: str | None = None, limit: int | None = None) -> Page[Export]:
-        """One page of export jobs, newest first as the server orders them."""
-        return await self._page("/exports", Export, cursor, limit)
-
-    async def get(self, export_id: str) -> Export:
-        """An export's status; `poll_after` says when to look again while it moves."""
-        return await self._record("GET", f"/exports/{segment(export_id)}", Export)
-
-    async def results(
-        self, export_id: str, cursor: str | None = None, limit: int | None = None
-    ) -> Page[Lead]:
-        """One page of an export's leads; Conflict (`export_not_ready`) until it is ready."""
-        return await self._page(f"/exports/{segment(export_id)}/results", Lead, cursor, limit)
 
     async def retry(self, export_id: str) -> Export:
         """Queue a failed export again (no credits); any other export comes back unchanged."""

@@ -4,20 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from leadtui.api.models import (
-    Extraction,
-    ExtractionAction,
-    ExtractionDraft,
-    ExtractionRequest,
-    Lead,
-    Page,
-)
-from leadtui.api.resource import Resource
+from leadtui.api.models import Extraction, ExtractionAction, ExtractionDraft, ExtractionRequest
+from leadtui.api.resource import Collection
 from leadtui.api.urls import segment
 
 
-class Extractions(Resource):
-    """`client.extractions`."""
+# The spec lists no query parameters for `GET /extractions`: cursor and limit go only if given.
+class Extractions(Collection[Extraction]):
+    path = "/extractions"
+    model = Extraction
 
     async def create_draft(self, draft: ExtractionDraft | dict[str, Any]) -> Extraction:
         """Save an editable draft; no launch is consumed."""
@@ -51,14 +46,6 @@ class Extractions(Resource):
         path = f"/extractions/{segment(extraction_id)}/launch"
         return await self._keyed("POST", path, Extraction, idempotency_key)
 
-    async def list(self, cursor: str | None = None, limit: int | None = None) -> Page[Extraction]:
-        """Extraction jobs. The spec lists no query parameters: cursor/limit go only if given."""
-        return await self._page("/extractions", Extraction, cursor, limit)
-
-    async def get(self, extraction_id: str) -> Extraction:
-        """An extraction's status; `poll_after` says when to look again while it moves."""
-        return await self._record("GET", f"/extractions/{segment(extraction_id)}", Extraction)
-
     async def _act(self, extraction_id: str, action: str, key: str | None) -> Extraction:
         body = ExtractionAction.model_validate({"action": action}).to_body()
         path = f"/extractions/{segment(extraction_id)}"
@@ -74,10 +61,3 @@ class Extractions(Resource):
         """Stop an extraction for good."""
         path = f"/extractions/{segment(extraction_id)}/stop"
         return await self._keyed("POST", path, Extraction, idempotency_key)
-
-    async def results(
-        self, extraction_id: str, cursor: str | None = None, limit: int | None = None
-    ) -> Page[Lead]:
-        """One page of an extraction's live or archived results."""
-        path = f"/extractions/{segment(extraction_id)}/results"
-        return await self._page(path, Lead, cursor, limit)

@@ -203,6 +203,11 @@ class CustomDownloadRequest(RequestModel):
 
 # --- Records -----------------------------------------------------------------------------
 
+# A moving job is read again as the server asks (`Retry-After`), else after DEFAULT; never
+# sooner than MIN, so a `Retry-After: 0` cannot become a busy loop against the server.
+DEFAULT_POLL_SECONDS: Final = 2.0
+MIN_POLL_SECONDS: Final = 1.0
+
 
 class Record(BaseModel):
     """A server record: only what the spec states is required, everything else kept."""
@@ -232,6 +237,14 @@ class Record(BaseModel):
     def poll_after(self) -> float | None:
         """Seconds the server asked us to wait before polling again (`Retry-After`)."""
         return self._poll_after
+
+    def next_poll_seconds(self) -> float:
+        wanted = DEFAULT_POLL_SECONDS if self._poll_after is None else self._poll_after
+        return max(wanted, MIN_POLL_SECONDS)
+
+    def as_sent(self) -> dict[str, Any]:
+        """The record as the server sent it: every field it had, none we default."""
+        return self.model_dump(mode="json", exclude_unset=True)
 
 
 class Subscription(Record):

@@ -1,16 +1,17 @@
 """What every resource of the client does the same way: read a record or a page of a list,
-and send a call marked with an Idempotency-Key. Query parameters are checked against the
-spec's bounds before anything is sent."""
+read a record's results, and send a call marked with an Idempotency-Key. Query parameters are
+checked against the spec's bounds before anything is sent."""
 
 from __future__ import annotations
 
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 from leadtui.api.errors import InvalidIdempotencyKey, LeadError
 from leadtui.api.keys import idempotency_key_problem, new_idempotency_key
-from leadtui.api.models import Page, PageLimit, Record, RequestModel
+from leadtui.api.models import Lead, Page, PageLimit, Record, RequestModel
 from leadtui.api.parsing import parse_page, parse_record
 from leadtui.api.transport import Transport
+from leadtui.api.urls import segment
 
 R = TypeVar("R", bound=Record)
 
@@ -66,3 +67,28 @@ class Resource:
         except LeadError as exc:
             exc.idempotency_key = used
             raise
+
+
+class Collection(Resource, Generic[R]):
+    """A collection of `model` records at `path`: pages of it, one record by id, and one
+    record's results (lead records)."""
+
+    path: str
+    model: type[R]
+
+    async def list(self, cursor: str | None = None, limit: int | None = None) -> Page[R]:
+        """One page, in the order the server lists them."""
+        return await self._page(self.path, self.model, cursor, limit)
+
+    async def get(self, record_id: str) -> R:
+        """The record now; a job's `poll_after` says when to look again while it moves."""
+        return await self._record("GET", f"{self.path}/{segment(record_id)}", self.model)
+
+    async def results(
+        self, record_id: str, cursor: str | None = None, limit: int | None = None
+    ) -> Page[Lead]:
+        """One page of the record's results: a search's unlocked ones, a ready export's, an
+        extraction's live or archived ones (an export answers `export_not_ready` until
+        it is ready)."""
+        path = f"{self.path}/{segment(record_id)}/results"
+        return await self._page(path, Lead, cursor, limit)

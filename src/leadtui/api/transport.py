@@ -107,11 +107,11 @@ class Transport:
         method: str,
         path: str,
         *,
-        params: Mapping[str, Any] | None,
-        json: Any,
-        content: bytes | None,
-        idempotency_key: str | None,
-        stream: bool,
+        params: Mapping[str, Any] | None = None,
+        json: Any = None,
+        content: bytes | None = None,
+        idempotency_key: str | None = None,
+        stream: bool = False,
     ) -> httpx.Request:
         """The request, or ConfigurationError when a value cannot go into it.
 
@@ -155,15 +155,10 @@ class Transport:
     ) -> httpx.Response:
         """Send with retries; return a 2xx response with its body read, or raise. `content`
         is a JSON body already encoded, sent as these exact bytes on every attempt."""
-        async with self._send(
-            method,
-            path,
-            params=params,
-            json=json,
-            content=content,
-            idempotency_key=idempotency_key,
-            stream=False,
-        ) as response:
+        request = self._build(
+            method, path, params=params, json=json, content=content, idempotency_key=idempotency_key
+        )
+        async with self._send(request, path, idempotency_key, stream=False) as response:
             return response
 
     @asynccontextmanager
@@ -171,32 +166,17 @@ class Transport:
         self, method: str, path: str, *, json: Any = None
     ) -> AsyncIterator[httpx.Response]:
         """Like `request`, but the 2xx body is left unread for the caller to stream."""
-        async with self._send(method, path, json=json, stream=True) as response:
+        request = self._build(method, path, json=json, stream=True)
+        async with self._send(request, path, None, stream=True) as response:
             yield response
 
     @asynccontextmanager
     async def _send(
-        self,
-        method: str,
-        path: str,
-        *,
-        params: Mapping[str, Any] | None = None,
-        json: Any = None,
-        content: bytes | None = None,
-        idempotency_key: str | None = None,
-        stream: bool,
+        self, request: httpx.Request, path: str, idempotency_key: str | None, *, stream: bool
     ) -> AsyncIterator[httpx.Response]:
+        method = request.method
         # A write is replayed only when the server can recognise the replay by its key.
         retryable = method in _SAFE_METHODS or idempotency_key is not None
-        request = self._build(
-            method,
-            path,
-            params=params,
-            json=json,
-            content=content,
-            idempotency_key=idempotency_key,
-            stream=stream,
-        )
         retry_number = 0
         earlier: list[LeadError] = []
         # One deadline for connecting and answering, shared by every attempt: a server that

@@ -10,8 +10,7 @@ waiting withdraws the request (`interrupted`, exit 130).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager, suppress
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from leadtui.cli.exit_codes import Exit
@@ -32,7 +31,6 @@ from leadtui.spend.approvals import (
     MAX_WAIT_SECONDS,
     ApprovalDesk,
     Party,
-    Progress,
 )
 from leadtui.spend.decision import SpendRefused
 from leadtui.spend.errors import Code, JournalError
@@ -43,11 +41,6 @@ if TYPE_CHECKING:
     from leadtui.cli.runtime import Context
     from leadtui.spend.gate import SpendGate
     from leadtui.spend.intent import SpendIntent
-
-
-def opted_in(ctx: Context) -> bool:
-    """`--approve-in-app`, or `approvals = "app"` in this profile's settings."""
-    return bool(getattr(ctx.ns, "approve_in_app", False)) or ctx.resolved.approvals_in_app
 
 
 def check_options(ctx: Context) -> None:
@@ -118,37 +111,16 @@ def refusal_failure(refused: ApprovalRefused, profile: str) -> CliFailure:
 
 def may_ask_the_app(ctx: Context, refusal_code: str) -> bool:
     """True when a spend refused for want of a yes may be asked in the running app instead:
-    opted in, and nobody at a terminal to ask here."""
-    return (
-        refusal_code == Code.CONFIRMATION_REQUIRED and opted_in(ctx) and not ctx.deps.interactive()
-    )
+    opted in (`--approve-in-app`, or `approvals = "app"` in the profile), and nobody at a
+    terminal to ask here."""
+    if refusal_code != Code.CONFIRMATION_REQUIRED or ctx.deps.interactive():
+        return False
+    return bool(getattr(ctx.ns, "approve_in_app", False)) or ctx.resolved.approvals_in_app
 
 
-@contextmanager
-def told_to_the_app(ctx: Context, approved: Approved | None) -> Iterator[None]:
-    """Around the send of an approved spend: its request row says how it ended."""
-    if approved is None:
-        yield
-        return
-    desk = ApprovalDesk(SpendJournal(ctx.deps.journal_path))
-
-    def ended(progress: Progress, code: str) -> None:
-        # The journal's spend row holds the outcome; the request only tells the app.
-        with suppress(JournalError):
-            desk.update(approved.record, progress, {"code": code})
-
-    try:
-        yield
-    except CliFailure as failure:
-        ended(
-            Progress.UNKNOWN if failure.code == Code.OUTCOME_UNKNOWN else Progress.NOT_SENT,
-            failure.code,
-        )
-        raise
-    except BaseException:
-        ended(Progress.UNKNOWN, ApprovalInterrupted.code)
-        raise
-    ended(Progress.SENT, "sent")
+def failure_code(exc: BaseException) -> str | None:
+    """The code of a failure the command line reports (for `told_to_the_app`)."""
+    return exc.code if isinstance(exc, CliFailure) else None
 
 
 def who_asked(ctx: Context) -> Callable[[SpendIntent], dict[str, Any]]:

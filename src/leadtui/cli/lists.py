@@ -20,17 +20,15 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequenc
 from dataclasses import replace
 from typing import Any, TextIO, TypeVar
 
-from pydantic import BaseModel
-
-from leadtui.api.models import MAX_PAGES_PER_WALK, Page
+from leadtui.api.models import MAX_PAGES_PER_WALK, Page, Record
 from leadtui.cli.exit_codes import Exit
 from leadtui.cli.failures import LIST_INCOMPLETE, CliFailure, usage_failure, write_failure
 from leadtui.cli.files import AtomicTextFile, names_stdout, output_path
-from leadtui.cli.output import Column, Output, aligned, as_json, cell, column_widths, field
+from leadtui.cli.output import Column, Output, aligned, cell, column_widths, field
 from leadtui.cli.runtime import Context
 from leadtui.spend.errors import Code
 
-T = TypeVar("T", bound=BaseModel)
+T = TypeVar("T", bound=Record)
 
 
 def _incomplete(reason: str, next_cursor: str | None) -> CliFailure:
@@ -194,7 +192,7 @@ async def show_pages(
     last: str | None = None
     try:
         async for page in walk_pages(lambda c: fetch(c, ns.limit), ns.cursor, every=ns.all):
-            listing.add([as_json(item) for item in page.items])
+            listing.add([item.as_sent() for item in page.items])
             last = page.next_cursor
             if ns.all:
                 ctx.out.progress(f"{listing.count:,} read …")

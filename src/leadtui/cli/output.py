@@ -12,12 +12,13 @@ import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import suppress
 from dataclasses import dataclass
-from typing import Any, Final, Literal, TextIO
-
-from pydantic import BaseModel
+from typing import TYPE_CHECKING, Any, Final, Literal, TextIO
 
 from leadtui.cli.exit_codes import Exit
 from leadtui.cli.failures import CliFailure
+
+if TYPE_CHECKING:
+    from leadtui.api.models import Record
 
 Format = Literal["table", "json", "jsonl", "csv"]
 Column = tuple[str, Callable[[Mapping[str, Any]], object]]
@@ -52,11 +53,6 @@ def percent(value: object) -> str:
 
 def field(name: str) -> Callable[[Mapping[str, Any]], object]:
     return lambda item: item.get(name)
-
-
-def as_json(record: BaseModel) -> dict[str, Any]:
-    """The record as the server sent it: every field it had, none we default."""
-    return record.model_dump(mode="json", exclude_unset=True)
 
 
 @dataclass
@@ -125,9 +121,9 @@ class Output:
             print(f"leadtui: error ({where}): {said}", file=self.stderr)
         self.stderr.flush()
 
-    def record(self, record: BaseModel, rows: Rows) -> None:
+    def record(self, record: Record, rows: Rows) -> None:
         """One record the server returned: the whole of it as JSON, or its `rows`."""
-        doc = as_json(record)
+        doc = record.as_sent()
         if self.machine:
             self.document(doc)
         else:

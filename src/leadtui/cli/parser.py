@@ -45,15 +45,21 @@ def add_profile(parser: argparse.ArgumentParser, default: object) -> None:
     )
 
 
-def allowance(text: str) -> int:
-    """--max-credits, --max-launches: a whole number, 0 or more (else exit 2, nothing sent)."""
+def _whole_number(text: str, least: int, most: int | None, bounds: str) -> int:
+    """`text` as a whole number from `least` to `most` (None: no upper bound), else refused by
+    argparse (exit 2) with `bounds`, before anything is sent."""
     try:
         value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError("must be 0 or more")
+    if value < least or (most is not None and value > most):
+        raise argparse.ArgumentTypeError(bounds)
     return value
+
+
+def allowance(text: str) -> int:
+    """--max-credits, --max-launches: 0 or more."""
+    return _whole_number(text, 0, None, "must be 0 or more")
 
 
 def _command(
@@ -72,16 +78,11 @@ def _command(
 
 
 def page_limit(text: str) -> int:
-    """--limit within the spec's bounds, refused by argparse (exit 2) before anything is sent."""
+    """--limit within the spec's bounds."""
     from leadtui.api.models import PAGE_LIMIT_MAX, PAGE_LIMIT_MIN
 
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if not PAGE_LIMIT_MIN <= value <= PAGE_LIMIT_MAX:
-        raise argparse.ArgumentTypeError(f"must be {PAGE_LIMIT_MIN} to {PAGE_LIMIT_MAX}")
-    return value
+    bounds = f"must be {PAGE_LIMIT_MIN} to {PAGE_LIMIT_MAX}"
+    return _whole_number(text, PAGE_LIMIT_MIN, PAGE_LIMIT_MAX, bounds)
 
 
 def wait_seconds(text: str) -> float:

@@ -38,10 +38,6 @@ def _ask(prompt: str) -> str:
     return sys.stdin.readline()
 
 
-def _interactive() -> bool:
-    return sys.stdin.isatty() and sys.stderr.isatty()
-
-
 @dataclass
 class CliDeps:
     """The world outside the command line; the defaults are the real one."""
@@ -55,7 +51,7 @@ class CliDeps:
     stdin: TextIO = field(default_factory=lambda: sys.stdin)
     stdout: TextIO = field(default_factory=lambda: sys.stdout)
     stderr: TextIO = field(default_factory=lambda: sys.stderr)
-    interactive: Callable[[], bool] = _interactive
+    interactive: Callable[[], bool] = lambda: sys.stdin.isatty() and sys.stderr.isatty()
     """A person can answer a prompt (stdin and stderr are terminals)."""
     ask: Callable[[str], str] = _ask
     keystore: KeyStore | None = None

@@ -4,7 +4,7 @@ and hint. Every figure comes from the decision's quote; nothing here decides or 
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Final
 
 from leadtui.cli.exit_codes import Exit
 from leadtui.cli.failures import CliFailure
@@ -35,14 +35,14 @@ def quote_lines(decision: Decision, still_locked: int | None) -> list[tuple[str,
     else:
         what = f"launch {quote.target}"
         price = quote.price_source.value
-    unit = quote.unit.value
-    if quote.balance is None:
-        balance = "unknown"
-    else:
-        balance = f"{plural(quote.balance, unit)} → {plural(quote.balance_after or 0, unit)}"
-    rows = [("Spend", what), ("Price", price), ("Total", quote.total_text()), ("Balance", balance)]
+    rows = [
+        ("Spend", what),
+        ("Price", price),
+        ("Total", quote.total_text()),
+        ("Balance", quote.balance_text()),
+    ]
     if quote.shortfall:
-        rows.append(("Short by", plural(quote.shortfall, unit)))
+        rows.append(("Short by", plural(quote.shortfall, quote.unit.value)))
     if still_locked is not None and still_locked < quote.units:
         rows.append(("Left to unlock", f"only {plural(still_locked, 'result')}"))
     if quote.unit is Unit.CREDIT:
@@ -82,11 +82,9 @@ def _hint(decision: Decision) -> str | None:
 def decision_failure(decision: Decision) -> CliFailure:
     """A decision that is not "send", as the command line reports it (nothing was sent)."""
     code = decision.code or Code.CONFIRMATION_REQUIRED
-    details: dict[str, Any] = {"quote": decision.quote.to_json(), "decision": decision.to_json()}
+    details = decision.refusal_details()
     if decision.pending_key is not None:
         details["pending_key"] = decision.pending_key
-    if decision.accepted is not None:  # quote_changed: what was authorized, what it costs now
-        details["accepted"] = decision.accepted.to_json()
     return CliFailure(
         code.value,
         decision.message,

@@ -31,11 +31,12 @@ from leadtui.api.urls import segment
 from leadtui.cli import approving, spend_display
 from leadtui.cli.exit_codes import Exit
 from leadtui.cli.failures import CliFailure, from_lead_error, usage_failure
-from leadtui.cli.output import Rows, as_json
+from leadtui.cli.output import Rows
 from leadtui.cli.runtime import Context
 from leadtui.cli.spend_display import decision_failure
 from leadtui.config.errors import StateDirError
 from leadtui.config.variables import NO_INPUT_ENV
+from leadtui.spend.approval_wait import told_to_the_app
 from leadtui.spend.debit import SpendResult
 from leadtui.spend.decision import (
     Accepted,
@@ -58,26 +59,31 @@ from leadtui.spend.errors import (
     SpendOutcomeUnknown,
 )
 from leadtui.spend.gate import SpendGate
-from leadtui.spend.intent import SpendIntent, SpendOperation, UnreadableIntent
+from leadtui.spend.intent import SpendIntent, UnreadableIntent
 from leadtui.spend.journal import SpendJournal
-from leadtui.spend.quote import Quote, Unit, still_locked
-from leadtui.spend.request import SpendRequest
+from leadtui.spend.quote import Unit, still_locked
+from leadtui.spend.request import (
+    SpendRequest,
+    extraction_request,
+    launch_request,
+    unlock_request,
+)
 
-# Each refusal of the spend core that is not a decision (nothing sent): code and exit code.
-_REFUSALS: dict[type[SpendBlocked], tuple[str, Exit]] = {
-    ReadOnlyProfile: (Code.READ_ONLY, Exit.CONFIRMATION_REQUIRED),
-    IntentMissing: (ErrorCode.NOT_FOUND, Exit.NOT_FOUND),
-    IntentSettled: (Code.INTENT_SETTLED, Exit.CONFLICT),
-    IntentClaimed: (Code.INTENT_CLAIMED, Exit.CONFLICT),
-    IntentOfAnotherAccount: (Code.ANOTHER_ACCOUNT, Exit.USAGE),
+# The exit code of each refusal of the spend core that is not a decision (nothing sent); its
+# error code is its own. Any other is reported as a usage error.
+_REFUSALS: dict[type[SpendBlocked], Exit] = {
+    ReadOnlyProfile: Exit.CONFIRMATION_REQUIRED,
+    IntentMissing: Exit.NOT_FOUND,
+    IntentSettled: Exit.CONFLICT,
+    IntentClaimed: Exit.CONFLICT,
+    IntentOfAnotherAccount: Exit.USAGE,
 }
 
 
 @dataclass(frozen=True)
 class Spend:
-    """A spend ready to decide on: what it costs and what would be sent."""
+    """A spend ready to decide on: what would be sent, at its quote."""
 
-    quote: Quote
     request: SpendRequest
     still_locked: int | None = None
     """Results of the search left to unlock (None: not stated, or not an unlock)."""
@@ -92,21 +98,19 @@ def _gate(ctx: Context) -> SpendGate:
 async def unlock_spend(ctx: Context, search_id: str, results: int) -> Spend:
     """The quote for unlocking `results` results of a search, at the server's price."""
     search = await ctx.client().searches.get(search_id)
-    quote = Quote.unlock(search, results, None)
-    request = SpendRequest.for_unlock(quote, search_id, ctx.ns.idempotency_key)
-    return Spend(quote, request, still_locked(search))
+    request = unlock_request(search, search_id, results, ctx.ns.idempotency_key)
+    return Spend(request, still_locked(search))
 
 
 async def create_extraction_spend(ctx: Context, body: ExtractionRequest) -> Spend:
-    target = "a new extraction of " + ", ".join(body.categories)
-    quote = Quote.launch(SpendOperation.EXTRACTION_CREATE, target, None)
-    return Spend(quote, SpendRequest.for_extraction(quote, body, ctx.ns.idempotency_key))
+    request = extraction_request(body, ctx.ns.idempotency_key)
+    return Spend(request)
 
 
 async def launch_extraction_spend(ctx: Context, extraction_id: str) -> Spend:
     segment(extraction_id)  # an id that cannot be sent is refused before it is journaled
-    quote = Quote.launch(SpendOperation.EXTRACTION_LAUNCH, f"draft {extraction_id}", None)
-    return Spend(quote, SpendRequest.for_launch(quote, extraction_id, ctx.ns.idempotency_key))
+    request = launch_request(extraction_id, ctx.ns.idempotency_key)
+    return Spend(request)
 
 
 def no_input(ctx: Context) -> bool:
@@ -127,7 +131,7 @@ def authorization(ctx: Context, spend: Spend) -> Authorization:
     yes = bool(getattr(ns, "yes", False))
     return Authorization(
         Surface.CLI,
-        confirmed=yes and spend.quote.unit is Unit.LAUNCH,
+        confirmed=yes and spend.request.quote.unit is Unit.LAUNCH,
         ceiling=getattr(ns, "max_credits", None),
         launch_ceiling=getattr(ns, "max_launches", None),
         ceiling_authorizes=yes or not asks,
@@ -137,8 +141,7 @@ def authorization(ctx: Context, spend: Spend) -> Authorization:
 
 def priced(spend: Spend, decision: Decision) -> Spend:
     """`spend` quoted as the decision priced it (its balance read fresh)."""
-    request = replace(spend.request, quote=decision.quote)
-    return replace(spend, quote=decision.quote, request=request)
+    return replace(spend, request=replace(spend.request, quote=decision.quote))
 
 
 async def execute(ctx: Context, spend: Spend) -> SpendResult:
@@ -156,7 +159,7 @@ async def execute(ctx: Context, spend: Spend) -> SpendResult:
         # Opted in, nobody at a terminal: the running app's Approvals screen may say yes,
         # to the quote the decision priced (fresh balance, the price that counts).
         approved = await approving.approved_in_app(ctx, gate, priced(spend, decision).request)
-        spend = replace(spend, quote=approved.request.quote, request=approved.request)
+        spend = replace(spend, request=approved.request)
         auth = replace(auth, confirmed=True)
     elif decision.verdict is Verdict.ASK:
         spend, auth = _asked(ctx, spend, decision, auth)
@@ -164,7 +167,7 @@ async def execute(ctx: Context, spend: Spend) -> SpendResult:
         decided = decision
         if decision.authorized_by is AuthorizedBy.BUDGET:
             ctx.out.info(decision.message)
-    with approving.told_to_the_app(ctx, approved):
+    async with told_to_the_app(ctx.deps.journal_path, approved, approving.failure_code):
         return await _send(ctx, gate, spend, auth, decided)
 
 
@@ -196,7 +199,7 @@ def spent_json(ctx: Context, result: SpendResult) -> dict[str, Any]:
 def show_spent(ctx: Context, result: SpendResult, rows: Rows) -> None:
     """What a spend made, with what it debited (`spent_json`)."""
     spent = spent_json(ctx, result)
-    doc = as_json(result.record)
+    doc = result.record.as_sent()
     if ctx.out.machine:
         ctx.out.document(doc | spent)
         return
@@ -219,8 +222,8 @@ async def _send(
                 try:
                     return await gate.spend(spend.request, ctx.client(), auth, decided=decided)
                 except SpendRefused as refused:
-                    again = refused.decision
-                    if again is None or again.code is not Code.QUOTE_CHANGED or not again.asks:
+                    again = refused.asks_again
+                    if again is None:
                         raise
                     # The price rose after the yes: nothing was sent; the new quote is asked.
                     spend, auth = _asked(ctx, spend, again, auth)
@@ -302,8 +305,10 @@ def _reported() -> Iterator[None]:
 
 
 def _refused(exc: SpendBlocked) -> CliFailure:
-    code, exit_code = _REFUSALS.get(type(exc), (INVALID_REQUEST, Exit.USAGE))
-    return CliFailure(code, f"{exc.title}: {exc.message}", exit_code)
+    exit_code = _REFUSALS.get(type(exc))
+    if exit_code is None:
+        return CliFailure(INVALID_REQUEST, f"{exc.title}: {exc.message}", Exit.USAGE)
+    return CliFailure(exc.code, f"{exc.title}: {exc.message}", exit_code)
 
 
 def _left_pending(

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Final, TypeVar
+from typing import TypeVar
 
 from leadtui.api.guidance import TIMEOUT
 from leadtui.api.models import Record
@@ -14,11 +14,6 @@ from leadtui.cli.failures import WILL_NOT_SETTLE, CliFailure
 from leadtui.cli.runtime import Context
 
 R = TypeVar("R", bound=Record)
-
-# Seconds between polls when the server gives no Retry-After; and the least we ever wait, so
-# a `Retry-After: 0` cannot turn a wait into a busy loop against the server.
-DEFAULT_POLL_SECONDS: Final = 2.0
-MIN_POLL_SECONDS: Final = 1.0
 
 
 @dataclass(frozen=True)
@@ -66,8 +61,7 @@ async def wait_for(
                 hint=goal.idle[str(status)],
                 details={"job_status": status},
             )
-        interval = record.poll_after if record.poll_after is not None else DEFAULT_POLL_SECONDS
-        interval = max(interval, MIN_POLL_SECONDS)
+        interval = record.next_poll_seconds()
         remaining = deadline - clock()
         if interval > remaining:
             if remaining > 0:

@@ -9,11 +9,9 @@ lets the tool send it; anything else is a tool error with its code and the quote
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import dataclasses
 import sys
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Awaitable, Callable
 from typing import Any, Final, TextIO
 
 from mcp.server.mcpserver import Context
@@ -21,26 +19,21 @@ from mcp.server.mcpserver import Context
 from leadtui.mcp.asking import Answer, Asked
 from leadtui.mcp.results import ToolFailure
 from leadtui.mcp.runtime import Runtime
-from leadtui.mcp.spend_answers import OUTCOME_UNKNOWN, quote_words, refused_unsent
+from leadtui.mcp.spend_answers import quote_words, refused_unsent
 from leadtui.spend.approval_wait import (
     ApprovalInterrupted,
     ApprovalMismatch,
     ApprovalRefused,
     ApprovalTimedOut,
-    Approved,
     DeniedInApp,
     InAppApproval,
 )
 from leadtui.spend.approvals import (
     DEFAULT_WAIT_SECONDS,
     MAX_WAIT_SECONDS,
-    ApprovalDesk,
     Party,
-    Progress,
 )
 from leadtui.spend.decision import Decision, Surface
-from leadtui.spend.errors import JournalError
-from leadtui.spend.journal import SpendJournal
 from leadtui.spend.request import SpendRequest
 
 UNNAMED: Final = "an MCP client"
@@ -133,24 +126,6 @@ async def approved_in_app(
             raise refused_in_app(decision, refusal) from None
 
 
-@contextlib.asynccontextmanager
-async def told_to_the_app(runtime: Runtime, approved: Approved) -> AsyncIterator[None]:
-    """Around the send of an approved spend: its request row says how it ended (the journal's
-    spend row holds the outcome; the request only tells the app)."""
-    desk = ApprovalDesk(SpendJournal(runtime.deps.journal_path))
-
-    def ended(progress: Progress, code: str) -> None:
-        with contextlib.suppress(JournalError):
-            desk.update(approved.record, progress, {"code": code})
-
-    try:
-        yield
-    except ToolFailure as failure:
-        progress = Progress.UNKNOWN if failure.code == OUTCOME_UNKNOWN else Progress.NOT_SENT
-        await asyncio.to_thread(ended, progress, failure.code)
-        raise
-    except BaseException:
-        # Cancelled mid-send: whether it went through is the journal's to say.
-        ended(Progress.UNKNOWN, ApprovalInterrupted.code)
-        raise
-    await asyncio.to_thread(ended, Progress.SENT, "sent")
+def failure_code(exc: BaseException) -> str | None:
+    """The code of a tool's failure (for `told_to_the_app`)."""
+    return exc.code if isinstance(exc, ToolFailure) else None

@@ -92,14 +92,6 @@ def answered_before_the_call(ctx: Context[Any, Any]) -> bool:
     return version is not None and version >= _QUESTIONS_IN_RESULTS
 
 
-def balance_text(quote: Quote) -> str:
-    """`10,000 credits → 9,995 credits`, or `unknown`."""
-    unit = quote.unit.value
-    if quote.balance is None:
-        return "unknown"
-    return f"{plural(quote.balance, unit)} → {plural(quote.balance_after or 0, unit)}"
-
-
 def one_line(text: str, limit: int) -> str:
     """`text` on one line: no control or format characters, spaces collapsed, at most `limit`
     characters (cut with an ellipsis)."""
@@ -130,7 +122,7 @@ def question(decision: Decision) -> str:
         what = f"{quote.operation.value}: {quoted(quote.target)}"
         left = "Launches left"
     return (
-        f"Cost: {quote.total_text()}. {left}: {balance_text(quote)}.\n"
+        f"Cost: {quote.total_text()}. {left}: {quote.balance_text()}.\n"
         f"An AI agent asks to spend it through leadtui. Operation: {what}.\n"
         # The decision's words are ours, but may cite what the server stated (a price).
         f"Why you are asked: {one_line(decision.message, WHY_MAX)}\n"

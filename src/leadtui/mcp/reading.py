@@ -9,7 +9,7 @@ from typing import Annotated, Any, Final
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.types import CallToolResult, ToolAnnotations
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from leadtui.api.contract import MOVING_EXPORT_STATES, MOVING_EXTRACTION_STATES
 from leadtui.api.models import Export, Extraction, Lead, Page, Record
@@ -45,10 +45,6 @@ ExtractionId = Annotated[
 
 WAIT_SECONDS_MAX: Final = 300
 DEFAULT_WAIT_SECONDS: Final = 60
-# Seconds between reads when the server gives no hint; and the least ever waited, so a
-# `Retry-After: 0` cannot become a busy loop against the service.
-DEFAULT_POLL_SECONDS: Final = 2.0
-MIN_POLL_SECONDS: Final = 1.0
 
 ExportToWait = Annotated[IdText | None, Field(description="The export to wait for.")]
 ExtractionToWait = Annotated[IdText | None, Field(description="The extraction to wait for.")]
@@ -63,11 +59,6 @@ WaitSeconds = Annotated[
 ]
 
 
-def as_json(record: BaseModel) -> dict[str, Any]:
-    """The record as the service sent it: every field it had, none we default."""
-    return record.model_dump(mode="json", exclude_unset=True)
-
-
 def with_ids(doc: dict[str, Any]) -> dict[str, Any]:
     """The record, with the ids it holds also under the names the tools' arguments use, so an
     agent passes `search_id` on as `search_id`."""
@@ -77,7 +68,7 @@ def with_ids(doc: dict[str, Any]) -> dict[str, Any]:
 def page_answer(page: Page[Any], what: str, *, leads: bool = False) -> CallToolResult:
     """A page of records (each with its ids as arguments name them), or of lead records (as
     they came: third-party data)."""
-    items = [as_json(item) if leads else with_ids(as_json(item)) for item in page.items]
+    items = [item.as_sent() if leads else with_ids(item.as_sent()) for item in page.items]
     more = f" More with cursor {page.next_cursor!r}." if page.next_cursor else " Last page."
     return answer(
         {"data": items, "next_cursor": page.next_cursor},
@@ -87,7 +78,7 @@ def page_answer(page: Page[Any], what: str, *, leads: bool = False) -> CallToolR
 
 
 def record_answer(record: Record, summary: str) -> CallToolResult:
-    return answer(with_ids(as_json(record)), summary)
+    return answer(with_ids(record.as_sent()), summary)
 
 
 def job_answer(job: Export | Extraction) -> CallToolResult:
@@ -111,7 +102,7 @@ def register(server: MCPServer[Any], runtime: Runtime) -> None:
         launches left, and the key in use (masked). Costs nothing."""
         client = runtime.client()
         identity = await client.me()
-        doc = as_json(identity) | {"key_masked": client.key_masked}
+        doc = identity.as_sent() | {"key_masked": client.key_masked}
         return answer(
             doc,
             f"{identity.credits:,} credits; subscription {identity.subscription.status}.",
@@ -123,7 +114,7 @@ def register(server: MCPServer[Any], runtime: Runtime) -> None:
         the balance and the access status. Costs nothing."""
         used = await runtime.client().usage()
         return answer(
-            as_json(used),
+            used.as_sent(),
             f"{used.totals.requests:,} requests and {used.totals.credits_used:,} credits in "
             f"{used.window_days} days.",
         )
@@ -235,8 +226,7 @@ def register(server: MCPServer[Any], runtime: Runtime) -> None:
             remaining = deadline - clock()
             if settled or remaining <= 0:
                 break
-            hint = record.poll_after if record.poll_after is not None else DEFAULT_POLL_SECONDS
-            await sleep(min(max(hint, MIN_POLL_SECONDS), remaining))
+            await sleep(min(record.next_poll_seconds(), remaining))
         doc = {
             "kind": kind,
             "id": job_id,
@@ -244,7 +234,7 @@ def register(server: MCPServer[Any], runtime: Runtime) -> None:
             "status": status,
             "settled": settled,
             "waited_seconds": round(waited, 3),
-            "job": as_json(record),
+            "job": record.as_sent(),
         }
         if settled:
             summary = f"The {kind} {job_id} is {status}."

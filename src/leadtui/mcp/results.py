@@ -75,14 +75,9 @@ class ToolFailure(Exception):
             self.hint = next_step(self.code, MCP_WORDS)
 
     def document(self) -> dict[str, Any]:
-        error = {
-            "code": self.code,
-            "message": self.message,
-            "request_id": self.request_id,
-            "status": self.status,
-            "hint": self.hint,
-        }
-        return {"error": {k: v for k, v in error.items() if v is not None} | self.details}
+        members = ("code", "message", "request_id", "status", "hint")
+        error = {name: getattr(self, name) for name in members if getattr(self, name) is not None}
+        return {"error": error | self.details}
 
     def result(self) -> CallToolResult:
         text = f"Error {self.code}: {self.message}"

@@ -13,7 +13,6 @@ from pydantic import BaseModel, Field
 from leadtui.api.errors import InvalidIdempotencyKey
 from leadtui.api.guidance import INVALID_REQUEST
 from leadtui.config.errors import StateDirError
-from leadtui.mcp import asking
 from leadtui.mcp.asking import Asked
 from leadtui.mcp.results import ToolFailure, from_lead_error
 from leadtui.spend.decision import ASK_CODES, Decision, SpendRefused
@@ -22,8 +21,6 @@ from leadtui.spend.quote import Quote, Unit
 
 AUTHORIZATION_REQUIRED: Final = "authorization_required"
 AUTHORIZATION_DECLINED: Final = "authorization_declined"
-OUTCOME_UNKNOWN: Final = Code.OUTCOME_UNKNOWN.value
-JOURNAL_UNAVAILABLE: Final = Code.JOURNAL_UNAVAILABLE.value
 
 
 class Overcharge(BaseModel):
@@ -77,7 +74,7 @@ def _authorize_hint(quote: Quote) -> str:
 
 
 def quote_words(quote: Quote) -> str:
-    return f"{quote.total_text()} (balance {asking.balance_text(quote)})"
+    return f"{quote.total_text()} (balance {quote.balance_text()})"
 
 
 def refused(decision: Decision) -> ToolFailure:
@@ -88,14 +85,11 @@ def refused(decision: Decision) -> ToolFailure:
     else:
         shown = code.value if code is not None else AUTHORIZATION_REQUIRED
     asks = code in ASK_CODES
-    details: dict[str, Any] = {"quote": decision.quote.to_json(), "decision": decision.to_json()}
-    if decision.accepted is not None:  # quote_changed: what was authorized, and what it costs
-        details["accepted"] = decision.accepted.to_json()
     return ToolFailure(
         shown,
         f"Not sent: {decision.message} Cost: {quote_words(decision.quote)}.",
         hint=_authorize_hint(decision.quote) if asks else None,
-        details=details,
+        details=decision.refusal_details(),
     )
 
 
@@ -117,7 +111,7 @@ def outcome_unknown(exc: SpendOutcomeUnknown) -> ToolFailure:
     key = exc.intent.idempotency_key
     cause = from_lead_error(exc.error)
     return ToolFailure(
-        OUTCOME_UNKNOWN,
+        Code.OUTCOME_UNKNOWN,
         f"Whether the spend went through is unknown ({cause.code}: {cause.message}). It is "
         f"journaled as pending under the idempotency key {key}; it never counts as failed.",
         hint=(
@@ -140,7 +134,7 @@ async def refused_unsent() -> AsyncIterator[None]:
         raise blocked(exc) from None
     except (JournalError, StateDirError) as exc:
         raise ToolFailure(
-            JOURNAL_UNAVAILABLE, f"{exc} Nothing was sent: a spend is first written down."
+            Code.JOURNAL_UNAVAILABLE, f"{exc} Nothing was sent: a spend is first written down."
         ) from None
 
 

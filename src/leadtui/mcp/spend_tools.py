@@ -30,9 +30,12 @@ from leadtui.mcp.reading import ExtractionId, SearchId
 from leadtui.mcp.runtime import Runtime
 from leadtui.mcp.spend_answers import SpendOut
 from leadtui.mcp.spending import Priced, Spender
-from leadtui.spend.intent import SpendOperation
-from leadtui.spend.quote import Quote
-from leadtui.spend.request import SpendRequest
+from leadtui.spend.request import (
+    SpendRequest,
+    extraction_request,
+    launch_request,
+    unlock_request,
+)
 
 # Spends credits or a launch; a retry with the same idempotency_key never spends twice.
 SPEND = ToolAnnotations(
@@ -94,8 +97,7 @@ async def unlock_results(
     search states (get_search shows it), debited from the account's balance, and queues an
     export (wait_for_job, then export_results or download_export)."""
     search = await client.searches.get(search_id)
-    quote = Quote.unlock(search, results, None)
-    return SpendRequest.for_unlock(quote, search_id, idempotency_key)
+    return unlock_request(search, search_id, results, idempotency_key)
 
 
 async def create_extraction(
@@ -103,9 +105,7 @@ async def create_extraction(
 ) -> SpendRequest:
     """Create and start an extraction in one call. CONSUMES ONE LAUNCH of the account's
     extraction quota (account shows the launches left); draft_extraction consumes none."""
-    target = "a new extraction of " + ", ".join(request.categories)
-    quote = Quote.launch(SpendOperation.EXTRACTION_CREATE, target, None)
-    return SpendRequest.for_extraction(quote, request, idempotency_key)
+    return extraction_request(request, idempotency_key)
 
 
 async def launch_extraction(
@@ -113,8 +113,7 @@ async def launch_extraction(
 ) -> SpendRequest:
     """Launch an extraction draft. CONSUMES ONE LAUNCH of the account's extraction quota
     (account shows the launches left)."""
-    quote = Quote.launch(SpendOperation.EXTRACTION_LAUNCH, f"draft {extraction_id}", None)
-    return SpendRequest.for_launch(quote, extraction_id, idempotency_key)
+    return launch_request(extraction_id, idempotency_key)
 
 
 Build = Callable[..., Awaitable[SpendRequest]]

@@ -19,7 +19,6 @@ from leadtui.api.client import LeadClient
 from leadtui.api.errors import LeadError
 from leadtui.mcp import approving, asking
 from leadtui.mcp.asking import Asked
-from leadtui.mcp.reading import as_json
 from leadtui.mcp.results import answer, from_lead_error
 from leadtui.mcp.runtime import Runtime
 from leadtui.mcp.spend_answers import (
@@ -30,6 +29,7 @@ from leadtui.mcp.spend_answers import (
     refused,
     refused_unsent,
 )
+from leadtui.spend.approval_wait import told_to_the_app
 from leadtui.spend.debit import SpendResult
 from leadtui.spend.decision import (
     Accepted,
@@ -39,7 +39,7 @@ from leadtui.spend.decision import (
     Surface,
     Verdict,
 )
-from leadtui.spend.errors import Code, SpendOutcomeUnknown
+from leadtui.spend.errors import SpendOutcomeUnknown
 from leadtui.spend.request import SpendRequest
 
 
@@ -103,7 +103,8 @@ class Spender:
         # Approved in the app: exactly the spend it approved (perhaps quoted again) is sent.
         approved = dataclasses.replace(priced, request=answer.approved.request)
         yes = dataclasses.replace(decision, quote=answer.approved.request.quote)
-        async with approving.told_to_the_app(self.runtime, answer.approved):
+        journal = self.runtime.deps.journal_path
+        async with told_to_the_app(journal, answer.approved, approving.failure_code):
             return await self._spend(ctx, approved, yes)
 
     async def _spend(
@@ -144,8 +145,8 @@ class Spender:
         """The price rose after the user's yes, and nothing was sent: the user is asked about
         the new quote in this client, inline; the new decision on a yes. Else it raises the
         refusal (`quote_changed` with both quotes) or the user's no."""
-        again = refusal.decision
-        if again is None or again.code is not Code.QUOTE_CHANGED or not again.asks:
+        again = refusal.asks_again
+        if again is None:
             raise refusal
         answer = await asking.ask(ctx, again, dry_run=False, seconds=self.runtime.deps.ask_seconds)
         if not isinstance(answer, asking.Answer) or answer.asked is Asked.CANNOT_ASK:
@@ -177,7 +178,7 @@ class Spender:
 
     def _sent(self, priced: Priced, result: SpendResult) -> CallToolResult:
         decision = result.decision or priced.decision
-        record = as_json(result.record)
+        record = result.record.as_sent()
         doc = self._out(
             decision,
             sent=True,

@@ -15,8 +15,9 @@ import dataclasses
 import signal
 import threading
 import time
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Final
 
 from leadtui.api.client import LeadClient
@@ -35,6 +36,7 @@ from leadtui.spend.approvals import (
 from leadtui.spend.decision import Authorization, Surface, Verdict, refusal
 from leadtui.spend.errors import Code, JournalError, SpendBlocked
 from leadtui.spend.gate import SpendGate
+from leadtui.spend.journal import SpendJournal
 from leadtui.spend.origin import spend_origin
 from leadtui.spend.quote import Quote
 from leadtui.spend.request import SpendRequest
@@ -285,3 +287,35 @@ class InAppApproval:
         )
         if told is not None:
             await told
+
+
+@contextlib.asynccontextmanager
+async def told_to_the_app(
+    journal_path: Path | None,
+    approved: Approved | None,
+    failure_code: Callable[[BaseException], str | None],
+) -> AsyncIterator[None]:
+    """Around the send of a spend approved in the app: its request row says how it ended (the
+    journal's spend row holds the outcome; the request only tells the app). `failure_code` is
+    the code of a surface's own failure, None for anything else (cut short mid-send)."""
+    if approved is None:
+        yield
+        return
+    desk = ApprovalDesk(SpendJournal(journal_path))
+
+    def ended(progress: Progress, code: str) -> None:
+        with contextlib.suppress(JournalError):
+            desk.update(approved.record, progress, {"code": code})
+
+    try:
+        yield
+    except BaseException as exc:
+        code = failure_code(exc)
+        if code is None:
+            # Cancelled mid-send: whether it went through is the journal's to say.
+            ended(Progress.UNKNOWN, ApprovalInterrupted.code)
+        else:
+            unknown = code == Code.OUTCOME_UNKNOWN
+            await asyncio.to_thread(ended, Progress.UNKNOWN if unknown else Progress.NOT_SENT, code)
+        raise
+    await asyncio.to_thread(ended, Progress.SENT, "sent")

@@ -161,6 +161,14 @@ class Decision:
     def asks(self) -> bool:
         return self.verdict is Verdict.ASK
 
+    def refusal_details(self) -> dict[str, Any]:
+        """What an error about this decision carries beside its words: the quote, the decision
+        and, when the price rose after a yes (`quote_changed`), what was authorized."""
+        details: dict[str, Any] = {"quote": self.quote.to_json(), "decision": self.to_json()}
+        if self.accepted is not None:
+            details["accepted"] = self.accepted.to_json()
+        return details
+
     def to_json(self) -> dict[str, Any]:
         return {
             "verdict": self.verdict.value,
@@ -369,6 +377,15 @@ class SpendRefused(SpendBlocked):
     def __init__(self, message: str, decision: Decision | None = None) -> None:
         super().__init__(message)
         self.decision = decision
+
+    @property
+    def asks_again(self) -> Decision | None:
+        """The price rose after the yes (nothing was sent): the decision to ask about anew.
+        None for any other refusal."""
+        again = self.decision
+        if again is None or again.code is not Code.QUOTE_CHANGED or not again.asks:
+            return None
+        return again
 
 
 class ReadOnlyProfile(SpendRefused):

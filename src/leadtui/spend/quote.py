@@ -153,6 +153,13 @@ class Quote:
     def total_text(self) -> str:
         return plural(self.total, self.unit.value)
 
+    def balance_text(self) -> str:
+        """`10,000 credits → 9,995 credits`, or `unknown`."""
+        unit = self.unit.value
+        if self.balance is None:
+            return "unknown"
+        return f"{plural(self.balance, unit)} → {plural(self.balance_after or 0, unit)}"
+
     def to_json(self) -> dict[str, Any]:
         """The quote as the command line prints it (`--dry-run --json`, exit-10 errors)."""
         return {

@@ -13,7 +13,7 @@ from typing import Any
 
 from leadtui.api.errors import InvalidIdempotencyKey
 from leadtui.api.keys import idempotency_key_problem, new_idempotency_key, short_key
-from leadtui.api.models import ExportRequest, ExtractionRequest
+from leadtui.api.models import ExportRequest, ExtractionRequest, Search
 from leadtui.spend.intent import SpendOperation
 from leadtui.spend.journal import canonical_body
 from leadtui.spend.quote import Quote, Unit
@@ -101,6 +101,29 @@ class SpendRequest:
         if quote.operation is not SpendOperation.EXTRACTION_LAUNCH:
             raise ValueError("launching a draft needs an extraction.launch quote")
         return cls(quote, {"extraction_id": extraction_id}, None, _key(idempotency_key))
+
+
+# What the command line and the tool server ask for, quoted before any balance is read: the
+# decision reads it fresh.
+
+
+def unlock_request(
+    search: Search, search_id: str, results: int, idempotency_key: str | None
+) -> SpendRequest:
+    """Unlocking `results` more results of `search` (as read from the server), at its price."""
+    quote = Quote.unlock(search, results, None)
+    return SpendRequest.for_unlock(quote, search_id, idempotency_key)
+
+
+def extraction_request(body: ExtractionRequest, idempotency_key: str | None) -> SpendRequest:
+    target = "a new extraction of " + ", ".join(body.categories)
+    quote = Quote.launch(SpendOperation.EXTRACTION_CREATE, target, None)
+    return SpendRequest.for_extraction(quote, body, idempotency_key)
+
+
+def launch_request(extraction_id: str, idempotency_key: str | None) -> SpendRequest:
+    quote = Quote.launch(SpendOperation.EXTRACTION_LAUNCH, f"draft {extraction_id}", None)
+    return SpendRequest.for_launch(quote, extraction_id, idempotency_key)
 
 
 def _key(chosen: str | None) -> str:

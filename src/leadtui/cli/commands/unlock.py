@@ -19,7 +19,6 @@ from leadtui.cli.commands.exports import EXPORT_GOAL, describe_export, export_ro
 from leadtui.cli.exit_codes import Exit
 from leadtui.cli.failures import JOB_FAILED, CliFailure, usage_failure
 from leadtui.cli.files import download_folder, save_once
-from leadtui.cli.output import as_json
 from leadtui.cli.runtime import Context
 from leadtui.cli.waiting import wait_for
 from leadtui.spend.debit import SpendResult
@@ -100,9 +99,9 @@ async def _follow(ctx: Context, export: Export, folder: Path | None, spent: dict
         path, downloaded = await save_once(ctx, export_id, folder)
         saved = {"path": str(path), "bytes": path.stat().st_size, "downloaded": downloaded}
     if ctx.out.machine:
-        ctx.out.document(as_json(ready) | spent | saved)
+        ctx.out.document(ready.as_sent() | spent | saved)
     else:
-        rows = list(export_rows(as_json(ready)))
+        rows = list(export_rows(ready.as_sent()))
         if saved:
             rows.append(("Saved to", saved["path"]))
             rows.append(("Downloaded", "now" if saved["downloaded"] else "before (kept)"))

@@ -58,7 +58,7 @@ class CustomDownload(ModalScreen[CustomDownloadChoice | None]):
     CSS_PATH = stylesheet("jobs")
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "cancel", "Cancel", id="custom_download.cancel"),
+        Binding("escape", "dismiss", "Cancel", id="custom_download.cancel"),
         Binding("ctrl+s", "download", "Download", id="custom_download.download"),
     ]
 
@@ -81,7 +81,7 @@ class CustomDownload(ModalScreen[CustomDownloadChoice | None]):
                 yield FormatButton("JSON", id="format-json")
             yield Static("", id="custom-status", classes="job-dialog-hint")
             with Horizontal(classes="job-dialog-buttons"):
-                yield Button("Cancel", id="custom-cancel", action="screen.cancel")
+                yield Button("Cancel", id="custom-cancel", action="screen.dismiss")
                 yield Button(
                     "Download (ctrl+s)", id="custom-ok", variant="primary", action="screen.download"
                 )
@@ -98,6 +98,3 @@ class CustomDownload(ModalScreen[CustomDownloadChoice | None]):
         # Keep the server's column order, not the order of ticking.
         ordered = [name for name in self._columns if name in columns]
         self.dismiss(CustomDownloadChoice(ordered, "json" if json_format else "csv"))
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)

@@ -42,7 +42,7 @@ class SaveTo(ModalScreen[Path | None]):
     CSS_PATH = stylesheet("jobs")
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "cancel", "Cancel", id="save_to.cancel", key_display="Esc"),
+        Binding("escape", "dismiss", "Cancel", id="save_to.cancel", key_display="Esc"),
         Binding("tab", "complete", "Complete the folder", id="save_to.complete", show=False),
     ]
 
@@ -118,6 +118,3 @@ class SaveTo(ModalScreen[Path | None]):
         field = self.field
         if field.cursor_at_end:
             field.action_cursor_right()
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)

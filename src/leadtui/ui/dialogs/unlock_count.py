@@ -26,7 +26,7 @@ class UnlockCount(ModalScreen[int | None]):
     CSS_PATH = stylesheet("searches")
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "cancel", "Cancel", id="unlock_count.cancel", key_display="Esc"),
+        Binding("escape", "dismiss", "Cancel", id="unlock_count.cancel", key_display="Esc"),
     ]
 
     def __init__(self, search: Search, quote: Quote) -> None:
@@ -104,6 +104,3 @@ class UnlockCount(ModalScreen[int | None]):
         count = self._count(self.query_one(Input).value)
         if count is not None:
             self.dismiss(count)
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)

@@ -130,11 +130,11 @@ async def confirm_and_spend(screen: Screen[Any], request: SpendRequest) -> Spend
                 result = await gate.spend(request, app.client, authorization, decided=decided)
             break
         except SpendRefused as refused:  # decided again before sending: e.g. the balance fell
-            again = refused.decision
-            if again is not None and again.code is Code.QUOTE_CHANGED and again.asks:
-                decision = again  # the price rose after the yes: the new quote is asked
+            if refused.asks_again is not None:
+                decision = refused.asks_again  # the price rose after the yes: asked anew
                 _follow_balance(app, decision)
                 continue
+            again = refused.decision
             if again is not None:
                 _follow_balance(app, again)
                 _show(screen, decision_report(again))

@@ -10,6 +10,7 @@ asker quotes again), another account or server, or changed.
 from __future__ import annotations
 
 import dataclasses
+import operator
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
@@ -24,7 +25,8 @@ from leadtui.spend.request import SpendRequest
 
 
 class Standing(StrEnum):
-    """Where a request stands, in the words the Approvals screen shows."""
+    """Where a request stands, in the words the Approvals screen shows. Each ruling, and the
+    progress SENT and UNKNOWN, has the standing of its name."""
 
     WAITING = "waiting for you"
     CHECKING = "checking the quote…"
@@ -42,16 +44,6 @@ class Standing(StrEnum):
     SENT = "sent by the asker"
     NOT_SENT = "not sent"
     UNKNOWN = "sent, outcome unknown: see pending spends"
-
-
-_ANSWERED = {
-    Ruling.APPROVED: Standing.APPROVED,
-    Ruling.DENIED: Standing.DENIED,
-    Ruling.STALE: Standing.STALE,
-    Ruling.TIMED_OUT: Standing.TIMED_OUT,
-    Ruling.WITHDRAWN: Standing.WITHDRAWN,
-}
-_DONE = {Progress.SENT: Standing.SENT, Progress.UNKNOWN: Standing.UNKNOWN}
 
 
 @dataclass(frozen=True)
@@ -96,8 +88,8 @@ class Review:
 
 def settled_standing(request: ApprovalRequest) -> Standing | None:
     """The standing of a request that was answered or given up; None while it waits."""
-    if request.progress in _DONE:
-        return _DONE[request.progress]
+    if request.progress in (Progress.SENT, Progress.UNKNOWN):
+        return Standing[request.progress.name]
     if request.progress is Progress.SENDING and request.asker.gone():
         return Standing.ASKER_GONE  # killed after the yes: its journal says what is pending
     if request.progress is Progress.NOT_SENT:
@@ -106,7 +98,7 @@ def settled_standing(request: ApprovalRequest) -> Standing | None:
         if request.answer is None or request.answer.verdict is Ruling.APPROVED:
             return Standing.NOT_SENT
     if request.answer is not None:
-        return _ANSWERED[request.answer.verdict]
+        return Standing[request.answer.verdict.name]
     if request.progress is not Progress.WAITING:
         return Standing.WITHDRAWN
     if request.asker.gone():
@@ -138,11 +130,11 @@ def review(
     origin: str,
     account: SpendAccount,
     fresh: Quote | None,
-    built: Callable[[ApprovalRequest], SpendRequest] | None = None,
+    built: Callable[[ApprovalRequest], SpendRequest],
 ) -> Review:
     """Judge an open request against this app (`fresh`: the app's quote of the same spend,
-    None while it is being read; `built`: how the row's spend is built at its own quote,
-    `rebuilt_spend` by default — a screen of a thousand rows remembers them)."""
+    None while it is being read; `built`: the row's spend at its own quote, remembered by a
+    screen of a thousand rows)."""
     done = settled_standing(request)
     if done is not None:
         return Review(request, done)
@@ -154,7 +146,7 @@ def review(
         return Review(request, Standing.ANOTHER_ACCOUNT)
     asked = request.quote
     try:
-        spend = rebuilt_spend(request, asked) if built is None else built(request)
+        spend = built(request)
     except (ValueError, KeyError, TypeError):
         return Review(request, Standing.CHANGED)
     if spend.request_hash != request.request_hash:
@@ -163,11 +155,7 @@ def review(
         return Review(request, Standing.CHECKING)
     if fresh.units != asked.units or fresh.operation is not asked.operation:
         return Review(request, Standing.CHANGED, fresh=fresh)
-    if (fresh.price, fresh.price_source, fresh.balance, fresh.total) != (
-        asked.price,
-        asked.price_source,
-        asked.balance,
-        asked.total,
-    ):
+    priced = operator.attrgetter("price", "price_source", "balance", "total")
+    if priced(fresh) != priced(asked):
         return Review(request, Standing.STALE, fresh=fresh)
     return Review(request, Standing.WAITING, dataclasses.replace(spend, quote=fresh), fresh)

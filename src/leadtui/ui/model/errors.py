@@ -48,8 +48,6 @@ APP_WORDS = SurfaceWords(
 
 # A NamedTuple: defined on the first frame's path, where a dataclass costs ~0.5 ms more.
 class ErrorReport(NamedTuple):
-    """What the user reads about one error."""
-
     title: str
     text: str
     code: str | None = None
@@ -85,8 +83,7 @@ _WHERE_TO_LOOK = {"searches": "Searches (2)", "exports": "Jobs (4)", "extraction
 
 def describe(error: BaseException) -> ErrorReport:
     """Turn any exception into words for the screen. Never a traceback."""
-    collection = lost_answer(error) if isinstance(error, TransportError) else None
-    if isinstance(error, TransportError) and collection is not None:
+    if isinstance(error, TransportError) and (collection := lost_answer(error)) is not None:
         # Never "try again": the request may have been done, and again may do it twice.
         where = _WHERE_TO_LOOK.get(collection, "the screen that lists it")
         return ErrorReport(
@@ -156,11 +153,10 @@ def _describe_api(error: ApiError) -> ErrorReport:
             text = f"{text} If this persists, report the request id."
         return _report(error, guidance.title, text)
     if isinstance(error, ServerError):
-        transient = error.status in GATEWAY_STATUSES
         text = "The server failed to answer this request."
-        if transient:
+        if error.status in GATEWAY_STATUSES:  # transient: `_report` says so
             text += " It usually recovers by itself."
-        return _report(error, "Server error", text, transient=transient)
+        return _report(error, "Server error", text)
     if isinstance(error, Forbidden):
         return _report(error, "Access denied", error.message)
     return _report(error, error.title, error.message)

@@ -127,9 +127,6 @@ class History:
         """Newest first."""
         return list(reversed(self._entries))
 
-    def __len__(self) -> int:
-        return len(self._entries)
-
     def listen(self, listener: Callable[[], object]) -> Callable[[], None]:
         """Call `listener` after each new entry, until the returned function is called."""
         self._listeners.append(listener)

@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from datetime import datetime
 from typing import Final, Literal
 
 from leadtui.api.client import LeadClient
@@ -23,6 +22,7 @@ from leadtui.api.errors import Forbidden, LeadError, NotFound, Unauthorized
 from leadtui.api.models import Export, Extraction, Page
 from leadtui.config.settings import Polling
 from leadtui.ui.model.errors import ErrorReport, describe
+from leadtui.ui.model.timefmt import moment
 
 JobKind = Literal["export", "extraction"]
 
@@ -43,12 +43,10 @@ FINISHED_EXTRACTION: Final = frozenset(
 FINAL_EXPORT: Final = frozenset({ExportStatus.READY})
 
 
-def export_moving(export: Export) -> bool:
-    return export.status in MOVING_EXPORT_STATES
-
-
-def extraction_moving(extraction: Extraction) -> bool:
-    return extraction.status in MOVING_EXTRACTION_STATES
+def is_moving(job: Export | Extraction) -> bool:
+    return job.status in (
+        MOVING_EXPORT_STATES if isinstance(job, Export) else MOVING_EXTRACTION_STATES
+    )
 
 
 def job_key(record: Export | Extraction) -> tuple[JobKind, str]:
@@ -70,22 +68,15 @@ def failure_reason(job: Export | Extraction) -> str | None:
     return None
 
 
-def _updated(job: Export | Extraction) -> float | None:
-    try:
-        return datetime.fromisoformat(job.updated_at).timestamp() if job.updated_at else None
-    except ValueError:
-        return None
-
-
 def older(record: Export | Extraction, known: Export | Extraction | None) -> bool:
     """True when `record` says less than what is known: a tick's answer read before an
     action's answer arrived must not undo it (and announce the job's end a second time).
     Older by `updated_at`; at the same time, a job never leaves a final state."""
     if known is None:
         return False
-    new, old = _updated(record), _updated(known)
+    new, old = moment(record.updated_at), moment(known.updated_at)
     if new is not None and old is not None and new != old:
-        return new < old
+        return new.timestamp() < old.timestamp()
     final = FINAL_EXPORT if isinstance(known, Export) else FINISHED_EXTRACTION
     return known.status in final and record.status != known.status
 
@@ -133,19 +124,17 @@ class JobBoard:
         """The first page of each list has been read: the tables can be shown as complete."""
         return self.updated_at is not None
 
+    def jobs(self) -> list[Export | Extraction]:
+        return [*self.exports.values(), *self.extractions.values()]
+
     def moving(self) -> list[tuple[JobKind, str]]:
         """Jobs still queued, processing or running, exports first."""
-        jobs: list[tuple[JobKind, str]] = [
-            ("export", i) for i, e in self.exports.items() if export_moving(e)
-        ]
-        jobs += [("extraction", i) for i, x in self.extractions.items() if extraction_moving(x)]
-        return jobs
+        return [job_key(job) for job in self.jobs() if is_moving(job)]
 
     def watched(self) -> list[tuple[JobKind, str]]:
         """Followed jobs still moving, or not seen yet: what a hidden dashboard keeps reading."""
         moving = set(self.moving())
-        known = {("export", i) for i in self.exports}
-        known |= {("extraction", i) for i in self.extractions}
+        known = {job_key(job) for job in self.jobs()}
         return sorted(job for job in self.followed if job in moving or job not in known)
 
     def drop(self, kind: JobKind, job_id: str) -> None:
@@ -159,27 +148,22 @@ class JobBoard:
     def absorb(self, record: Export | Extraction) -> JobChange | None:
         """Merge one record by id; returns the change if a followed job just finished.
         A record older than the one known is ignored (see `older`)."""
-        key: tuple[JobKind, str]
+        key = job_key(record)
+        old = (self.exports if key[0] == "export" else self.extractions).get(key[1])
+        if older(record, old):
+            return None
         if isinstance(record, Export):
-            old: Export | Extraction | None = self.exports.get(record.exportId)
-            if older(record, old):
-                return None
             self.exports[record.exportId] = record
-            key, after = ("export", record.exportId), record.status
-            moving, finished = export_moving(record), after in FINISHED_EXPORT
         else:
-            old = self.extractions.get(record.extractionId)
-            if older(record, old):
-                return None
             self.extractions[record.extractionId] = record
-            key, after = ("extraction", record.extractionId), record.status or ""
-            moving, finished = extraction_moving(record), after in FINISHED_EXTRACTION
-        if moving:
+        after = record.status or ""
+        finished = FINISHED_EXPORT if isinstance(record, Export) else FINISHED_EXTRACTION
+        if is_moving(record):
             self.followed.add(key)
             return None
         before = old.status if old is not None else None
         change = None
-        if key in self.followed and before != after and finished:
+        if key in self.followed and before != after and after in finished:
             change = JobChange(key[0], key[1], before, after, failure_reason(record))
         if after != ExtractionStatus.PAUSED:  # a paused job may resume: keep following it
             self.followed.discard(key)
@@ -195,12 +179,11 @@ class JobPoller:
         polling: Callable[[], Polling],
         *,
         read_extractions: Callable[[], bool] = lambda: True,
-        board: JobBoard | None = None,
     ) -> None:
         self._client = client
         self._polling = polling
         self._read_extractions = read_extractions
-        self.board = board or JobBoard()
+        self.board = JobBoard()
 
     async def tick(self, now: float, *, full: bool = True) -> list[JobChange]:
         """Read what changed and merge it. `full=False` (dashboard hidden) reads only the
@@ -208,11 +191,9 @@ class JobPoller:
         board = self.board
         board.gone = []
         try:
-            changes = await (self._full_tick() if full else self._followed_tick())
-        except (Unauthorized, Forbidden) as error:
-            board.stopped, board.errors, board.error = True, board.errors + 1, describe(error)
-            return []
+            changes = await (self._full_tick() if full else self._details(board.watched()))
         except LeadError as error:
+            board.stopped = board.stopped or isinstance(error, Unauthorized | Forbidden)
             board.errors, board.error = board.errors + 1, describe(error)
             return []
         board.errors, board.error = 0, None
@@ -223,8 +204,7 @@ class JobPoller:
     async def _full_tick(self) -> list[JobChange]:
         client = self._client()
         board = self.board
-        known = {("export", i) for i in board.exports}
-        known |= {("extraction", i) for i in board.extractions}
+        known = {job_key(job) for job in board.jobs()}
         exports: Page[Export]
         extractions: Page[Extraction] | None = None
         if self._read_extractions():
@@ -249,9 +229,6 @@ class JobPoller:
         # Moving jobs (also those that fell off the first page) and followed ones not seen yet.
         return changes + await self._details(sorted({*board.moving(), *board.watched()}))
 
-    async def _followed_tick(self) -> list[JobChange]:
-        return await self._details(self.board.watched())
-
     async def _details(self, jobs: list[tuple[JobKind, str]]) -> list[JobChange]:
         wanted = sorted(jobs)[:MAX_DETAILS_PER_TICK]
         answers = await asyncio.gather(*(self._detail(kind, job_id) for kind, job_id in wanted))
@@ -265,9 +242,7 @@ class JobPoller:
         vanished job must not leave the whole board stale)."""
         client = self._client()
         try:
-            if kind == "export":
-                return await client.exports.get(job_id)
-            return await client.extractions.get(job_id)
+            return await (client.exports if kind == "export" else client.extractions).get(job_id)
         except NotFound:
             self.board.drop(kind, job_id)
             return None

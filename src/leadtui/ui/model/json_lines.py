@@ -71,15 +71,8 @@ def copy_text(value: Any) -> str:
 
 def find(lines: list[JsonLine], query: str, start: int, step: int = 1) -> int | None:
     """The first line from `start` (wrapping, in direction `step`) containing `query`."""
-    needle = query.casefold()
-    if not needle or not lines:
-        return None
-    count = len(lines)
-    for offset in range(count):
-        index = (start + step * offset) % count
-        if needle in lines[index].text.casefold():
-            return index
-    return None
+    found = matches(lines, query)
+    return min(found, key=lambda i: (i - start) * step % len(lines)) if found else None
 
 
 def matches(lines: list[JsonLine], query: str) -> list[int]:

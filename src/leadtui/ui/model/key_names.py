@@ -49,9 +49,4 @@ def key_name(key: str) -> str:
 
 def keys_name(keys: list[str]) -> str:
     """Several keys of one action: "↓ j", "Home g"."""
-    names: list[str] = []
-    for key in keys:
-        name = key_name(key)
-        if name not in names:
-            names.append(name)
-    return " ".join(names)
+    return " ".join(dict.fromkeys(key_name(key) for key in keys))

@@ -1,7 +1,7 @@
 """Rows of a cursor-paginated lead list, held as a bounded window of pages.
 
 Pages are fetched in order (a cursor only leads to the next page), their cursors are kept so a
-page dropped from the window can be fetched again, and at most `max_pages` pages stay in memory
+page dropped from the window can be fetched again, and at most `MAX_PAGES` pages stay in memory
 however far the user scrolls: the memory of a 50,000-lead table is that of a few thousand.
 """
 
@@ -16,6 +16,7 @@ from leadtui.api.models import Lead, Page
 FetchPage = Callable[[str | None], Awaitable[Page[Lead]]]
 
 MAX_CELL_WIDTH = 32
+MAX_PAGES = 40
 
 
 def cell_text(value: Any) -> str:
@@ -30,9 +31,8 @@ def cell_text(value: Any) -> str:
 class LeadRows:
     """The data behind a LeadTable: columns from the records, pages by index, a row count."""
 
-    def __init__(self, page_size: int, total: int | None = None, max_pages: int = 40) -> None:
+    def __init__(self, page_size: int, total: int | None = None) -> None:
         self.page_size = page_size
-        self.max_pages = max(2, max_pages)
         # What the server said there is (the search's unlocked count), until the pages end.
         self.total = total
         self.columns: list[str] = []
@@ -62,13 +62,6 @@ class LeadRows:
         offset = index % self.page_size
         return page[offset] if offset < len(page) else None
 
-    def record(self, index: int) -> dict[str, Any] | None:
-        """A loaded row as {column: value} (for the detail view and copying a row)."""
-        values = self.row(index)
-        if values is None:
-            return None
-        return {name: values[i] if i < len(values) else None for i, name in enumerate(self.columns)}
-
     def next_to_fetch(self, wanted: int) -> int | None:
         """The page to fetch on the way to page `wanted` (None: it is loaded or past the end)."""
         if self.stale is not None and self.stale <= wanted:
@@ -94,7 +87,7 @@ class LeadRows:
                 self.total = index * self.page_size + len(page.items)
             else:
                 self.cursors.append(page.next_cursor)
-        while len(self.pages) > self.max_pages:
+        while len(self.pages) > MAX_PAGES:
             far = max(self.pages, key=lambda k: abs(k - keep))
             del self.pages[far]
 

@@ -17,7 +17,6 @@ from leadtui.api.models import (
     SEARCH_ITEM_LOCALISATION_IDS_MAX,
     SEARCH_ITEM_NAME_MAX,
     SEARCH_ITEM_QUERY_NAMES_MAX,
-    SEARCH_SECTION_MAX,
     SearchRequest,
 )
 from leadtui.api.strict_json import NotStrictJson, loads_strict
@@ -126,8 +125,7 @@ class SearchDraft:
 
     @staticmethod
     def _reason(detail: Any, body: dict[str, Any]) -> str:
-        loc = [p for p in detail["loc"]]
-        member = str(loc[-1]) if loc else "body"
+        member = str(detail["loc"][-1]) if detail["loc"] else "body"
         ctx = detail.get("ctx") or {}
         value = detail.get("input")
         kind = detail["type"]
@@ -139,10 +137,6 @@ class SearchDraft:
         if kind == "too_short":
             return f"{member}: add at least {ctx.get('min_length', 1)} item"
         return f"{member}: {detail['msg']}"
-
-
-def section_limit() -> int:
-    return SEARCH_SECTION_MAX
 
 
 def server_field_errors(message: str) -> dict[str, str]:

@@ -8,6 +8,7 @@ table reads rows from here and fetches nothing.
 
 from __future__ import annotations
 
+from itertools import zip_longest
 from typing import Any
 
 from leadtui.ui.model.lead_rows import LeadRows, cell_text
@@ -37,10 +38,8 @@ class ShownLeads:
 
     def record(self, index: int) -> dict[str, Any] | None:
         values = self.row(index)
-        if values is None:
-            return None
-        columns = self.rows.columns
-        return {name: values[i] if i < len(values) else None for i, name in enumerate(columns)}
+        # A column learned after this row's page was read has no value in it.
+        return None if values is None else dict(zip_longest(self.rows.columns, values))
 
     def _view(self) -> TableView[LeadRow]:
         if self.view is None:
@@ -53,12 +52,9 @@ class ShownLeads:
                 return row + (None,) * (width - len(row))  # a column learned after this page
 
             self.view = TableView(self.rows.columns, cells, values)
-            self.view.set_rows(self.loaded())
+            pages = self.rows.pages
+            self.view.set_rows([row for index in sorted(pages) for row in pages[index]])
         return self.view
-
-    def loaded(self) -> list[LeadRow]:
-        """The rows in memory, in the server's order."""
-        return [row for index in sorted(self.rows.pages) for row in self.rows.pages[index]]
 
     def filter(self, query: str) -> None:
         self._view().filter(query)
@@ -69,7 +65,7 @@ class ShownLeads:
 
     def clear_filter(self) -> None:
         if self.view is not None:
-            self.view.clear_filter()
+            self.view.filter("")
             self._settle()
 
     def _settle(self) -> None:

@@ -25,8 +25,6 @@ SPEND_COLUMNS: Final = (
 
 @dataclass(frozen=True)
 class SpendRow:
-    """One journaled spend and who asked for and approved it."""
-
     intent: SpendIntent
     parties: SpendParties
 

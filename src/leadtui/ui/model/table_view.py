@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from datetime import UTC, datetime
+from datetime import UTC
 from typing import Any, Final, Generic, TypeVar
+
+from leadtui.ui.model.timefmt import moment
 
 Row = TypeVar("Row")
 
@@ -41,29 +43,16 @@ def sort_key(value: Any) -> SortKey | None:
         return None
     if _NUMBER.fullmatch(text):
         return _NUMERIC, float(text.replace(",", "").rstrip("%"))
-    if text[:4].isdigit() and len(text) >= 10 and text[4] == "-":
-        try:
-            return _NUMERIC, _timestamp(text)
-        except ValueError:
-            pass
+    at = moment(text) if text[:4].isdigit() and len(text) >= 10 and text[4] == "-" else None
+    if at is not None:
+        # A zone-less date is read as UTC, so it compares with the zoned ones.
+        return _NUMERIC, (at if at.tzinfo else at.replace(tzinfo=UTC)).timestamp()
     return _TEXT, text.casefold()
 
 
-def _timestamp(text: str) -> float:
-    moment = datetime.fromisoformat(text)
-    if moment.tzinfo is None:
-        # A zone-less date is read as UTC, so it compares with the zoned ones.
-        moment = moment.replace(tzinfo=UTC)
-    return moment.timestamp()
-
-
 class TableView(Generic[Row]):
-    """The rows a table shows, in the order it shows them.
-
-    `cells(row)` gives the visible text of each column (what the filter searches);
-    `values(row)` the raw value of each column for sorting (defaults to the cells), so a
-    column that shows "3 min ago" can sort by its ISO 8601 timestamp.
-    """
+    """The rows a table shows, in order: `cells(row)` is what the filter searches, `values(row)`
+    what a column sorts by (the cells by default; "3 min ago" sorts by its ISO 8601 time)."""
 
     def __init__(
         self,
@@ -85,8 +74,6 @@ class TableView(Generic[Row]):
         self.scope: tuple[str, Callable[[Row], bool]] | None = None
         self.sort_column: int | None = None
         self.descending = False
-
-    # --- the rows ------------------------------------------------------------------------
 
     def set_rows(self, rows: Sequence[Row]) -> None:
         """Replace every row, keeping the filter and the sort."""
@@ -113,8 +100,6 @@ class TableView(Generic[Row]):
         """The shown row at `position` (0 is the first shown)."""
         return self._rows[self._shown[position]]
 
-    # --- the filter ----------------------------------------------------------------------
-
     def filter(self, query: str) -> None:
         """Keep the rows whose visible cells contain `query` (`!query`: those that do not)."""
         narrows = (
@@ -126,9 +111,6 @@ class TableView(Generic[Row]):
         source = self._shown if narrows else self._order
         self.query = query
         self._shown = self._matching(source, query)
-
-    def clear_filter(self) -> None:
-        self.filter("")
 
     def restrict(self, scope: tuple[str, Callable[[Row], bool]] | None) -> None:
         """Keep only the rows `scope`'s rule passes, besides the filter (None: all rows)."""
@@ -146,11 +128,7 @@ class TableView(Generic[Row]):
         if self._haystacks is None:
             self._haystacks = [_SEPARATOR.join(self._cells(row)).casefold() for row in self._rows]
         hay = self._haystacks
-        if negate:
-            return [i for i in indices if needle not in hay[i]]
-        return [i for i in indices if needle in hay[i]]
-
-    # --- the sort ------------------------------------------------------------------------
+        return [i for i in indices if (needle in hay[i]) != negate]
 
     def sort_by(self, column: int) -> None:
         """Sort by `column`, ascending; the same column again reverses."""
@@ -176,8 +154,6 @@ class TableView(Generic[Row]):
         blank = [i for i in indices if keys[i] is None]
         filled.sort(key=keys.__getitem__, reverse=self.descending)  # type: ignore[arg-type]
         return filled + blank
-
-    # --- what the table says about itself ------------------------------------------------
 
     def heading(self, column: int) -> str:
         """The column's label, with an arrow when the table is sorted by it."""

@@ -20,16 +20,19 @@ def ago(seconds: float) -> str:
     return f"{int(seconds // 86400)} d ago"
 
 
-def date_time(value: str | None) -> str:
-    """An ISO 8601 time from the server as every screen shows a date: `2026-01-31 14:05` in
-    local time; `—` when missing or unreadable."""
-    if not value:
-        return "—"
+def moment(value: str | None) -> datetime | None:
+    """An ISO 8601 time from the server; None when missing or unreadable."""
     try:
-        moment = datetime.fromisoformat(value)
+        return datetime.fromisoformat(value) if value else None
     except ValueError:
-        return "—"
-    return moment.astimezone().strftime("%Y-%m-%d %H:%M")
+        return None
+
+
+def date_time(value: str | None) -> str:
+    """A server time as every screen shows a date: `2026-01-31 14:05` in local time; `—` when
+    missing or unreadable."""
+    at = moment(value)
+    return at.astimezone().strftime("%Y-%m-%d %H:%M") if at else "—"
 
 
 def duration(seconds: float) -> str:

@@ -4,8 +4,9 @@ selected day's numbers. Textual-free; readable at 80 columns and under NO_COLOR.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Final, Literal
+
+from leadtui.api.models import UsageDay
 
 Metric = Literal["requests", "credits"]
 
@@ -14,26 +15,20 @@ HEIGHT: Final = 3  # rows of bars
 MAX_BAR_WIDTH: Final = 3
 
 
-@dataclass(frozen=True)
-class Day:
-    date: str  # YYYY-MM-DD
-    requests: int
-    credits: int
-
-    def value(self, metric: Metric) -> int:
-        return self.requests if metric == "requests" else self.credits
+def _count(day: UsageDay, metric: Metric) -> int:
+    return day.requests if metric == "requests" else day.credits_used
 
 
 def _plural(n: int, word: str) -> str:
     return f"{n:,} {word}" + ("" if n == 1 else "s")
 
 
-def chart_lines(days: list[Day], metric: Metric, selected: int, width: int) -> list[str]:
+def chart_lines(days: list[UsageDay], metric: Metric, selected: int, width: int) -> list[str]:
     """The chart in `width` columns: HEIGHT rows of bars (the selected day's marked with a
     caret under it), the dates, and the selected day's numbers."""
     if not days:
         return ["No usage in these days."]
-    values = [day.value(metric) for day in days]
+    values = [_count(day, metric) for day in days]
     top = max(values) or 1
     axis = max(len(f"{top:,}"), 1)
     bar = max(1, min(MAX_BAR_WIDTH, (width - axis - 2) // len(days)))
@@ -52,13 +47,13 @@ def chart_lines(days: list[Day], metric: Metric, selected: int, width: int) -> l
     day = days[selected]
     other: Metric = "credits" if metric == "requests" else "requests"
     lines.append(
-        f"{day.date}: {_plural(day.value(metric), metric[:-1])} · "
-        f"{_plural(day.value(other), other[:-1])}   (←/→ day · c {other} per day)"
+        f"{day.date}: {_plural(_count(day, metric), metric[:-1])} · "
+        f"{_plural(_count(day, other), other[:-1])}   (←/→ day · c {other} per day)"
     )
     return lines
 
 
-def _date_axis(days: list[Day], bar: int, selected: int) -> str:
+def _date_axis(days: list[UsageDay], bar: int, selected: int) -> str:
     """MM-DD under the first day of each week that has room for it; ▲ under the selected day."""
     text = [" "] * (len(days) * bar)
     mark = selected * bar + (bar - 1) // 2

@@ -110,7 +110,7 @@ class ApprovalsScreen(LeadScreen):
         Binding("y", "approve", "Approve (confirm)", id="approvals.approve"),
         Binding("n", "deny", "Deny", id="approvals.deny"),
         Binding("r", "recheck", "Check the quotes again", id="approvals.recheck"),
-        Binding("escape,q", "back", "Back", id="approvals.back"),
+        Binding("escape,q", "dismiss", "Back", id="approvals.back"),
     ]
 
     DEFAULT_CSS = """
@@ -338,6 +338,3 @@ class ApprovalsScreen(LeadScreen):
             await self.watcher.read_now()
         except JournalError as error:
             self.show_error(error)
-
-    def action_back(self) -> None:
-        self.dismiss()

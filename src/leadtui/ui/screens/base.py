@@ -24,6 +24,7 @@ from leadtui.ui.widgets.too_small import TooSmall
 if TYPE_CHECKING:
     from leadtui.api.client import LeadClient
     from leadtui.api.models import Identity
+    from leadtui.ui.widgets.lead_table import LeadTable
 
 
 class LeadScreen(Screen[None]):
@@ -54,6 +55,7 @@ class LeadScreen(Screen[None]):
         self._requests: dict[str, str] = {}
         # The worker whose failure the error panel shows (None: shown outside any worker).
         self._error_origin: Worker[object] | None = None
+        self._load_failed = False
 
     def compose(self) -> ComposeResult:
         yield AppHeader()
@@ -108,6 +110,23 @@ class LeadScreen(Screen[None]):
         if panel is not None:
             panel.clear()
             self.refresh_bindings()
+
+    def show_load_error(self, error: BaseException, retry: Callable[[], object]) -> None:
+        self._load_failed = True
+        self.show_error(error, retry=retry)
+
+    def load_recovered(self) -> None:
+        # Only a load failure is cleared by a load: a spend's explanation stays until read.
+        if self._load_failed:
+            self._load_failed = False
+            self.clear_error()
+
+    # A screen's lead table, by name: importing the widget here would slow the first frame.
+    def on_lead_table_loaded(self) -> None:
+        self.load_recovered()
+
+    def on_lead_table_load_failed(self, event: LeadTable.LoadFailed) -> None:
+        self.show_load_error(event.error, event.table.retry)
 
     def _panel(self) -> ErrorPanel | None:
         """The error panel; None while the screen composes or is taken down, when a load that

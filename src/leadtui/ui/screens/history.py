@@ -36,7 +36,7 @@ class HistoryScreen(LeadScreen):
     AUTO_FOCUS = "#history-table"
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,q", "back", "Back", id="history.back"),
+        Binding("escape,q", "dismiss", "Back", id="history.back"),
         Binding("y", "copy_line", "Copy line", id="history.copy_line"),
         Binding("Y", "copy_shown", "Copy all shown", id="history.copy_shown", key_display="Y"),
     ]
@@ -123,9 +123,6 @@ class HistoryScreen(LeadScreen):
         table.set_rows(self.lead_app.history.entries())
         if at_top:
             table.move_cursor(row=0, animate=False)  # the newest line stays in view
-
-    def action_back(self) -> None:
-        self.dismiss()
 
     def action_copy_line(self) -> None:
         entry = self._table.focused_row

@@ -32,7 +32,7 @@ class JobResultsScreen(LeadScreen):
     LABEL = "Results"
     AUTO_FOCUS = "#results-table"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,q", "back", "Back", id="results.back"),
+        Binding("escape,q", "dismiss", "Back", id="results.back"),
         Binding("r", "reload", "Refresh", id="results.refresh"),
     ]
 
@@ -41,7 +41,6 @@ class JobResultsScreen(LeadScreen):
         self.kind = kind
         self.job_id = job_id
         self.results_state: str | None = None
-        self._load_failed = False
 
     def compose_body(self) -> ComposeResult:
         yield Static("Loading results…", id="results-status")
@@ -59,9 +58,6 @@ class JobResultsScreen(LeadScreen):
     @property
     def table(self) -> LeadTable:
         return self.query_one(LeadTable)
-
-    def action_back(self) -> None:
-        self.app.pop_screen()
 
     def action_reload(self) -> None:
         self.table.load(self._page, self._known_count())
@@ -98,19 +94,8 @@ class JobResultsScreen(LeadScreen):
         return await self.client.extractions.results(self.job_id, cursor, PAGE_SIZE)
 
     @on(LeadTable.Loaded)
-    def _loaded(self) -> None:
-        if self._load_failed:
-            self._load_failed = False
-            self.clear_error()
-        self._draw_status()
-
-    @on(LeadTable.LoadFailed)
-    def _failed(self, event: LeadTable.LoadFailed) -> None:
-        self._load_failed = True
-        self.show_error(event.error, retry=event.table.retry)
-
     @on(LeadTable.CursorMoved)
-    def _cursor_moved(self) -> None:
+    def _table_moved(self) -> None:
         self._draw_status()
 
     @on(LeadTable.RowOpened)

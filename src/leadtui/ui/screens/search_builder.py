@@ -20,7 +20,7 @@ from textual.widgets.option_list import Option
 
 from leadtui.api.contract import ErrorCode, Scope
 from leadtui.api.errors import ApiError, LeadError
-from leadtui.api.models import Search, SearchRequest
+from leadtui.api.models import SEARCH_SECTION_MAX, Search, SearchRequest
 from leadtui.spend.gate import settles_spend
 from leadtui.ui.frame.commands import PaletteCommand
 from leadtui.ui.frame.main_screens import NEW_SEARCH
@@ -31,7 +31,6 @@ from leadtui.ui.model.search_draft import (
     SECTIONS,
     ItemDraft,
     SearchDraft,
-    section_limit,
     server_field_errors,
 )
 from leadtui.ui.screens.base import LeadScreen
@@ -122,7 +121,7 @@ class NewSearchScreen(LeadScreen):
             items = self.draft.section(section)
             bad = section in self.reasons or section in self.server_reasons
             mark = "✗" if bad or any(self._item_bad(section, n) for n in range(len(items))) else "✓"
-            title = f"{mark} {section.capitalize()} {len(items)}/{section_limit()}"
+            title = f"{mark} {section.capitalize()} {len(items)}/{SEARCH_SECTION_MAX}"
             options.append(Option(title, id=section))
             for n, item in enumerate(items):
                 mark = "✗" if self._item_bad(section, n) else " "
@@ -189,7 +188,7 @@ class NewSearchScreen(LeadScreen):
             reason = self.server_reasons.get(section) or self.reasons.get(section)
             hint.update(
                 (f"✗ {reason}\n" if reason else "")
-                + f"{section}: {count}/{section_limit()} items. Press + to add one; Enter on "
+                + f"{section}: {count}/{SEARCH_SECTION_MAX} items. Press + to add one; Enter on "
                 "an item edits it, x removes it, ⇧↑/⇧↓ move it."
             )
         else:
@@ -271,9 +270,9 @@ class NewSearchScreen(LeadScreen):
         if section == FILTER:
             return
         items = self.draft.section(section)
-        if len(items) >= section_limit():
+        if len(items) >= SEARCH_SECTION_MAX:
             self.notify(
-                f"{section}: {len(items)}/{section_limit()} items, the most a search takes. "
+                f"{section}: {len(items)}/{SEARCH_SECTION_MAX} items, the most a search takes. "
                 "Remove one (x) to add another.",
                 title="Nothing added",
                 severity="warning",

@@ -57,14 +57,13 @@ class SearchDetailScreen(LeadScreen):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("u", "unlock", "Unlock more", id="search.unlock"),
         Binding("r", "refresh", "Refresh", id="search.refresh"),
-        Binding("escape,backspace,q", "back", "Back", id="search.back"),
+        Binding("escape,backspace,q", "dismiss", "Back", id="search.back"),
         Binding("E", "exports", "Its exports", id="search.exports", key_display="E"),
     ]
 
     def __init__(self, search: Search) -> None:
         super().__init__()
         self.search = search
-        self._load_failed = False
         self.unlocking = False
         """An unlock is being chosen, confirmed or sent: `u` is off until it ends."""
         self.waiting_for: str | None = None
@@ -114,12 +113,11 @@ class SearchDetailScreen(LeadScreen):
         try:
             search = await self.client.searches.get(self.search.searchId)
         except LeadError as error:
-            self._load_failed = True
-            self.show_error(error, retry=self.refresh_search)
+            self.show_load_error(error, self.refresh_search)
             return
         # Read before anything changes: a newer refresh may cancel this one at an await.
         price = await self._unit_quote(search)
-        self._loaded()
+        self.load_recovered()
         self.search, self.price = search, price
         self._draw_summary()
         self.refresh_bindings()
@@ -148,29 +146,14 @@ class SearchDetailScreen(LeadScreen):
     async def _fetch_page(self, search_id: str, cursor: str | None) -> Page[Lead]:
         return await self.client.searches.results(search_id, cursor, PAGE_LIMIT_MAX)
 
-    @on(LeadTable.Loaded)
-    def _leads_loaded(self) -> None:
-        self._loaded()
-        self._draw_status()
-
-    def _loaded(self) -> None:
-        # Only a load failure is cleared by a load: a spend's explanation stays until read.
-        if self._load_failed:
-            self._load_failed = False
-            self.clear_error()
-
-    @on(LeadTable.LoadFailed)
-    def _leads_failed(self, event: LeadTable.LoadFailed) -> None:
-        self._load_failed = True
-        self.show_error(event.error, retry=event.table.retry)
-
     @on(LeadTable.RowOpened)
     def _row_opened(self, event: LeadTable.RowOpened) -> None:
         title = f"Lead {event.row + 1:,} of {self.search.searchId}"
         self.app.push_screen(LeadDetail(event.record, title))
 
+    @on(LeadTable.Loaded)
     @on(LeadTable.CursorMoved)
-    def _cursor_moved(self) -> None:
+    def _table_moved(self) -> None:
         self._draw_status()
 
     # --- drawing ------------------------------------------------------------------------
@@ -226,9 +209,6 @@ class SearchDetailScreen(LeadScreen):
         status.set_class(self.waiting_for is not None, "-working")
 
     # --- actions ------------------------------------------------------------------------
-
-    def action_back(self) -> None:
-        self.dismiss()
 
     def action_refresh(self) -> None:
         self.refresh_search()

@@ -19,7 +19,8 @@ from leadtui.ui.frame.main_screens import SEARCHES
 from leadtui.ui.frame.stylesheets import stylesheet
 from leadtui.ui.frame.workers import start_worker
 from leadtui.ui.screens.base import LeadScreen
-from leadtui.ui.widgets.view_table import Cell, ViewTable
+from leadtui.ui.widgets.row_table import Cell
+from leadtui.ui.widgets.view_table import ViewTable
 
 PAGE_SIZE = 25
 # Load the next page when the highlight is this close to the last loaded row.

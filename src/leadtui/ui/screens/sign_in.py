@@ -66,7 +66,7 @@ class SignInScreen(Screen[SignedIn | None]):
     CSS_PATH = stylesheet("sign_in")
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "cancel", "Cancel", id="sign_in.cancel"),
+        Binding("escape", "dismiss", "Cancel", id="sign_in.cancel"),
     ]
 
     def __init__(self, reason: str = "") -> None:
@@ -131,9 +131,6 @@ class SignInScreen(Screen[SignedIn | None]):
         if self._unsaved is not None:
             client, identity = self._unsaved
             self.dismiss(SignedIn(client, identity, "this session only"))
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)
 
     def _say(self, text: str, *, error: bool = False) -> None:
         status = self.query_one("#sign-in-status", Static)

@@ -1,13 +1,10 @@
 """`DownloadLine`: the jobs screen's last line: a download's progress, then where a file went.
 
-Downloads (whole or custom archives) and the CSV of a table are written here, never half and
-never through a planted file: each goes to a new exclusive file beside its free name (made
-safe from the export's id), renamed once complete. A failure says why and where, in the
-system's words.
-
-Every file goes to the download folder setting, or, for the keys that ask where (`a`, `O`,
-`W`), to the folder given in `SaveTo` for that one file: the setting never changes. The next
-question starts on the last folder given this session.
+Archives and a table's CSV are written never half and never through a planted file: each goes
+to a new exclusive file beside its free name (made safe from the export's id), renamed once
+complete; a failure says why and where. A file goes to the download folder setting, or, for
+the keys that ask where (`a`, `O`, `W`), to the folder given in `SaveTo` for that one file
+(the next question starts there).
 """
 
 from __future__ import annotations
@@ -25,7 +22,7 @@ from leadtui.config.download_folder import free_path
 from leadtui.ui.dialogs.custom_download import CustomDownloadChoice
 from leadtui.ui.dialogs.save_to import SaveTo
 from leadtui.ui.frame.handle import AppHandle, app_handle
-from leadtui.ui.model.export_files import stamp, write_rows_csv
+from leadtui.ui.model.export_files import write_rows_csv
 
 if TYPE_CHECKING:
     from textual.app import ComposeResult
@@ -73,9 +70,6 @@ class DownloadLine(Horizontal):
         if folder is not None:
             self.asked_folder = folder
         return folder
-
-    def stamp(self, now: float) -> str:
-        return stamp(now)
 
     def _say(self, words: str, *, progress: bool = False) -> None:
         self.add_class("-shown")

@@ -107,9 +107,6 @@ class ErrorPanel(Vertical):
             self._timer.stop()
             self._timer = None
 
-    def _seconds_left(self) -> int:
-        return max(0, math.ceil(self._deadline - self.clock()))
-
     def _draw_countdown(self) -> None:
         line = self.query_one("#error-retry", Static)
         line.display = self._retry is not None or self._too_long is not None
@@ -119,7 +116,7 @@ class ErrorPanel(Vertical):
                 "not retrying by itself; try again later."
             )
         elif self._retry is not None:
-            left = self._seconds_left()
+            left = max(0, math.ceil(self._deadline - self.clock()))
             line.update(f"Retrying in {duration(left)}…" if left else "Retrying now…")
 
     def _tick(self) -> None:

@@ -29,15 +29,9 @@ _NEEDS: dict[str, str] = {
 }
 
 
-def failed_note(export: Export) -> str:
-    """What a failed export says: the server's reason when given, and the free retry."""
-    reason = failure_reason(export)
-    said = f": {reason}" if reason else ""
-    return f"✗ {export.exportId} failed{said} · t retries it at no cost"
-
-
 class ExportsPanel(JobPanel[Export]):
     KIND = "export"
+    NONE_YET = "none yet: unlock results on Searches (2)"
     ACTION_SCOPES: ClassVar[dict[str, tuple[Scope, str]]] = {
         "retry": (Scope.EXPORTS_WRITE, "retry a failed export"),
     }
@@ -74,24 +68,19 @@ class ExportsPanel(JobPanel[Export]):
 
     def note(self, export: Export | None) -> str:
         if export is not None and export.status == ExportStatus.FAILED:
-            return failed_note(export)
+            return f"{super().note(export)} · t retries it at no cost"
         if export is not None and export.status == ExportStatus.READY:
             # Where a download goes, before it starts.
             folder = self.download_line.folder()
             return f"d saves {export.exportId}.zip to {folder} · a asks where"
-        count = self.table.row_count
-        if not count and not self.listed:
-            return self.LOADING
-        return f"{count:,} shown" if count else "none yet: unlock results on Searches (2)"
+        return super().note(export)
 
     def applies(self, action: str, export: Export | None) -> bool:
         wanted = _NEEDS.get(action)
         return export is not None and (wanted is None or export.status == wanted)
 
-    # --- actions --------------------------------------------------------------------------
-
     def action_results(self) -> None:
-        export = self.table.selected
+        export = self.table.focused_row
         if export is None:
             return
         if export.status != ExportStatus.READY:
@@ -107,7 +96,7 @@ class ExportsPanel(JobPanel[Export]):
         self.app.push_screen(JobResultsScreen("export", export.exportId))
 
     def action_open_search(self) -> None:
-        export = self.table.selected
+        export = self.table.focused_row
         if export is not None and export.searchId:
             start_worker(
                 self.app, partial(self.lead_app.show_search_of, export.searchId), group="jump"
@@ -115,7 +104,7 @@ class ExportsPanel(JobPanel[Export]):
 
     @work(group="jobs-retry")
     async def action_retry(self) -> None:
-        export = self.table.selected
+        export = self.table.focused_row
         if export is None or export.status != ExportStatus.FAILED or "retry" in self.busy:
             return
         reason = failure_reason(export)
@@ -127,17 +116,13 @@ class ExportsPanel(JobPanel[Export]):
             "Retry",
         )
         exports = self.lead_app.client.exports
-
-        async def took() -> Export | None:
-            record = await exports.get(export.exportId)
-            return record if record.status != ExportStatus.FAILED else None
-
         record = await self.send(
             "retry",
             f"retrying {export.exportId}",
             lambda: exports.retry(export.exportId),
             ask=ask,
-            took=took,
+            reread=lambda: exports.get(export.exportId),
+            took=lambda record: record.status != ExportStatus.FAILED,
         )
         if record is None:
             return
@@ -147,7 +132,7 @@ class ExportsPanel(JobPanel[Export]):
     @work(group="jobs-download")
     async def action_download(self, ask_where: bool = False) -> None:
         """The whole archive, to the download folder, or where the user says (`a`)."""
-        export = self.table.selected
+        export = self.table.focused_row
         if export is None or export.status != ExportStatus.READY or self._downloading():
             return
         name = f"{export.exportId}.zip"
@@ -160,7 +145,7 @@ class ExportsPanel(JobPanel[Export]):
     @work(group="jobs-download")
     async def action_custom_download(self, ask_where: bool = False) -> None:
         """Chosen columns and format, to the download folder, or where the user says (`O`)."""
-        export = self.table.selected
+        export = self.table.focused_row
         if export is None or export.status != ExportStatus.READY or self._downloading():
             return
         client = self.lead_app.client

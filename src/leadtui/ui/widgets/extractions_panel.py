@@ -19,7 +19,7 @@ from leadtui.ui.dialogs.confirm import ConfirmText
 from leadtui.ui.dialogs.extraction_form import ExtractionForm, launch_problems
 from leadtui.ui.frame.spend_flow import confirm_and_spend
 from leadtui.ui.model.errors import ErrorReport
-from leadtui.ui.model.job_board import JobBoard, failure_reason
+from leadtui.ui.model.job_board import JobBoard
 from leadtui.ui.screens.job_results import JobResultsScreen
 from leadtui.ui.widgets.job_columns import summary
 from leadtui.ui.widgets.job_panel import JobPanel
@@ -34,7 +34,6 @@ _PAUSABLE = frozenset({ExtractionStatus.QUEUED, ExtractionStatus.RUNNING})
 _TOGGLES = frozenset({*_PAUSABLE, ExtractionStatus.PAUSED})
 # Titles of what this panel shows on the screen's error panel, cleared by the next success.
 DRAFT_INCOMPLETE = "Draft incomplete"
-NO_LAUNCHES = "No launches left"
 AS_DRAFT = "ctrl+s saves this as a draft to launch later."
 
 
@@ -54,6 +53,7 @@ def refused_launch(report: ErrorReport) -> str:
 
 class ExtractionsPanel(JobPanel[Extraction]):
     KIND = "extraction"
+    NONE_YET = "none yet: e drafts one"
     ACTION_SCOPES: ClassVar[dict[str, tuple[Scope, str]]] = {
         "edit_draft": (Scope.EXTRACTIONS_WRITE, "edit a draft"),
         "launch": (Scope.EXTRACTIONS_WRITE, "launch an extraction"),
@@ -79,15 +79,6 @@ class ExtractionsPanel(JobPanel[Extraction]):
             self.border_title = "Extractions — this key lacks extractions:read"
         self.draw_subtitle()
 
-    def note(self, extraction: Extraction | None) -> str:
-        if extraction is not None and extraction.status == ExtractionStatus.FAILED:
-            reason = failure_reason(extraction)
-            return f"✗ {extraction.extractionId} failed" + (f": {reason}" if reason else "")
-        count = self.table.row_count
-        if not count and not self.listed:
-            return self.LOADING
-        return f"{count:,} shown" if count else "none yet: e drafts one"
-
     def applies(self, action: str, extraction: Extraction | None) -> bool:
         status = extraction.status if extraction is not None else None
         if action in ("edit_draft", "launch"):
@@ -96,10 +87,8 @@ class ExtractionsPanel(JobPanel[Extraction]):
             return status in _TOGGLES
         return action == "stop" and status in _STOPPABLE
 
-    # --- results and drafts ---------------------------------------------------------------
-
     def action_results(self) -> None:
-        extraction = self.table.selected
+        extraction = self.table.focused_row
         if extraction is None:
             return
         if extraction.status == ExtractionStatus.DRAFT:
@@ -145,7 +134,7 @@ class ExtractionsPanel(JobPanel[Extraction]):
 
     @work(group="jobs-extraction-form")
     async def action_edit_draft(self) -> None:
-        extraction = self.table.selected
+        extraction = self.table.focused_row
         if extraction is None or extraction.status != ExtractionStatus.DRAFT:
             return
         result = await self.app.push_screen_wait(ExtractionForm(extraction))
@@ -161,16 +150,14 @@ class ExtractionsPanel(JobPanel[Extraction]):
         self.lead_app.jobs.absorb(draft)
         self.notify(f"Draft {draft.extractionId} updated.", timeout=4)
 
-    # --- launch: a spend of the quota -----------------------------------------------------
-
     @work(group="jobs-extraction-launch")
     async def action_launch(self) -> None:
-        extraction = self.table.selected
+        extraction = self.table.focused_row
         if extraction is None or extraction.status != ExtractionStatus.DRAFT:
             return
         problems = launch_problems(extraction.model_extra or {})
         if problems:
-            self._show(
+            cast("LeadScreen", self.screen).show_error(
                 ErrorReport(
                     DRAFT_INCOMPLETE,
                     f"Draft {extraction.extractionId} cannot be launched yet: "
@@ -196,21 +183,18 @@ class ExtractionsPanel(JobPanel[Extraction]):
         if result is not None:
             self._clear_incomplete()
 
-    def _show(self, report: ErrorReport) -> None:
-        cast("LeadScreen", self.screen).show_error(report)
-
     def _clear_incomplete(self) -> None:
         """A launch or an edit went through: what stopped the last launch is over."""
         screen = cast("LeadScreen", self.screen)
         shown = screen.error_panel.report
-        if shown is not None and shown.title in (DRAFT_INCOMPLETE, NO_LAUNCHES):
+        if shown is not None and (
+            shown.title == DRAFT_INCOMPLETE or shown.code == Code.NO_LAUNCHES_LEFT
+        ):
             screen.clear_error()
-
-    # --- running jobs ---------------------------------------------------------------------
 
     @work(group="jobs-extraction-state")
     async def action_toggle_job(self) -> None:
-        extraction = self.table.selected
+        extraction = self.table.focused_row
         if extraction is None or extraction.status not in _TOGGLES:
             return
         extractions = self.lead_app.client.extractions
@@ -218,16 +202,12 @@ class ExtractionsPanel(JobPanel[Extraction]):
         pausing = extraction.status in _PAUSABLE
         call = extractions.pause if pausing else extractions.resume
         wanted = {ExtractionStatus.PAUSED} if pausing else _PAUSABLE
-
-        async def took() -> Extraction | None:
-            record = await extractions.get(job_id)
-            return record if record.status in wanted else None
-
         record = await self.send(
             "toggle_job",
             f"{'pausing' if pausing else 'resuming'} {job_id}",
             lambda: call(job_id),
-            took=took,
+            reread=lambda: extractions.get(job_id),
+            took=lambda record: record.status in wanted,
         )
         if record is None:
             return
@@ -236,7 +216,7 @@ class ExtractionsPanel(JobPanel[Extraction]):
 
     @work(group="jobs-extraction-state")
     async def action_stop(self) -> None:
-        extraction = self.table.selected
+        extraction = self.table.focused_row
         if extraction is None or extraction.status not in _STOPPABLE:
             return
         job_id, extractions = extraction.extractionId, self.lead_app.client.extractions
@@ -246,13 +226,13 @@ class ExtractionsPanel(JobPanel[Extraction]):
             "are archived and stay readable.",
             "Stop",
         )
-
-        async def took() -> Extraction | None:
-            record = await extractions.get(job_id)
-            return record if record.status == ExtractionStatus.STOPPED else None
-
         record = await self.send(
-            "stop", f"stopping {job_id}", lambda: extractions.stop(job_id), ask=ask, took=took
+            "stop",
+            f"stopping {job_id}",
+            lambda: extractions.stop(job_id),
+            ask=ask,
+            reread=lambda: extractions.get(job_id),
+            took=lambda record: record.status == ExtractionStatus.STOPPED,
         )
         if record is None:
             return

@@ -60,10 +60,6 @@ class AppHeader(Horizontal):
 
     def __init__(self) -> None:
         super().__init__()
-        self._credits: int | None = None
-        self._waiting = 0
-        self._tabs_width = 0
-        self._short_tabs_width = 0
         self._tabs = Content("")
         self._short_tabs = Content("")
 
@@ -83,7 +79,8 @@ class AppHeader(Horizontal):
         self.watch(self.app, "identity", self._identity_changed)
         self.watch(self.app, "credits", self._credits_changed)
         self.watch(self.app, "approvals_waiting", self._approvals_changed)
-        self._draw_tabs()
+        self._tabs = self._tab_line(short=False)
+        self._short_tabs = self._tab_line(short=True)
         self.draw_flags()
 
     def on_resize(self) -> None:
@@ -99,29 +96,25 @@ class AppHeader(Horizontal):
         the approvals waiting stay whole at 80 columns; below, the other screens' tabs show
         their keys alone (60 columns); the brand takes what is left."""
         width = self.size.width
+        credits, waiting = self.lead_app.credits, self.lead_app.approvals_waiting
         flags = len("read-only") + PADDING if self.lead_app.read_only else 0
-        short_tabs = False
-        for short_approvals, short_tabs, short_credits in (
-            (False, False, False),
-            (True, False, False),
-            (True, True, False),
-            (True, True, True),
-        ):
-            tabs = self._short_tabs_width if short_tabs else self._tabs_width
-            needed = flags + tabs
-            needed += cell_len(credits_text(self._credits, short=short_credits)) + PADDING
-            if self._waiting:
-                needed += cell_len(approvals_text(self._waiting, short=short_approvals)) + PADDING
+        for shortened in range(4):  # the approvals first, then the tabs, then the credits
+            short_approvals, short_tabs, short_credits = shortened > 0, shortened > 1, shortened > 2
+            tabs = self._short_tabs if short_tabs else self._tabs
+            needed = flags + tabs.cell_length
+            needed += cell_len(credits_text(credits, short=short_credits)) + PADDING
+            if waiting:
+                needed += cell_len(approvals_text(waiting, short=short_approvals)) + PADDING
             if not width or needed <= width:
                 break
-        self._show_tabs(short=short_tabs)
-        self._show("#credits", credits_text(self._credits, short=short_credits))
+        self._show("#tabs", tabs)
+        self._show("#credits", credits_text(credits, short=short_credits))
         self._show(
             "#approvals",
             Content.from_markup(
-                f"[@click=app.approvals]{approvals_text(self._waiting, short=short_approvals)}[/]"
+                f"[@click=app.approvals]{approvals_text(waiting, short=short_approvals)}[/]"
             )
-            if self._waiting
+            if waiting
             else "",
         )
 
@@ -141,23 +134,14 @@ class AppHeader(Horizontal):
         self.query_one("#brand", Static).update(brand)
 
     def _approvals_changed(self, waiting: int) -> None:
-        self._waiting = waiting
         self.query_one("#approvals", Static).display = waiting > 0
         self._fit()
 
     def _credits_changed(self, credits: int | None) -> None:
-        self._credits = credits
         self._fit()
         badge = self.query_one("#credits", Static)
         badge.set_class(credits is None, "-unknown")
         badge.set_class(credits is not None and credits < LOW_CREDITS, "-low")
-
-    def _draw_tabs(self) -> None:
-        self._tabs = self._tab_line(short=False)
-        self._short_tabs = self._tab_line(short=True)
-        self._tabs_width = self._tabs.cell_length
-        self._short_tabs_width = self._short_tabs.cell_length
-        self._show_tabs(short=False)
 
     def _tab_line(self, *, short: bool) -> Content:
         """Every screen with its key; `short`: the other screens by their key alone."""
@@ -171,6 +155,3 @@ class AppHeader(Horizontal):
                 tab = f" [b]{escape(key)}[/b] " if short else f" [b]{escape(key)}[/b] {label} "
                 markup.append(f"[@click=app.open('{mode}')]{tab}[/]")
         return Content.from_markup("".join(markup))
-
-    def _show_tabs(self, *, short: bool) -> None:
-        self._show("#tabs", self._short_tabs if short else self._tabs)

@@ -1,8 +1,7 @@
 """What the jobs tables show of each kind of job: columns, status cells, the CSV rows.
 
 Status is a word and a mark (✓ ✗ ◐ …) coloured from the current theme, so NO_COLOR loses
-nothing and ctrl+t repaints it. A column may have a short form (a date without its time) and
-may be optional (left out, the last first, when the columns do not fit).
+nothing and ctrl+t repaints it.
 """
 
 from __future__ import annotations
@@ -10,7 +9,6 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Any, Final, Generic, TypeVar
 
 from rich.text import Text
@@ -18,7 +16,8 @@ from textual.theme import Theme
 
 from leadtui.api.contract import ExportStatus, ExtractionStatus
 from leadtui.api.models import Export, Extraction
-from leadtui.ui.model.timefmt import date_time
+from leadtui.ui.model.job_board import job_key
+from leadtui.ui.model.timefmt import date_time, moment
 
 JobT = TypeVar("JobT", Export, Extraction)
 
@@ -110,13 +109,15 @@ def layouts(columns: Sequence[Column]) -> list[Layout]:
 
 def iso(value: str | None) -> str:
     """A server time as the CSV writes it: ISO 8601 with its offset (local when it has none)."""
-    if not value:
-        return ""
-    try:
-        moment = datetime.fromisoformat(value)
-    except ValueError:
-        return value
-    return (moment if moment.tzinfo else moment.astimezone()).isoformat()
+    at = moment(value)
+    if at is None:
+        return value or ""
+    return (at if at.tzinfo else at.astimezone()).isoformat()
+
+
+# What a table and its CSV show of a job: its id, what it is about, its result count, its
+# status and its progress (None where the server gives none).
+Facts = tuple[str, str | None, int | None, str, float | None]
 
 
 class JobColumns(ABC, Generic[JobT]):
@@ -127,55 +128,46 @@ class JobColumns(ABC, Generic[JobT]):
     """The states this kind of job has: the status column is as wide as the widest."""
 
     @abstractmethod
-    def job_id(self, job: JobT) -> str: ...
+    def facts(self, job: JobT) -> Facts: ...
 
-    @abstractmethod
-    def cells(self, job: JobT) -> Sequence[Cell]:
-        """One per column; "updated" is filled in by the table (it ages with the clock)."""
+    def job_id(self, job: JobT) -> str:
+        return job_key(job)[1]
 
-    @abstractmethod
+    def cells(self, job: JobT, updated: str) -> Sequence[Cell]:
+        """One per column; `updated` is given by the table (it ages with the clock)."""
+        job_id, what, results, status, progress = self.facts(job)
+        count = "—" if results is None else f"{results:,}"
+        return (
+            job_id,
+            what or "—",
+            count,
+            Status(status, progress),
+            updated,
+            date_time(job.created_at),
+        )
+
     def raw(self, job: JobT) -> list[str]:
         """The CSV row: ids, numbers, status words and ISO 8601 times, not what is drawn."""
+        job_id, what, results, status, _ = self.facts(job)
+        count = "" if results is None else str(results)
+        return [job_id, what or "", count, status, iso(job.updated_at), iso(job.created_at)]
 
-    def raw_header(self) -> list[str]:
-        return [column.label for column in self.COLUMNS]
+
+# Every kind of job shows these after its id and what it is about.
+_LAST_COLUMNS = (
+    Column("results", "Results"),
+    Column("status", "Status"),
+    Column("updated", "Updated", optional=True),
+    Column("created", "Created", short=day, optional=True),
+)
 
 
 class ExportColumns(JobColumns[Export]):
     STATUSES = tuple(ExportStatus)
-    COLUMNS = (
-        Column("id", "Export"),
-        Column("search", "Search"),
-        Column("results", "Results"),
-        Column("status", "Status"),
-        Column("updated", "Updated", optional=True),
-        Column("created", "Created", short=day, optional=True),
-    )
+    COLUMNS = (Column("id", "Export"), Column("search", "Search"), *_LAST_COLUMNS)
 
-    def job_id(self, job: Export) -> str:
-        return job.exportId
-
-    def cells(self, job: Export) -> Sequence[Cell]:
-        results = job.additional_results
-        return (
-            job.exportId,
-            job.searchId or "—",
-            f"{results:,}" if results is not None else "—",
-            Status(job.status, job.progress),
-            "",
-            date_time(job.created_at),
-        )
-
-    def raw(self, job: Export) -> list[str]:
-        results = job.additional_results
-        return [
-            job.exportId,
-            job.searchId or "",
-            "" if results is None else str(results),
-            job.status,
-            iso(job.updated_at),
-            iso(job.created_at),
-        ]
+    def facts(self, job: Export) -> Facts:
+        return job.exportId, job.searchId, job.additional_results, job.status, job.progress
 
 
 def summary(request: Mapping[str, Any]) -> str:
@@ -188,37 +180,14 @@ def summary(request: Mapping[str, Any]) -> str:
 
 class ExtractionColumns(JobColumns[Extraction]):
     STATUSES = tuple(ExtractionStatus)
-    COLUMNS = (
-        Column("id", "Extraction"),
-        Column("what", "What", flex=True),
-        Column("results", "Results"),
-        Column("status", "Status"),
-        Column("updated", "Updated", optional=True),
-        Column("created", "Created", short=day, optional=True),
-    )
+    COLUMNS = (Column("id", "Extraction"), Column("what", "What", flex=True), *_LAST_COLUMNS)
 
-    def job_id(self, job: Extraction) -> str:
-        return job.extractionId
-
-    def cells(self, job: Extraction) -> Sequence[Cell]:
-        count = job.extra("result_count")
-        progress = job.extra("progress")
+    def facts(self, job: Extraction) -> Facts:
+        count, progress = job.extra("result_count"), job.extra("progress")
         return (
             job.extractionId,
             summary(job.model_extra or {}),
-            f"{count:,}" if isinstance(count, int) else "—",
-            Status(job.status or "", progress if isinstance(progress, float | int) else None),
-            "",
-            date_time(job.created_at),
-        )
-
-    def raw(self, job: Extraction) -> list[str]:
-        count = job.extra("result_count")
-        return [
-            job.extractionId,
-            summary(job.model_extra or {}),
-            str(count) if isinstance(count, int) else "",
+            count if isinstance(count, int) else None,
             job.status or "",
-            iso(job.updated_at),
-            iso(job.created_at),
-        ]
+            progress if isinstance(progress, float | int) else None,
+        )

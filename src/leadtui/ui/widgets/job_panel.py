@@ -19,12 +19,13 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.widgets import DataTable
 
-from leadtui.api.contract import Scope
+from leadtui.api.contract import ExportStatus, ExtractionStatus, Scope
 from leadtui.api.errors import LeadError
 from leadtui.ui.dialogs.confirm import ConfirmText
 from leadtui.ui.frame.handle import AppHandle, app_handle
 from leadtui.ui.model.errors import describe
-from leadtui.ui.model.job_board import JobBoard
+from leadtui.ui.model.export_files import stamp
+from leadtui.ui.model.job_board import JobBoard, failure_reason
 from leadtui.ui.widgets.download_line import DownloadLine
 from leadtui.ui.widgets.job_columns import JobT
 from leadtui.ui.widgets.job_tables import JobTable
@@ -63,6 +64,8 @@ class JobPanel(Vertical, Generic[JobT]):
     ]
 
     LOADING: ClassVar[str] = "⟳ reading the first page…"
+    # The border line of an empty table once the first page is read: how to make a job.
+    NONE_YET: ClassVar[str] = ""
 
     # Binding description -> what the palette says under its entry (while the panel has focus).
     PALETTE_HELP: ClassVar[dict[str, str]] = {
@@ -90,8 +93,6 @@ class JobPanel(Vertical, Generic[JobT]):
     def download_line(self) -> DownloadLine:
         return self.screen.query_one(DownloadLine)
 
-    # --- what a panel says about its jobs ---------------------------------------------
-
     @abstractmethod
     def show(self, board: JobBoard, now: float) -> None:
         """Merge the board's jobs of this kind into the table, then `draw_subtitle`."""
@@ -100,9 +101,15 @@ class JobPanel(Vertical, Generic[JobT]):
     def applies(self, action: str, job: JobT | None) -> bool:
         """Whether `action` applies to the selected job (else its key is greyed)."""
 
-    @abstractmethod
     def note(self, job: JobT | None) -> str:
         """The border line when nothing is running: counts, hints, a failure's reason."""
+        if job is not None and job.status in (ExportStatus.FAILED, ExtractionStatus.FAILED):
+            reason = failure_reason(job)
+            return f"✗ {self.table.shape.job_id(job)} failed" + (f": {reason}" if reason else "")
+        count = self.table.row_count
+        if not count and not self.listed:
+            return self.LOADING
+        return f"{count:,} shown" if count else self.NONE_YET
 
     def draw_subtitle(self) -> None:
         # Under a dialog (a launch's ConfirmSpend), nothing is sent yet: it shows once the
@@ -110,7 +117,7 @@ class JobPanel(Vertical, Generic[JobT]):
         if self.busy and self.screen.is_active:
             self.border_subtitle = "⟳ " + "; ".join(self.busy.values()) + "…"
         else:
-            self.border_subtitle = self.note(self.table.selected)
+            self.border_subtitle = self.note(self.table.focused_row)
 
     @asynccontextmanager
     async def running(self, action: str, doing: str) -> AsyncIterator[None]:
@@ -133,12 +140,13 @@ class JobPanel(Vertical, Generic[JobT]):
         call: Callable[[], Awaitable[T]],
         *,
         ask: ConfirmText | None = None,
-        took: Callable[[], Awaitable[T | None]] | None = None,
+        reread: Callable[[], Awaitable[T]] | None = None,
+        took: Callable[[T], bool] = lambda record: True,
     ) -> T | None:
         """Make one request while `running`, once `ask` (if any) is answered yes. None when
         declined or failed; a failure is told under what was being done (words, code,
-        request id). When the answer was a failure, `took` reads the job again and returns it
-        if the request took effect after all (an answer lost after the server acted)."""
+        request id). When the answer was a failure, `reread` reads the job again and returns it
+        if it `took` effect after all (an answer lost after the server acted)."""
         if ask is not None and not await self.app.push_screen_wait(ask):
             return None
         async with self.running(action, doing):
@@ -146,10 +154,10 @@ class JobPanel(Vertical, Generic[JobT]):
                 return await call()
             except LeadError as error:
                 failure = error
-            if took is not None:
+            if reread is not None:
                 with contextlib.suppress(LeadError):
-                    record = await took()
-                    if record is not None:
+                    record = await reread()
+                    if took(record):
                         return record
         report = describe(failure)
         title = f"{doing[:1].upper()}{doing[1:]} failed: {report.title}"
@@ -158,22 +166,14 @@ class JobPanel(Vertical, Generic[JobT]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         gate = self.ACTION_SCOPES.get(action)
-        if gate is not None and not self.lead_app.has_scope(gate[0]):
-            return None
-        if action in self.busy:
+        if action in self.busy or (gate is not None and not self.lead_app.has_scope(gate[0])):
             return None
         if action in ("results", "export_csv"):
             return True if self.table.row_count else None
         # Only this panel's own bindings are checked here.
-        return True if self.applies(action, self.table.selected) else None
-
-    # --- shared keys ------------------------------------------------------------------
+        return True if self.applies(action, self.table.focused_row) else None
 
     @on(DataTable.RowHighlighted)
-    def _row_highlighted(self) -> None:
-        self.draw_subtitle()
-        self.refresh_bindings()
-
     @on(JobTable.ViewChanged)
     def _view_changed(self) -> None:
         caption = self.table.caption()
@@ -194,7 +194,7 @@ class JobPanel(Vertical, Generic[JobT]):
         the download folder, or where the user says (`W`)."""
         line = self.download_line
         rows = self.table.raw_rows()
-        name = f"{self.KIND}s-{line.stamp(self.lead_app.clock())}.csv"
+        name = f"{self.KIND}s-{stamp(self.lead_app.clock())}.csv"
         folder = await line.ask_folder(name) if ask_where else None
         if ask_where and folder is None:
             return

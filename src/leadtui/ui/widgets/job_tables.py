@@ -1,7 +1,5 @@
 """The exports and extractions tables: rows keyed by job id, updated in place on every tick.
 
-What each table shows of a job is its `JobColumns` (job_columns.py).
-
 Every column fits the terminal's width, none is cut: when they do not all fit, the columns
 that have a short form use it (a date without its time), then the optional columns at the
 right are left out, the last first (the CSV and Describe still have them).
@@ -9,8 +7,7 @@ right are left out, the last first (the CSV and Describe still have them).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from datetime import datetime
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, ClassVar, Final
 
 from rich.cells import cell_len
@@ -18,12 +15,12 @@ from rich.text import Text
 from textual import events
 from textual.binding import Binding, BindingType
 from textual.message import Message
-from textual.theme import Theme
 
 from leadtui.api.models import Export, Extraction
 from leadtui.ui.model.table_view import TableView
-from leadtui.ui.model.timefmt import ago
+from leadtui.ui.model.timefmt import ago, moment
 from leadtui.ui.widgets.job_columns import (
+    Cell,
     ExportColumns,
     ExtractionColumns,
     JobColumns,
@@ -48,11 +45,7 @@ MIN_FLEX_WIDTH: Final = 8
 
 
 class JobTable(RowTable[JobT]):
-    """A DataTable of jobs that merges records by id and keeps selection and scroll.
-
-    The table keys every table has (movement, `/` filter, `s` sort by the picked column, `D`
-    describe, `I` copy id), and `f` for the quick filters by state.
-    """
+    """Jobs merged by id, keeping selection and scroll; `f` steps through the state filters."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding(
@@ -67,14 +60,6 @@ class JobTable(RowTable[JobT]):
     class ViewChanged(Message):
         """The filter, the state filter or the sort changed: the panel's title says it."""
 
-        def __init__(self, table: JobTable[Any]) -> None:
-            super().__init__()
-            self.table = table
-
-        @property
-        def control(self) -> JobTable[Any]:
-            return self.table
-
     def __init__(self, columns: JobColumns[JobT], *, id: str | None = None) -> None:
         view: TableView[Any] = TableView(
             [column.label for column in columns.COLUMNS], self._plain_cells, columns.raw
@@ -83,8 +68,6 @@ class JobTable(RowTable[JobT]):
         self.shape: JobColumns[JobT] = columns
         self._status_width = status_width(columns.STATUSES)
         self.jobs: dict[str, JobT] = {}
-        self.given: list[JobT] = []
-        """Every job last merged, shown or not."""
         self._flex_width = MIN_FLEX_WIDTH
         self._now = 0.0
         self._state = -1  # index in STATE_FILTERS; -1: every state
@@ -94,16 +77,15 @@ class JobTable(RowTable[JobT]):
             self.add_column(column.label, key=column.key)
 
     def on_mount(self) -> None:
-        self.app.theme_changed_signal.subscribe(self, self._theme_changed)
-
-    def _theme_changed(self, theme: Theme) -> None:
-        self._redraw(self.jobs.values())
+        self.app.theme_changed_signal.subscribe(
+            self, lambda theme: self._redraw(self.jobs.values())
+        )
 
     def on_resize(self, event: events.Resize) -> None:
         self.call_after_refresh(self._fit)
 
     @property
-    def selected(self) -> JobT | None:
+    def focused_row(self) -> JobT | None:
         if not self.row_count:
             return None
         key = self.coordinate_to_cell_key(self.cursor_coordinate).row_key.value
@@ -113,15 +95,14 @@ class JobTable(RowTable[JobT]):
         """Show `jobs` that pass the filters: rows update in place, new ones are added (newest
         first, or in the sort's order), rows of jobs no longer shown are removed; the
         selected job stays selected."""
-        self.given = list(jobs)
         self._now = now
-        self.view.set_rows(self.given)
+        self.view.set_rows(list(jobs))
         self._show_view()
         if self.view.summary():
             self.title_changed()  # "N of M shown" counts what came
 
     def _show_view(self) -> None:
-        selected = self.selected
+        selected = self.focused_row
         given = {self.shape.job_id(job): job for job in self.view.shown}
         for key in [k for k in self.jobs if k not in given]:
             del self.jobs[key]
@@ -149,12 +130,11 @@ class JobTable(RowTable[JobT]):
         self.call_after_refresh(self._fit)
 
     def _updated(self, job: JobT) -> str:
-        if not job.updated_at:
-            return "—"
-        try:
-            return ago(self._now - datetime.fromisoformat(job.updated_at).timestamp())
-        except ValueError:
-            return "—"
+        at = moment(job.updated_at)
+        return ago(self._now - at.timestamp()) if at else "—"
+
+    def _cells(self, job: JobT) -> Sequence[Cell]:
+        return self.shape.cells(job, self._updated(job))
 
     def _redraw(self, jobs: Iterable[JobT]) -> None:
         theme = self.app.current_theme
@@ -163,11 +143,9 @@ class JobTable(RowTable[JobT]):
         for job in jobs:
             key = self.shape.job_id(job)
             cells: list[str | Text] = []
-            for column, cell in zip(columns, self.shape.cells(job), strict=False):
+            for column, cell in zip(columns, self._cells(job), strict=False):
                 if isinstance(cell, Status):
                     cells.append(cell.paint(theme, self._status_width))
-                elif column.key == "updated":
-                    cells.append(self._updated(job))
                 elif column.flex:
                     cells.append(_fit(cell, self._flex_width))
                 elif shown.short and column.short is not None:
@@ -214,13 +192,12 @@ class JobTable(RowTable[JobT]):
         labels = [cell_len(self.heading(i)) for i in range(len(self.shape.COLUMNS))]
         full, short = list(labels), list(labels)
         for job in self.jobs.values():
-            cells = zip(self.shape.COLUMNS, self.shape.cells(job), strict=True)
+            cells = zip(self.shape.COLUMNS, self._cells(job), strict=True)
             for i, (column, cell) in enumerate(cells):
                 if isinstance(cell, Status) or column.flex:
                     continue
-                text = self._updated(job) if column.key == "updated" else cell
-                full[i] = max(full[i], cell_len(text))
-                short[i] = max(short[i], cell_len(column.short(text) if column.short else text))
+                full[i] = max(full[i], cell_len(cell))
+                short[i] = max(short[i], cell_len(column.short(cell) if column.short else cell))
         for i, column in enumerate(self.shape.COLUMNS):
             least = MIN_FLEX_WIDTH if column.flex else 0
             least = self._status_width if column.key == "status" else least
@@ -255,31 +232,16 @@ class JobTable(RowTable[JobT]):
 
     def relabel(self) -> None:
         super().relabel()
-        # DataTable measures a label only when it is added or a cell changes: a heading that
-        # grew (the picked column's brackets, the sort's arrow) would be cut until the next
-        # tick. Widen its column now; the layout is chosen again with it.
-        for column in self.columns.values():
-            column.content_width = max(column.content_width, column.label.cell_len)
-        self.call_after_refresh(self._fit)
+        self.call_after_refresh(self._fit)  # a heading that grew may need another layout
 
     def action_pick_column(self, step: int) -> None:
         # Only the columns shown can be picked (a column left out at this width cannot).
         self.picked_column = (self.picked_column + step) % self.layout_shown.count
         self.relabel()
 
-    # --- filter, sort, describe, copy ----------------------------------------------------
-
     def _plain_cells(self, job: JobT) -> list[str]:
         """What the filter searches: the words shown, the status as a word with its mark."""
-        cells = []
-        for column, cell in zip(self.shape.COLUMNS, self.shape.cells(job), strict=True):
-            if isinstance(cell, Status):
-                cells.append(cell.words())
-            elif column.key == "updated":
-                cells.append(self._updated(job))
-            else:
-                cells.append(cell)
-        return cells
+        return [cell.words() if isinstance(cell, Status) else cell for cell in self._cells(job)]
 
     def caption(self) -> str:
         """The filter being typed, "N of M shown · …" and the sort, for the panel's title."""
@@ -288,12 +250,6 @@ class JobTable(RowTable[JobT]):
             parts.append(f"sorted by {self.view.heading(self.view.sort_column)}")
         return " · ".join(part for part in parts if part)
 
-    # --- RowTable ------------------------------------------------------------------------
-
-    @property
-    def focused_row(self) -> JobT | None:
-        return self.selected
-
     def apply(self, change: Callable[[], object]) -> None:
         change()
         self._show_view()
@@ -301,7 +257,7 @@ class JobTable(RowTable[JobT]):
         self.title_changed()
 
     def title_changed(self) -> None:
-        self.post_message(self.ViewChanged(self))
+        self.post_message(self.ViewChanged())
 
     def id_to_copy(self, job: JobT) -> str | None:
         return self.shape.job_id(job)
@@ -317,14 +273,11 @@ class JobTable(RowTable[JobT]):
             name, states = STATE_FILTERS[self._state]
             self.apply(lambda: self.view.restrict((name, lambda job: job.status in states)))
 
-    def visible_jobs(self) -> list[JobT]:
-        """The jobs in the order shown."""
-        jobs = (self.jobs.get(str(row.key.value)) for row in self.ordered_rows)
-        return [job for job in jobs if job is not None]
-
     def raw_rows(self) -> list[list[str]]:
-        """The rows as data (header first): what the CSV export writes."""
-        return [self.shape.raw_header(), *(self.shape.raw(job) for job in self.visible_jobs())]
+        """The rows as data, header first, in the order shown: what the CSV export writes."""
+        keys = [str(row.key.value) for row in self.ordered_rows]
+        rows: list[list[str]] = [self.shape.raw(self.jobs[key]) for key in keys]
+        return [list(self.view.columns), *rows]
 
 
 def _fit(text: str, width: int) -> str:

@@ -20,9 +20,6 @@ _SEPARATOR = "  "
 
 # A NamedTuple: defined on the first frame's path, where a dataclass costs ~0.5 ms more.
 class FooterKey(NamedTuple):
-    """One key as the footer shows it."""
-
-    key: str  # as pressed, e.g. "question_mark"
     shown: str  # as drawn, e.g. "?"
     description: str
     enabled: bool
@@ -69,17 +66,15 @@ def footer_keys(screen: Screen[object]) -> list[FooterKey]:
         shown = app.get_key_display(binding)
         kept = binding.action == "help"
         main = binding.action in main_actions
-        keys.append(FooterKey(binding.key, shown, binding.description, active.enabled, kept, main))
+        keys.append(FooterKey(shown, binding.description, active.enabled, kept, main))
     palette = bindings.get(app.COMMAND_PALETTE_BINDING)
     if app.ENABLE_COMMAND_PALETTE and palette is not None:
         shown = app.get_key_display(palette.binding)
-        keys.append(FooterKey(palette.binding.key, shown, "palette", palette.enabled, kept=True))
+        keys.append(FooterKey(shown, "palette", palette.enabled, kept=True))
     return keys
 
 
 class KeyFooter(Widget):
-    """Docked at the bottom; redraws (never re-composes) when the screen's bindings change."""
-
     COMPONENT_CLASSES: ClassVar[set[str]] = {
         "key-footer--key",
         "key-footer--description",
@@ -99,13 +94,10 @@ class KeyFooter(Widget):
     """
 
     def on_mount(self) -> None:
-        self.screen.bindings_updated_signal.subscribe(self, self._bindings_changed)
+        self.screen.bindings_updated_signal.subscribe(self, lambda screen: self.refresh())
 
     def on_unmount(self) -> None:
         self.screen.bindings_updated_signal.unsubscribe(self)
-
-    def _bindings_changed(self, screen: Screen[object]) -> None:
-        self.refresh()
 
     def render(self) -> Text:
         width = self.content_region.width or self.size.width

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from itertools import accumulate
 from typing import Any, ClassVar
 
 from rich.segment import Segment
 from rich.style import Style
-from textual import events, work
+from textual import events, on, work
 from textual.binding import Binding, BindingType
 from textual.geometry import Size
 from textual.message import Message
@@ -64,10 +65,6 @@ class LeadTable(ScrollView, can_focus=True):
     class Loaded(Message):
         """A page arrived (or the end was reached): counts may have changed."""
 
-        def __init__(self, table: LeadTable) -> None:
-            super().__init__()
-            self.table = table
-
     class LoadFailed(Message):
         def __init__(self, table: LeadTable, error: LeadError) -> None:
             super().__init__()
@@ -75,9 +72,8 @@ class LeadTable(ScrollView, can_focus=True):
             self.error = error
 
     class RowOpened(Message):
-        def __init__(self, table: LeadTable, row: int, record: dict[str, Any]) -> None:
+        def __init__(self, row: int, record: dict[str, Any]) -> None:
             super().__init__()
-            self.table = table
             self.row = row
             """The row's index, the one the cursor was on when Enter was pressed."""
             self.record = record
@@ -85,32 +81,23 @@ class LeadTable(ScrollView, can_focus=True):
     class CursorMoved(Message):
         """The cursor moved: "row N of M" is redrawn after the move, never before it."""
 
-        def __init__(self, table: LeadTable, row: int) -> None:
-            super().__init__()
-            self.table = table
-            self.row = row
-
-    def __init__(self, *, page_size: int = 100, max_pages: int = 40, id: str | None = None):
+    def __init__(self, *, page_size: int = 100, id: str | None = None):
         super().__init__(id=id)
         self.page_size = page_size
-        self.max_pages = max_pages
         self.rows = LeadRows(page_size, 0)
         self.shown = ShownLeads(self.rows)
         self.typed_filter = TypedFilter(self._filter_typed)
-        self.cursor_row = 0
-        self.cursor_col = 0
+        self.cursor_row = self.cursor_col = 0
         self._fetch: FetchPage | None = None
         self._wanted = 0
         self._generation = 0
         self.loading_page: int | None = None
 
-    # --- data ---------------------------------------------------------------------------
-
     def load(self, fetch: FetchPage, total: int | None) -> None:
         """Start over: `fetch(cursor)` returns one page; `total` is how many rows to expect."""
         self._generation += 1
         self._fetch = fetch
-        self.rows = LeadRows(self.page_size, total, self.max_pages)
+        self.rows = LeadRows(self.page_size, total)
         self.shown = ShownLeads(self.rows)
         self.typed_filter.stop()
         self.cursor_row = self.cursor_col = 0
@@ -151,7 +138,7 @@ class LeadTable(ScrollView, can_focus=True):
         assert fetch is not None
         while (index := rows.next_to_fetch(self._wanted)) is not None:
             self.loading_page = index
-            self.post_message(self.Loaded(self))
+            self.post_message(self.Loaded())
             try:
                 page = await fetch(rows.cursors[index])
             except LeadError as error:
@@ -163,9 +150,7 @@ class LeadTable(ScrollView, can_focus=True):
             rows.add_page(index, page, keep=self._wanted)
             self._resize()
         self.loading_page = None
-        self.post_message(self.Loaded(self))
-
-    # --- drawing ------------------------------------------------------------------------
+        self.post_message(self.Loaded())
 
     def render_line(self, y: int) -> Strip:
         scroll_x, scroll_y = self.scroll_offset
@@ -175,10 +160,9 @@ class LeadTable(ScrollView, can_focus=True):
             headings = [self.shown.heading(i, w) for i, w in enumerate(self.rows.widths)]
             return self._strip(headings, style, None, scroll_x, width)
         index = scroll_y + y - 1
-        rows = self.shown
-        if index >= rows.row_count:
+        if index >= self.shown.row_count:
             return Strip.blank(width, self.rich_style)
-        values = rows.row(index)
+        values = self.shown.row(index)
         cursor = index == self.cursor_row
         base = self.rich_style
         if cursor:
@@ -211,13 +195,10 @@ class LeadTable(ScrollView, can_focus=True):
         strip = Strip(segments).crop(scroll_x, scroll_x + width)
         return strip.extend_cell_length(width, style)
 
-    def on_focus(self) -> None:
-        self.refresh()
-
-    def on_blur(self) -> None:
-        self.refresh()
-
-    # --- moving -------------------------------------------------------------------------
+    @on(events.Focus)
+    @on(events.Blur)
+    def _focus_changed(self) -> None:
+        self.refresh()  # the cell cursor shows only while the table has the focus
 
     @property
     def page_height(self) -> int:
@@ -237,7 +218,7 @@ class LeadTable(ScrollView, can_focus=True):
             self._want(self.rows.page_of(self.cursor_row))
         self._draw_cell_line()
         self.refresh()
-        self.post_message(self.CursorMoved(self, self.cursor_row))
+        self.post_message(self.CursorMoved())
 
     def action_cursor_down(self) -> None:
         self.move_to(self.cursor_row + 1)
@@ -261,11 +242,7 @@ class LeadTable(ScrollView, can_focus=True):
         self.move_to(self.shown.row_count - 1)
 
     def _column_starts(self) -> list[int]:
-        starts, x = [], 0
-        for width in self.rows.widths:
-            starts.append(x)
-            x += width + GAP
-        return starts
+        return list(accumulate((width + GAP for width in self.rows.widths[:-1]), initial=0))
 
     def action_column(self, delta: int) -> None:
         """Move the cell cursor a column; the view scrolls a whole column at a time, so no
@@ -309,8 +286,6 @@ class LeadTable(ScrollView, can_focus=True):
         bottom = int(new) + self.page_height
         self._want(self.rows.page_of(min(bottom, max(0, self.shown.row_count - 1))))
 
-    # --- filter, sort, describe ---------------------------------------------------------
-
     def _draw_title(self) -> None:
         parts = [part for part in (self.typed_filter.prompt, self.shown.summary()) if part]
         self.border_title = " · ".join(parts) if parts else None
@@ -321,7 +296,7 @@ class LeadTable(ScrollView, can_focus=True):
         self.cursor_row = 0
         self.scroll_to(y=0, animate=False)
         self._resize()
-        self.post_message(self.Loaded(self))
+        self.post_message(self.Loaded())
 
     def _filter_typed(self, query: str) -> None:
         self._viewed(lambda: self.shown.filter(query))
@@ -364,15 +339,13 @@ class LeadTable(ScrollView, can_focus=True):
         if lead_id:
             copy_and_tell(self.app, str(lead_id), str(lead_id))
 
-    # --- row actions --------------------------------------------------------------------
-
     def current_record(self) -> dict[str, Any] | None:
         return self.shown.record(self.cursor_row)
 
     def action_open_row(self) -> None:
         record = self.current_record()
         if record is not None:
-            self.post_message(self.RowOpened(self, self.cursor_row, record))
+            self.post_message(self.RowOpened(self.cursor_row, record))
 
     def action_copy_cell(self) -> None:
         record = self.current_record()

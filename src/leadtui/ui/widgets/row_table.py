@@ -1,11 +1,7 @@
-"""RowTable: what every DataTable of records does the same way.
-
-Keys (ids under `table.`, so one keymap entry changes them on every table): j/k and the arrows,
-g/G and Home/End, PgUp/PgDn, ctrl+d/ctrl+u; ←/→ pick the column `s` sorts by (again
-reverses, an arrow in the header); `/` types a filter into the title (any visible column, `!`
-negates; Enter keeps it, Esc clears it); `D` describes the focused row as JSON; `I` copies its
-id. A subclass says how its rows are redrawn after the view changes (`apply`), where the title
-goes (`title_changed`), and what a row's id and record are.
+"""RowTable: what every DataTable of records does the same way: the table keys, ←/→ to pick
+the column `s` sorts by, `/` to filter, `D` to describe a row, `I` to copy its id. A subclass
+says how its rows are redrawn after the view changes, where the title goes, and what a row's id
+and record are.
 """
 
 from __future__ import annotations
@@ -42,10 +38,7 @@ class RowTable(DataTable[Cell], Generic[Row]):
         self.typed_filter = TypedFilter(self.filter_to)
         self.picked_column = 0
 
-    # --- what a subclass provides --------------------------------------------------------
-    # Abstract: mypy refuses a subclass that leaves one out wherever it is instantiated (the
-    # widget metaclass is Textual's, so Python itself does not check them).
-
+    # Abstract: mypy, not Textual's metaclass, refuses a subclass that leaves one out.
     @property
     @abstractmethod
     def focused_row(self) -> Row | None: ...
@@ -64,8 +57,6 @@ class RowTable(DataTable[Cell], Generic[Row]):
     @abstractmethod
     def describe(self, row: Row) -> tuple[dict[str, Any], str] | None:
         """(the record as JSON, the dialog's title), or None when there is nothing to show."""
-
-    # --- shared --------------------------------------------------------------------------
 
     def heading(self, index: int) -> str:
         """A column's label: the sort's arrow, and brackets on the column `s` would sort."""

@@ -23,9 +23,7 @@ class SearchItemEditor(Vertical):
     """Edits one ItemDraft in place; posts Changed after every keystroke."""
 
     class Changed(Message):
-        def __init__(self, editor: SearchItemEditor) -> None:
-            super().__init__()
-            self.editor = editor
+        """A field of the item changed."""
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -80,4 +78,4 @@ class SearchItemEditor(Vertical):
         if self._loading or self.item is None or event.input.id is None:
             return
         setattr(self.item, event.input.id.removeprefix("field-"), event.value)
-        self.post_message(self.Changed(self))
+        self.post_message(self.Changed())

@@ -32,10 +32,8 @@ VIEW_BINDINGS: list[BindingType] = [
 
 
 class TypedFilter:
-    """`/` starts typing a filter: keys are text until Enter (keep it) or Esc (clear it).
-
-    `apply(query)` is called on every change; the table shows `prompt` in its title.
-    """
+    """`/` starts typing a filter: keys are text until Enter (keep it) or Esc (clear it);
+    `apply(query)` is called on every change, and the table shows `prompt` in its title."""
 
     def __init__(self, apply: Callable[[str], None]) -> None:
         self.apply = apply

@@ -1,12 +1,4 @@
-"""One-line text fields as every form uses them.
-
-- Tab into a filled field puts the cursor after its text: typing adds to it, as in an editor
-  (Textual's default selects it all, so the first key typed replaced what was there).
-- A paste of several lines is never cut to its first line without a word: a one-line field
-  refuses it and says why; a list field takes each line as one value.
-- A whole-number field takes digits only, and says so when anything else is typed or pasted
-  ("1.5" is refused whole, never read as 15).
-"""
+"""One-line text fields as every form uses them."""
 
 from __future__ import annotations
 
@@ -20,7 +12,9 @@ from leadtui.ui.model.search_draft import split_values
 
 
 class TextField(Input):
-    """An `Input` that keeps its text on focus and refuses a paste of several lines."""
+    """An `Input` that puts the cursor after its text on focus (Textual's default selects it
+    all, and the first key typed replaced it), and refuses a paste of several lines, saying
+    why, rather than keep its first line silently."""
 
     def __init__(
         self, value: str | None = None, *, what: str = "This field", **options: Any

@@ -8,10 +8,10 @@ from typing import TYPE_CHECKING, ClassVar
 from textual.binding import Binding, BindingType
 from textual.widgets import Static
 
-from leadtui.ui.model.usage_chart import Day, Metric, chart_lines
+from leadtui.ui.model.usage_chart import Metric, chart_lines
 
 if TYPE_CHECKING:
-    from leadtui.api.models import Usage
+    from leadtui.api.models import Usage, UsageDay
 
 
 class UsageChart(Static, can_focus=True):
@@ -28,12 +28,12 @@ class UsageChart(Static, can_focus=True):
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__("", id=id, markup=False)
-        self.days: list[Day] = []
+        self.days: list[UsageDay] = []
         self.metric: Metric = "requests"
         self.selected = 0
 
     def show_usage(self, usage: Usage) -> None:
-        self.days = [Day(d.date, d.requests, d.credits_used) for d in usage.daily]
+        self.days = list(usage.daily)
         self.selected = max(0, len(self.days) - 1)  # today
         self._draw()
 

@@ -13,8 +13,6 @@ from leadtui.ui.widgets.row_table import Cell, RowTable
 
 Row = TypeVar("Row")
 
-__all__ = ["Cell", "ViewTable"]
-
 
 class ViewTable(RowTable[Row]):
     """Rows of one kind, shown through a `TableView`.
@@ -75,8 +73,6 @@ class ViewTable(RowTable[Row]):
         self.complete = complete
         self.apply(lambda: self.view.set_rows(rows))
 
-    # --- RowTable ------------------------------------------------------------------------
-
     @property
     def focused_row(self) -> Row | None:
         if not 0 <= self.cursor_row < self.view.shown_count:
@@ -93,10 +89,8 @@ class ViewTable(RowTable[Row]):
         self.clear()
         for row in self.view.shown:
             self.add_row(*self._cells(row), key=self._row_id(row))
-        if keep is not None:
-            ids = [self._row_id(row) for row in self.view.shown]
-            if keep in ids:
-                self.move_cursor(row=ids.index(keep), animate=False)
+        if keep is not None and keep in self.rows:
+            self.move_cursor(row=self.get_row_index(keep), animate=False)
         self.title_changed()
 
     def filter_to(self, query: str) -> None:
@@ -104,9 +98,7 @@ class ViewTable(RowTable[Row]):
         self.post_message(self.Filtered(self))
 
     def title_changed(self) -> None:
-        parts = [self.label]
-        if self.typed_filter.prompt:
-            parts.append(self.typed_filter.prompt)
+        parts = [self.label, self.typed_filter.prompt]
         summary = self.view.summary()
         parts.append(summary or f"{self.view.total:,}")
         if self.view.sort_column is not None:
@@ -116,7 +108,7 @@ class ViewTable(RowTable[Row]):
             parts.append(f"sorted by {name} {arrow}{scope}")
         elif not self.complete and (summary or self.typed_filter.typing):
             parts.append(f"the {self.view.total:,} loaded")
-        self.border_title = " · ".join(parts)
+        self.border_title = " · ".join(part for part in parts if part)
 
     def id_to_copy(self, row: Row) -> str | None:
         return self._copy_id(row)
