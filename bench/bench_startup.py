@@ -19,12 +19,31 @@ marker shows is printed beside the wall time: it varies far less on a busy machi
 counted in clock ticks (10 ms here), so a change smaller than a tick shows only as a shift of
 the medians over many runs.
 
-Medians of 9 on two cores busy with other work: bare 414 ms (CPU 200), floor 859
-(400), leadtui's first frame 474 (240: 1.15x, CPU 1.20x), credits 1124 (450: 1.31x, CPU
-1.12x). Where the first frame's extra CPU goes, in-process (`time.process_time`): ~39 ms
-before `App.run` (53 leadtui modules and argparse; the parser, 6 ms, half of it gettext
-looking for translations) and ~19 ms more from `App.run` to the first frame (the Account
-screen's ~46 nodes and their stylesheets against the bare app's 3).
+Two runs, medians of 9, on two cores shared with other work: bare 201 and 201 ms (CPU 180),
+floor 393 and 392 (370), leadtui's first frame 223 and 225 (210: 1.11x and 1.12x, CPU 1.17x),
+credits 410 and 415 (390: 1.04x and 1.06x, CPU 1.05x). Before the devices below (but the
+collector's), one run on busier cores read 1.13x (CPU 1.15x) and 1.18x (CPU 1.13x).
+
+What keeps start-up near the bare app and the floor; each device is kept for the figure it
+moved (CPU in-process, `time.process_time`, medians of 9 to 15, before -> after):
+- the cyclic collector off until the settings and the client are loaded (`cli/__init__.py`
+  and `cli/main.py`; on again in `ui/frame/sessions.py`): Textual's own import 158 -> 148 ms;
+- a bare `leadtui` opens the app without the command line's parser (`cli/__init__.py`): its
+  import (argparse, gettext, ~3 ms) and its building (~2.6 ms) are off the first frame;
+- the first frame's records are NamedTuples, not dataclasses (~0.5 ms each on Python 3.11),
+  and `json` is imported where an error body or a keymap variable is read: leadtui's part
+  before `App.run` went 28.8 -> 23.5 -> 18.5 ms, and 16.3 ms without the parser (46 modules);
+- the error panel makes its three lines for its first report: `App.run` to the first frame
+  ~35 -> ~33 ms (the bare app: ~15; the rest is the header, the footer and the Account body);
+- the launch's load starts on Textual's Ready, right after the first paint, instead of once
+  the screen is idle (three repaints and a frame, ~25 ms, later: the screen resumed, the
+  footer's keys, the header fitting the same words, which it now leaves alone);
+- the balance's frame draws nothing else: GET /usage goes out once it is painted (when its
+  answer came first, the chart's import and layout were drawn in that frame), the scopes
+  table a frame later: from GET /me's answer to the credits on screen ~19 -> ~9 ms.
+Tried and not kept: pydantic's `defer_build` on the API's models (-2 ms of the credits' CPU,
+not a figure this bench moves); a 0.5 ms GIL switch interval while the load runs beside the
+first paint (1.100x against 1.107x, 1.051x against 1.042x side by side: noise).
 
     .venv/bin/python bench/bench_startup.py [--runs 7] [--against OTHER/.venv/bin/leadtui]
 
