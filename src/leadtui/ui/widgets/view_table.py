@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual.message import Message
 
@@ -88,7 +89,12 @@ class ViewTable(RowTable[Row]):
         self.relabel()
         self.clear()
         for row in self.view.shown:
-            self.add_row(*self._cells(row), key=self._row_id(row))
+            cells = self._cells(row)
+            # DataTable widens a column for a new row only once idle, and keeps what it drew
+            # before at the old width until a resize: a row whose state grew was cut short.
+            for column, cell in zip(self.ordered_columns, cells, strict=False):
+                column.content_width = max(column.content_width, _width(cell))
+            self.add_row(*cells, key=self._row_id(row))
         if keep is not None and keep in self.rows:
             self.move_cursor(row=self.get_row_index(keep), animate=False)
         self.title_changed()
@@ -117,6 +123,12 @@ class ViewTable(RowTable[Row]):
         if self._record is None:
             return None
         return self._record(row), self._copy_id(row) or self._row_id(row)
+
+
+def _width(cell: Cell) -> int:
+    if isinstance(cell, Text):
+        return cell.cell_len
+    return Text.from_markup(cell).cell_len if "[" in cell else cell_len(cell)
 
 
 def _plain(cell: Cell) -> str:
