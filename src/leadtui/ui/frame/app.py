@@ -234,8 +234,6 @@ class LeadApp(KeysInBursts):
                 self._spend_gate.remember(*self._account_read)
             return self._spend_gate
 
-    # --- start-up and sign-in -----------------------------------------------------------
-
     def get_default_screen(self) -> Screen[Any]:
         return SCREENS[0]()
 
@@ -285,8 +283,6 @@ class LeadApp(KeysInBursts):
     @work(exclusive=True, group="sign-out")
     async def action_sign_out(self) -> None:
         await self.sessions.sign_out()
-
-    # --- the account, for every screen --------------------------------------------------
 
     async def refresh_identity(self) -> Identity:
         """GET /me and update the header badge; askers of the same balance refresh share one
@@ -352,8 +348,6 @@ class LeadApp(KeysInBursts):
         self.note_error(report)
         text = f"{report.text}\n{report.meta}" if report.meta else report.text
         self.notify(text, title=report.title, severity="error", timeout=8, markup=False)
-
-    # --- navigation, help, theme --------------------------------------------------------
 
     def nav_entries(self) -> list[tuple[str, str, str]]:
         """(mode, key as shown, label) of each screen, honouring the user's keymap."""
@@ -425,8 +419,6 @@ class LeadApp(KeysInBursts):
         if isinstance(screen, LeadScreen):
             commands += screen.palette_commands()
         return commands
-
-    # --- keys the scopes forbid ---------------------------------------------------------
 
     def on_key(self, event: events.Key) -> None:
         # A greyed-out (scope-gated) key reaches here unhandled: say why instead of nothing.
