@@ -62,7 +62,7 @@ async def main():
     first, seen = app.sessions.first_frame, []
 
     def load():
-        tabs = str(app.screen.query_one("#tabs").render())
+        tabs = str(app.screen.query_one("AppHeader").render())
         seen.append((" ".join(sorted(sys.modules)), "4 Jobs" in tabs))
         return first.load()
 

@@ -52,7 +52,7 @@ async def _confirm_and_lose_the_answer(app: Any, pilot: Any) -> None:
     await wait_for_screen(pilot, PendingSpends)
     detail = app.screen_stack[-2]
     assert isinstance(detail, SearchDetailScreen)
-    report = detail.error_panel.report
+    report = detail.shown_error
     assert report is not None
     assert report.title.endswith("outcome unknown")
 
@@ -68,7 +68,7 @@ async def test_a_resent_spend_clears_outcome_unknown_and_shows_fresh_counts(
         # No `r` on the search: the counts come by themselves, the panel is gone.
         await wait_for_text(pilot, "Unlocked 100")
         await wait_until(pilot, lambda: "outcome unknown" not in flat_text(app))
-        assert app.screen.error_panel.report is None
+        assert app.screen.shown_error is None
         # The resend made the debit, and says so.
         spent = " ".join(text for title, text in notices(app) if title == "Spent")
         assert "Sent now: 100 credits." in spent

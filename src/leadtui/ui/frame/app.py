@@ -1,4 +1,8 @@
-"""`LeadApp`, the frame every screen lives in, and `make_app`, the factory tests share with main."""
+"""`LeadApp`, the frame every screen lives in, and `make_app`, the factory tests share with main.
+
+The errors' modules (the typed API errors, their descriptions) are imported where an error is
+met: the first frame paints without them (bench/bench_startup.py).
+"""
 
 from __future__ import annotations
 
@@ -17,7 +21,6 @@ from textual.screen import Screen
 from textual.signal import Signal
 
 from leadtui.api.contract import Scope
-from leadtui.api.errors import ConfigurationError, Unauthorized
 from leadtui.config.errors import ConfigError
 from leadtui.ui.frame.app_actions import APP_BINDINGS, app_commands
 from leadtui.ui.frame.commands import LeadCommands, PaletteCommand
@@ -31,7 +34,6 @@ from leadtui.ui.frame.services import AppDeps, FirstFrame, Session, SharedRead
 from leadtui.ui.frame.sessions import SessionKeeper, signed_in_session
 from leadtui.ui.frame.stylesheets import stylesheet
 from leadtui.ui.frame.terminal_output import TerminalOutput
-from leadtui.ui.model.errors import ErrorReport, describe, missing_scope
 from leadtui.ui.model.history import History
 from leadtui.ui.screens.base import LeadScreen
 from leadtui.ui.watches.away import AwayWatch
@@ -45,6 +47,7 @@ if TYPE_CHECKING:
     from leadtui.config.settings import Settings
     from leadtui.spend.gate import SpendGate
     from leadtui.spend.intent import SpendIntent
+    from leadtui.ui.model.errors import ErrorReport
     from leadtui.ui.watches.job_watcher import JobWatcher
     from leadtui.ui.watches.journal_watch import JournalWatcher
 
@@ -129,14 +132,14 @@ class LeadApp(KeysInBursts):
     def deps(self) -> AppDeps:
         """Everything the app talks to; set from the start, or once the launch has loaded."""
         if self._deps is None:
-            raise ConfigurationError("Still starting.")
+            raise _not_ready("Still starting.")
         return self._deps
 
     @property
     def settings(self) -> Settings:
         """The current settings (the theme and a profile's base URL change while running)."""
         if self._settings is None:
-            raise ConfigurationError("Still starting.")
+            raise _not_ready("Still starting.")
         return self._settings
 
     @settings.setter
@@ -186,7 +189,7 @@ class LeadApp(KeysInBursts):
     @property
     def client(self) -> LeadClient:
         if self.session is None:
-            raise ConfigurationError("Not signed in.")
+            raise _not_ready("Not signed in.")
         return self.session.client
 
     def clock(self) -> float:
@@ -290,6 +293,8 @@ class LeadApp(KeysInBursts):
         return await self._identity_read()
 
     async def _read_identity(self) -> Identity:
+        from leadtui.api.errors import Unauthorized
+
         client = self.client
         try:
             identity = await client.me()
@@ -344,6 +349,8 @@ class LeadApp(KeysInBursts):
 
     def notify_error(self, error: BaseException | ErrorReport) -> None:
         """A toast for errors that have no place on the screen (after an action)."""
+        from leadtui.ui.model.errors import ErrorReport, describe
+
         report = error if isinstance(error, ErrorReport) else describe(error)
         self.note_error(report)
         text = f"{report.text}\n{report.meta}" if report.meta else report.text
@@ -425,6 +432,8 @@ class LeadApp(KeysInBursts):
         active = self.screen.active_bindings.get(event.key)
         gates = getattr(active.node, "ACTION_SCOPES", {}) if active else {}
         if active is not None and not active.enabled and active.binding.action in gates:
+            from leadtui.ui.model.errors import missing_scope
+
             scope, doing = gates[active.binding.action]
             report = missing_scope(scope, doing)
             self.notify(report.text, title=report.title, severity="warning", markup=False)
@@ -433,6 +442,12 @@ class LeadApp(KeysInBursts):
         self.away.mark()
         if self.session is not None:
             await self.session.client.aclose()
+
+
+def _not_ready(words: str) -> Exception:
+    from leadtui.api.errors import ConfigurationError
+
+    return ConfigurationError(words)
 
 
 def make_app(deps: AppDeps, *, key: str | SecretStr | None = None, key_source: str = "") -> LeadApp:

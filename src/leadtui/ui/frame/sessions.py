@@ -12,11 +12,9 @@ import gc
 import sys
 from typing import TYPE_CHECKING, Any
 
-from leadtui.api.errors import ConfigurationError, LeadError
 from leadtui.ui.frame.handle import AppHandle, app_handle
 from leadtui.ui.frame.services import AppDeps, FirstFrame, Session
 from leadtui.ui.frame.workers import start_worker
-from leadtui.ui.model.errors import describe, key_refusal
 from leadtui.ui.widgets.header import AppHeader
 
 if TYPE_CHECKING:
@@ -31,6 +29,9 @@ if TYPE_CHECKING:
 def signed_in_session(deps: AppDeps, key: str | SecretStr, key_source: str) -> Session:
     """A session with `key` at `deps.base_url`. Raises ConfigurationError for a bad base URL or
     a key that cannot be sent (saying where it is wrong, never showing it)."""
+    from leadtui.api.errors import ConfigurationError
+    from leadtui.ui.model.errors import key_refusal
+
     secret = key if isinstance(key, str) else key.get_secret_value()
     refusal = key_refusal(secret.strip())
     if refusal is not None:
@@ -116,6 +117,9 @@ class SessionKeeper:
         app.call_from_thread(self._credentials_loaded, credentials)
 
     def _credentials_loaded(self, credentials: ResolvedProfile) -> None:
+        from leadtui.api.errors import LeadError
+        from leadtui.ui.model.errors import describe
+
         if credentials.key is None or not credentials.base_url:  # `needs_sign_in`, typed
             self.sign_in("")
             return

@@ -11,8 +11,6 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
-from leadtui.api.keys import short_key
-
 if TYPE_CHECKING:
     from leadtui.api.exchange import Exchange
 
@@ -58,6 +56,8 @@ class HistoryEntry(NamedTuple):
 
     def cells(self) -> tuple[str, str, str, str, str, str]:
         """The row under `COLUMNS`: time of day (UTC), status, took, request id, key, what."""
+        from leadtui.api.keys import short_key  # a row is drawn long after the first frame
+
         exchange = self.exchange
         took = f"{exchange.seconds * 1000:,.0f} ms" if exchange else ""
         request_id = (exchange.request_id or "") if exchange else ""

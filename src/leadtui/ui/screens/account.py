@@ -18,10 +18,8 @@ from textual.reactive import reactive
 from textual.widgets import Static
 
 from leadtui.api.contract import SCOPE_DESCRIPTIONS, Scope
-from leadtui.api.errors import LeadError
 from leadtui.ui.frame.commands import PaletteCommand
 from leadtui.ui.frame.main_screens import ACCOUNT
-from leadtui.ui.model.errors import SCOPE_DISABLES
 from leadtui.ui.model.timefmt import ago
 from leadtui.ui.screens.base import LeadScreen
 
@@ -105,6 +103,8 @@ class AccountScreen(LeadScreen):
     @work(exclusive=True, group="account-load")
     async def load(self) -> None:
         """Fetch /me, then /usage; the frame has already painted."""
+        from leadtui.api.errors import LeadError  # not on the first frame's path
+
         if self.lead_app.session is None:
             self._loading = False
             return  # the saved key is still being read; `session` changes when it is
@@ -190,6 +190,8 @@ class AccountScreen(LeadScreen):
         summaries.first(Static).update(summary)
 
     def _scopes_table(self, identity: Identity) -> Table:
+        from leadtui.ui.model.errors import SCOPE_DISABLES  # not on the first frame's path
+
         held = set(identity.scopes)
         count = sum(scope.value in held for scope in Scope)
         table = Table(

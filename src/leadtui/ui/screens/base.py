@@ -1,10 +1,15 @@
-"""`LeadScreen`: header, inline error panel, body, footer; scope checks; the error path."""
+"""`LeadScreen`: header, inline error panel, body, footer; scope checks; the error path.
+
+The first frame composes only what it paints: the header, the body and the footer. The line of
+requests in flight, the error panel and the too-small notice are mounted when first needed
+(hidden until then, with their modules they were ~3 ms of every launch's first frame).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, cast
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -15,16 +20,18 @@ from textual.worker import NoActiveWorker, Worker, WorkerState, get_current_work
 from leadtui.api.contract import Scope
 from leadtui.ui.frame.commands import PaletteCommand
 from leadtui.ui.frame.handle import AppHandle, app_handle
-from leadtui.ui.model.errors import ErrorReport, describe, missing_scope
-from leadtui.ui.widgets.error_panel import ErrorPanel
 from leadtui.ui.widgets.header import AppHeader
 from leadtui.ui.widgets.key_footer import KeyFooter
-from leadtui.ui.widgets.too_small import TooSmall
 
 if TYPE_CHECKING:
+    from textual.widget import Widget
+
     from leadtui.api.client import LeadClient
     from leadtui.api.models import Identity
+    from leadtui.ui.model.errors import ErrorReport
+    from leadtui.ui.widgets.error_panel import ErrorPanel
     from leadtui.ui.widgets.lead_table import LeadTable
+    from leadtui.ui.widgets.too_small import TooSmall
 
 
 class LeadScreen(Screen[None]):
@@ -38,6 +45,10 @@ class LeadScreen(Screen[None]):
 
     MODE: ClassVar[str] = ""
     LABEL: ClassVar[str] = ""
+    # The smallest terminal the screen is laid out for (columns, rows): an SSH pane of 60×20
+    # still shows the credits, the account, the searches and the jobs (fewer columns, a compact
+    # footer). Below it the screen shows only why (TooSmall), not a cut table or badge.
+    MIN_SIZE: ClassVar[tuple[int, int]] = (60, 20)
     # (scope, what it lets the user do here), e.g. (Scope.SEARCHES_READ, "list searches").
     REQUIRED_SCOPES: ClassVar[tuple[tuple[Scope, str], ...]] = ()
     # action -> (scope, what it does), e.g. {"unlock": (Scope.EXPORTS_WRITE, "unlock results")}.
@@ -59,11 +70,14 @@ class LeadScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield AppHeader()
-        yield Static(id="requests-running", markup=False)
-        yield ErrorPanel()
         yield from self.compose_body()
         yield KeyFooter()
-        yield TooSmall()
+
+    def _mount_under_header(self, widget: Widget, *, below: str | None = None) -> None:
+        """Mount `widget` between the header and the body (under the widget `below`, when
+        it is mounted): it is in the screen, and can be drawn on, at once."""
+        above = self.query(below) if below else None
+        self.mount(widget, after=above.first() if above else self.query_one(AppHeader))
 
     def compose_body(self) -> ComposeResult:
         """The screen's own widgets, between the error panel and the footer."""
@@ -81,8 +95,10 @@ class LeadScreen(Screen[None]):
         return self.lead_app.client
 
     @property
-    def error_panel(self) -> ErrorPanel:
-        return self.query_one(ErrorPanel)
+    def shown_error(self) -> ErrorReport | None:
+        """What the error panel shows (None: nothing, or no panel yet)."""
+        panel = self._panel()
+        return panel.report if panel else None
 
     # --- errors -------------------------------------------------------------------------
 
@@ -90,6 +106,9 @@ class LeadScreen(Screen[None]):
         self, error: BaseException | ErrorReport, *, retry: Callable[[], object] | None = None
     ) -> None:
         """Show an error inline. Network failures retry by themselves via `retry`."""
+        from leadtui.ui.model.errors import ErrorReport, describe
+        from leadtui.ui.widgets.error_panel import ErrorPanel
+
         report = error if isinstance(error, ErrorReport) else describe(error)
         self.lead_app.note_error(report)
         try:
@@ -98,7 +117,10 @@ class LeadScreen(Screen[None]):
             self._error_origin = None
         panel = self._panel()
         if panel is None:
-            return  # the screen is composing or being taken down (the app quitting)
+            if not self.is_attached or not self.query(AppHeader):
+                return  # the screen is being taken down (the app quitting)
+            panel = ErrorPanel()
+            self._mount_under_header(panel, below="#requests-running")
         panel.delays = self.lead_app.deps.retry_delays
         panel.clock = self.lead_app.clock
         panel.show(report, retry=retry)
@@ -129,10 +151,10 @@ class LeadScreen(Screen[None]):
         self.show_load_error(event.error, event.table.retry)
 
     def _panel(self) -> ErrorPanel | None:
-        """The error panel; None while the screen composes or is taken down, when a load that
-        was answered as the app quit still ends (it has nothing left to show)."""
-        panels = self.query(ErrorPanel)
-        return panels.first() if panels else None
+        """The error panel; None until the first error, and once the screen is taken down (a
+        load that was answered as the app quit still ends: it has nothing left to show)."""
+        panels = self.query("#error-panel")
+        return cast("ErrorPanel", panels.first()) if panels else None
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         # A panel reports one failure; the next success of the same work ends it: another run
@@ -167,16 +189,21 @@ class LeadScreen(Screen[None]):
         return action in self._requests
 
     def _draw_requests(self) -> None:
-        lines = self.query("#requests-running")  # none once the screen is being removed
-        if not lines:
+        lines = self.query("#requests-running")
+        if lines:
+            line = lines.first(Static)
+        elif self._requests and self.query(AppHeader):  # none once the screen is being removed
+            line = Static(id="requests-running", markup=False)
+            self._mount_under_header(line)
+        else:
             return
-        line = lines.first(Static)
         line.update("  ".join(f"⟳ {doing}" for doing in self._requests.values()))
         line.set_class(bool(self._requests), "-on")
         self.refresh_bindings()
 
     def action_copy_request_id(self) -> None:
-        request_id = self.error_panel.request_id
+        shown = self.shown_error
+        request_id = shown.request_id if shown else None
         if request_id:
             self.app.copy_to_clipboard(request_id)
             self.notify(f"Copied request id {request_id}", timeout=3)
@@ -189,16 +216,34 @@ class LeadScreen(Screen[None]):
 
     def _spend_settled(self, idempotency_key: str) -> None:
         # "Outcome unknown" no longer holds once that spend is settled or discarded.
-        shown = self.error_panel.report
+        shown = self.shown_error
         if shown is not None and shown.pending_spend == idempotency_key:
             self.clear_error()
 
     def on_screen_resume(self) -> None:
         self._check_required_scopes()
-        self.query_one(TooSmall).fit()
+        self._fit_terminal()
 
     def on_resize(self) -> None:
-        self.query_one(TooSmall).fit()
+        self._fit_terminal()
+
+    def _fit_terminal(self) -> None:
+        """Below `MIN_SIZE` the screen shows only the too-small notice (the CSS hides the rest
+        through the `-too-small` class)."""
+        need_width, need_height = self.MIN_SIZE
+        width, height = self.app.size
+        small = width < need_width or height < need_height
+        if small:
+            notices = self.query("TooSmall")
+            if notices:
+                notice = cast("TooSmall", notices.first())
+            else:
+                from leadtui.ui.widgets.too_small import TooSmall
+
+                notice = TooSmall()
+                self.mount(notice)
+            notice.tell(self.MIN_SIZE, (width, height))
+        self.set_class(small, "-too-small")
 
     def _identity_changed(self, identity: Identity | None) -> None:
         self._check_required_scopes()
@@ -208,12 +253,14 @@ class LeadScreen(Screen[None]):
         has = self.lead_app.has_scope
         missing = [(scope, doing) for scope, doing in self.REQUIRED_SCOPES if not has(scope)]
         if missing:
+            from leadtui.ui.model.errors import missing_scope
+
             self.show_error(missing_scope(*missing[0]))
         elif self._showing_scope_notice():
             self.clear_error()
 
     def _showing_scope_notice(self) -> bool:
-        shown = self.error_panel.report
+        shown = self.shown_error
         return shown is not None and shown.status is None and shown.code == "insufficient_scope"
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:

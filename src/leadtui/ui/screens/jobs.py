@@ -117,12 +117,12 @@ class JobsScreen(LeadScreen):
         for panel in self.panels:
             panel.show(board, now)
         if board.error is not None and (board.stopped or board.stale):
-            if self.error_panel.report is not board.error:
+            if self.shown_error is not board.error:
                 # The frame's words, code and request id (c copies it). No countdown here: the
                 # watcher backs off by itself, and stops on 401/403.
                 self.show_error(board.error)
                 self._board_report = board.error
-        elif self._board_report is not None and self.error_panel.report is self._board_report:
+        elif self._board_report is not None and self.shown_error is self._board_report:
             # Scope notices share the panel; only the polling failure shown here is cleared.
             self.clear_error()
         self._draw_status()

@@ -12,7 +12,6 @@ import asyncio
 import contextlib
 from typing import TYPE_CHECKING, Any, Final
 
-from leadtui.api.errors import LeadError
 from leadtui.ui.frame.handle import app_handle
 
 if TYPE_CHECKING:
@@ -49,6 +48,7 @@ class AwayWatch:
         )
 
     async def _look(self) -> None:
+        from leadtui.api.errors import LeadError
         from leadtui.digest.gather import Window, gather
         from leadtui.digest.marks import Looker, Mark, Marks, Seen, marks_path
         from leadtui.spend.account import SpendAccount

@@ -111,13 +111,13 @@ class ExtractionsPanel(JobPanel[Extraction]):
                 break
             target = "new: " + summary(result.body)
             quote = Quote.launch(SpendOperation.EXTRACTION_CREATE, target, self._launches_left())
-            before = cast("LeadScreen", self.screen).error_panel.report
+            before = cast("LeadScreen", self.screen).shown_error
             await self._spend(
                 "new_extraction",
                 SpendRequest.for_extraction(quote, result.body),
                 "Create and launch an extraction",
             )
-            shown = cast("LeadScreen", self.screen).error_panel.report
+            shown = cast("LeadScreen", self.screen).shown_error
             # None left: refused by the spend decision (fresh GET /me) or by the server's 409.
             no_launches = (ErrorCode.EXTRACTION_UNAVAILABLE, Code.NO_LAUNCHES_LEFT)
             if shown is before or shown is None or shown.code not in no_launches:
@@ -186,7 +186,7 @@ class ExtractionsPanel(JobPanel[Extraction]):
     def _clear_incomplete(self) -> None:
         """A launch or an edit went through: what stopped the last launch is over."""
         screen = cast("LeadScreen", self.screen)
-        shown = screen.error_panel.report
+        shown = screen.shown_error
         if shown is not None and (
             shown.title == DRAFT_INCOMPLETE or shown.code == Code.NO_LAUNCHES_LEFT
         ):

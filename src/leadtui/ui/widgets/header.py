@@ -2,18 +2,19 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.cells import cell_len
-from textual.app import ComposeResult
-from textual.containers import Horizontal
 from textual.content import Content
 from textual.markup import escape
-from textual.widgets import Static
+from textual.style import Style
+from textual.widget import Widget
 
 from leadtui.ui.frame.handle import AppHandle, app_handle
 
 if TYPE_CHECKING:
+    from textual.events import Click
+
     from leadtui.api.models import Identity
 
 # Below this many credits the badge is drawn as a warning (and says "low").
@@ -39,9 +40,24 @@ def approvals_text(waiting: int, *, short: bool = False) -> str:
     return f"{waiting} approval{'s' if waiting != 1 else ''} waiting"
 
 
-class AppHeader(Horizontal):
-    """Composed by every `LeadScreen`; follows the app's `identity` and `credits` reactives."""
+def credits_look(credits: int | None) -> tuple[str, str]:
+    """The badge's (background, text style) in theme variables."""
+    if credits is None:
+        return "", ""  # the header's own colours: nothing to say yet
+    return f"on {'$warning-muted' if credits < LOW_CREDITS else '$primary-muted'}", "bold"
 
+
+class AppHeader(Widget):
+    """Composed by every `LeadScreen`; follows the app's `identity` and `credits` reactives.
+
+    One widget drawing one line, its cells laid out here (the brand takes what the others
+    leave): as a row of five widgets it cost the first frame ~5 ms (bench/bench_startup.py).
+    """
+
+    # The badges are styles of spans (theme variables), not component classes: Textual styles a
+    # component class as a node of its own, twice before the first frame (~0.3 ms each). The
+    # approvals' text is `$text` on the badge, which only a component class resolves.
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"app-header--approvals"}
     DEFAULT_CSS = """
     AppHeader {
         dock: top;
@@ -49,27 +65,20 @@ class AppHeader(Horizontal):
         background: $panel;
         color: $foreground;
     }
-    AppHeader #brand { width: 1fr; padding: 0 1; text-wrap: nowrap; text-overflow: ellipsis; }
-    AppHeader #tabs { width: auto; }
-    AppHeader #read-only { width: auto; padding: 0 1; background: $warning-muted; }
-    AppHeader #approvals { width: auto; padding: 0 1; background: $warning; color: $text; }
-    AppHeader #credits { width: auto; padding: 0 1; background: $primary-muted; text-style: bold; }
-    AppHeader #credits.-low { background: $warning-muted; }
-    AppHeader #credits.-unknown { background: $panel; text-style: none; }
+    AppHeader > .app-header--approvals {
+        background: $warning;
+        color: $text;
+        text-style: underline;  /* a click opens Approvals */
+    }
     """
 
     def __init__(self) -> None:
         super().__init__()
+        self._brand = "leadtui"
         self._tabs = Content("")
         self._short_tabs = Content("")
-
-    def compose(self) -> ComposeResult:
-        yield Static(id="brand")
-        yield Static(id="tabs")
-        # Its own cell, so a long account name cannot push it off at 80 columns.
-        yield Static("read-only", id="read-only")
-        yield Static(id="approvals")
-        yield Static(credits_text(None), id="credits", classes="-unknown")
+        # Where the approvals cell was drawn (from, to): a click there opens Approvals.
+        self._approvals_at: tuple[int, int] | None = None
 
     @property
     def lead_app(self) -> AppHandle:
@@ -77,27 +86,24 @@ class AppHeader(Horizontal):
 
     def on_mount(self) -> None:
         self.watch(self.app, "identity", self._identity_changed)
-        self.watch(self.app, "credits", self._credits_changed)
-        self.watch(self.app, "approvals_waiting", self._approvals_changed)
+        self.watch(self.app, "credits", self.draw_flags, init=False)
+        self.watch(self.app, "approvals_waiting", self.draw_flags, init=False)
         self._tabs = self._tab_line(short=False)
         self._short_tabs = self._tab_line(short=True)
-        self.draw_flags()
-
-    def on_resize(self) -> None:
-        self._fit()
 
     def draw_flags(self) -> None:
-        """The read-only cell; again once a launch has read the whole settings."""
-        self.query_one("#read-only").display = self.lead_app.read_only
-        self._fit()
+        """The badges again: the credits, the approvals waiting, and the read-only cell (once a
+        launch has read the whole settings)."""
+        self.refresh()
 
-    def _fit(self) -> None:
-        """The badges in their long words when the line has room, else shorter: the credits and
-        the approvals waiting stay whole at 80 columns; below, the other screens' tabs show
-        their keys alone (60 columns); the brand takes what is left."""
-        width = self.size.width
+    def line(self, width: int) -> Content:
+        """The header's words at `width` cells: the badges in their long words when the line
+        has room, else shorter. The credits and the approvals waiting stay whole at 80 columns;
+        below, the other screens' tabs show their keys alone (60 columns); the brand takes what
+        is left, cut with an ellipsis."""
         credits, waiting = self.lead_app.credits, self.lead_app.approvals_waiting
-        flags = len("read-only") + PADDING if self.lead_app.read_only else 0
+        read_only = self.lead_app.read_only
+        flags = len("read-only") + PADDING if read_only else 0
         for shortened in range(4):  # the approvals first, then the tabs, then the credits
             short_approvals, short_tabs, short_credits = shortened > 0, shortened > 1, shortened > 2
             tabs = self._short_tabs if short_tabs else self._tabs
@@ -107,41 +113,47 @@ class AppHeader(Horizontal):
                 needed += cell_len(approvals_text(waiting, short=short_approvals)) + PADDING
             if not width or needed <= width:
                 break
-        self._show("#tabs", tabs)
-        self._show("#credits", credits_text(credits, short=short_credits))
-        self._show(
-            "#approvals",
-            Content.from_markup(
-                f"[@click=app.approvals]{approvals_text(waiting, short=short_approvals)}[/]"
-            )
-            if waiting
-            else "",
+        flag = self._cell("read-only", "on $warning-muted") if read_only else Content("")
+        approvals = Content("")
+        if waiting:
+            style = self.get_visual_style("app-header--approvals")
+            words = approvals_text(waiting, short=short_approvals)
+            approvals = self._cell(words, Style(background=style.background), style)
+        badge = self._cell(credits_text(credits, short=short_credits), *credits_look(credits))
+        before = tabs + flag
+        room = width - before.cell_length - approvals.cell_length - badge.cell_length - PADDING
+        brand = Content(self._brand).truncate(max(room, 0), ellipsis=True, pad=True)
+        start = PADDING + brand.cell_length + before.cell_length
+        self._approvals_at = (start, start + approvals.cell_length) if waiting else None
+        return Content.assemble(" ", brand, " ", before, approvals, badge).truncate(width)
+
+    @staticmethod
+    def _cell(words: str, background: str | Style, text: str | Style = "") -> Content:
+        """`words` on `background`, padded by a cell either side (the padding in the background
+        alone: not underlined)."""
+        return Content.assemble(
+            (" ", background),
+            Content.styled(words, text).stylize_before(background),
+            (" ", background),
         )
 
-    def _show(self, cell: str, content: str | Content) -> None:
-        # Not the same words again: each update lays the screen out anew, and the first resize
-        # (which fits the same words) then held the launch's load back by a frame.
-        shown = self.query_one(cell, Static)
-        if shown.content != content:
-            shown.update(content)
+    def render(self) -> Content:
+        return self.line(self.size.width)
+
+    async def on_click(self, event: Click) -> None:
+        # Not a link (`@click`): Textual draws a link in the header's link colour, which on the
+        # warning badge was not the badge's own.
+        at = self._approvals_at
+        if at is not None and at[0] <= event.x < at[1]:
+            await self.app.run_action("app.approvals")
 
     def _identity_changed(self, identity: Identity | None) -> None:
         name = identity.account.name if identity and identity.account else None
         # The account name comes first: at 80 columns there are ~17 cells for the brand.
-        brand = name or "leadtui"
+        self._brand = name or "leadtui"
         if self.lead_app.demo:
-            brand += " · demo"
-        self.query_one("#brand", Static).update(brand)
-
-    def _approvals_changed(self, waiting: int) -> None:
-        self.query_one("#approvals", Static).display = waiting > 0
-        self._fit()
-
-    def _credits_changed(self, credits: int | None) -> None:
-        self._fit()
-        badge = self.query_one("#credits", Static)
-        badge.set_class(credits is None, "-unknown")
-        badge.set_class(credits is not None and credits < LOW_CREDITS, "-low")
+            self._brand += " · demo"
+        self.refresh()
 
     def _tab_line(self, *, short: bool) -> Content:
         """Every screen with its key; `short`: the other screens by their key alone."""
