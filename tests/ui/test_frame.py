@@ -111,6 +111,15 @@ async def test_single_keys_switch_screens_and_header_marks_current(build_app: An
         assert app.current_mode == "account"
 
 
+async def test_a_click_on_a_tab_opens_its_screen(build_app: Any) -> None:
+    app = build_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        top = screen_text(app).splitlines()[0]
+        await pilot.click(AppHeader, offset=(top.index("2 Searches") + 1, 0))
+        await wait_for_screen(pilot, SearchesScreen)
+
+
 async def test_palette_lists_group_action_entries(build_app: Any) -> None:
     app = build_app()
     async with app.run_test(size=(100, 30)) as pilot:
@@ -434,6 +443,20 @@ async def test_at_60x20_the_main_screens_are_usable_and_below_it_says_so(build_a
         assert "credits" not in text  # no cut badge, no half table
         await pilot.resize_terminal(80, 19)
         await wait_for_text(pilot, "Terminal too small: need 60×20, have 80×19")
+        await pilot.resize_terminal(80, 24)
+        text = await wait_for_text(pilot, "◆ 10,000 credits")
+        assert "Terminal too small" not in text
+
+
+async def test_a_launch_in_a_small_terminal_says_so_on_every_screen(build_app: Any) -> None:
+    app = build_app()
+    async with app.run_test(size=(50, 15)) as pilot:
+        text = await wait_for_text(pilot, "Terminal too small: need 60×20, have 50×15")
+        assert "credits" not in text
+        await pilot.press("2")
+        await wait_for_screen(pilot, SearchesScreen)
+        text = await wait_for_text(pilot, "Terminal too small: need 60×20, have 50×15")
+        assert "Searches" not in text
 
 
 async def test_header_says_read_only_when_spending_is_off(build_app: Any) -> None:

@@ -6,7 +6,6 @@ from typing import TYPE_CHECKING, ClassVar
 
 from rich.cells import cell_len
 from textual.content import Content
-from textual.markup import escape
 from textual.style import Style
 from textual.widget import Widget
 
@@ -16,6 +15,9 @@ if TYPE_CHECKING:
     from textual.events import Click
 
     from leadtui.api.models import Identity
+
+_BOLD = Style(bold=True)
+_REVERSE = Style(reverse=True)
 
 # Below this many credits the badge is drawn as a warning (and says "low").
 LOW_CREDITS = 50
@@ -156,14 +158,16 @@ class AppHeader(Widget):
         self.refresh()
 
     def _tab_line(self, *, short: bool) -> Content:
-        """Every screen with its key; `short`: the other screens by their key alone."""
+        """Every screen with its key; `short`: the other screens by their key alone. Built
+        from spans, not markup: parsing it was ~0.5 ms of the first frame, twice."""
         current = getattr(self.screen, "MODE", "")
-        markup = []
+        tabs = []
         for mode, key, label in self.lead_app.nav_entries():
             if mode == current:
                 # The current screen is drawn reversed: still readable under NO_COLOR.
-                markup.append(f"[reverse] [b]{escape(key)}[/b] {label} [/]")
+                tab = Content.assemble(" ", (key, _BOLD), f" {label} ").stylize(_REVERSE)
             else:
-                tab = f" [b]{escape(key)}[/b] " if short else f" [b]{escape(key)}[/b] {label} "
-                markup.append(f"[@click=app.open('{mode}')]{tab}[/]")
-        return Content.from_markup("".join(markup))
+                tab = Content.assemble(" ", (key, _BOLD), " " if short else f" {label} ")
+                tab = tab.stylize(Style.from_meta({"@click": f"app.open('{mode}')"}))
+            tabs.append(tab)
+        return Content("").join(tabs)
