@@ -155,7 +155,7 @@ def test_start_up_runs_without_the_cyclic_collector_then_turns_it_back_on(
 
 
 # Textual only, and the frame's own modules: nothing that talks to the server or reads a key,
-# nor the command line's parser (a bare `leadtui` needs none of it).
+# nor the command line's parser (a bare `leadtui` needs none of it), nor what is hidden.
 NOT_ON_THE_FIRST_FRAME = (
     "argparse",
     "leadtui.cli.main",
@@ -168,6 +168,12 @@ NOT_ON_THE_FIRST_FRAME = (
     "leadtui.api.models",
     "leadtui.config.settings",
     "leadtui.config.secrets",
+    # What the first frame does not draw: errors, the too-small notice, the palette.
+    "leadtui.api.errors",
+    "leadtui.ui.model.errors",
+    "leadtui.ui.widgets.error_panel",
+    "leadtui.ui.widgets.too_small",
+    "leadtui.ui.frame.commands",
 )
 
 

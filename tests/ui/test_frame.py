@@ -16,7 +16,6 @@ from leadtui.api.contract import Scope
 from leadtui.api.errors import LeadError
 from leadtui.api.models import SearchRequest
 from leadtui.spend.approval_wait import DeniedInApp
-from leadtui.ui.frame.commands import LeadCommands
 from leadtui.ui.screens.account import AccountScreen
 from leadtui.ui.screens.base import LeadScreen
 from leadtui.ui.screens.help import HelpScreen
@@ -135,7 +134,6 @@ async def test_palette_lists_group_action_entries(build_app: Any) -> None:
             "account: sign out",
         ):
             assert expected in titles
-        assert LeadCommands in app.COMMANDS
         await pilot.press("ctrl+p")
         await wait_for_screen(pilot, CommandPalette)
         await pilot.press(*"screens: jobs")

@@ -23,7 +23,6 @@ from textual.signal import Signal
 from leadtui.api.contract import Scope
 from leadtui.config.errors import ConfigError
 from leadtui.ui.frame.app_actions import APP_BINDINGS, app_commands
-from leadtui.ui.frame.commands import LeadCommands, PaletteCommand
 from leadtui.ui.frame.crash import CrashReportingConsole
 from leadtui.ui.frame.handle import AppHandle
 from leadtui.ui.frame.key_bursts import KeysInBursts
@@ -35,11 +34,13 @@ from leadtui.ui.frame.sessions import SessionKeeper, signed_in_session
 from leadtui.ui.frame.stylesheets import stylesheet
 from leadtui.ui.frame.terminal_output import TerminalOutput
 from leadtui.ui.model.history import History
+from leadtui.ui.model.palette_command import PaletteCommand
 from leadtui.ui.screens.base import LeadScreen
 from leadtui.ui.watches.away import AwayWatch
 
 if TYPE_CHECKING:
     from pydantic import SecretStr
+    from textual.command import Provider
     from textual.driver import Driver
 
     from leadtui.api.client import LeadClient
@@ -54,6 +55,13 @@ if TYPE_CHECKING:
 THEMES = {"dark": "textual-dark", "light": "textual-light"}
 
 
+def lead_commands() -> type[Provider]:
+    """The palette's provider, imported when the palette first opens."""
+    from leadtui.ui.frame.commands import LeadCommands
+
+    return LeadCommands
+
+
 class LeadApp(KeysInBursts):
     """The app frame: modes per screen, header badge, help, palette, sign-in, errors."""
 
@@ -65,7 +73,7 @@ class LeadApp(KeysInBursts):
     # top of it; the account screen loads nothing until there is a client.
     MODES: ClassVar[dict[str, Any]] = {screen.mode: screen for screen in SCREENS[1:]}
     DEFAULT_MODE: ClassVar[str] = SCREENS[0].mode
-    COMMANDS: ClassVar[set[Any]] = {LeadCommands}
+    COMMANDS: ClassVar[set[Any]] = {lead_commands}
     BINDINGS: ClassVar[list[BindingType]] = list(APP_BINDINGS)
 
     # What each member means to the screens that watch it: `AppHandle` (ui/frame/handle.py).

@@ -9,8 +9,8 @@ from typing import Any, Final
 
 from textual.binding import Binding
 
-from leadtui.ui.frame.commands import PaletteCommand
 from leadtui.ui.frame.main_screens import SCREENS
+from leadtui.ui.model.palette_command import PaletteCommand
 
 APP_BINDINGS: Final = (
     # Numbers, as lazygit's panels: letters belong to tables (j/k, g/G) and screens.

@@ -2,17 +2,19 @@
 screen and its focused table, then the app's screens and actions.
 
 Opened without typing, the palette lists the screen's own actions first, in the order the
-screen binds them (its most used first).
+screen binds them (its most used first). The app names `LeadCommands` through a function, so
+this module is imported when the palette first opens, not with the first frame.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
 from leadtui.ui.model.key_names import keys_name
+from leadtui.ui.model.palette_command import PaletteCommand
 
 if TYPE_CHECKING:
     from textual.binding import Binding
@@ -34,20 +36,6 @@ _LEFT_OUT_IDS = (
     "table.column_",
 )
 _GENERIC_ACTIONS = ("scroll_", "copy_text", "page_", "focus_", "cursor_", "select_cursor")
-
-
-# A NamedTuple: defined on the first frame's path, where a dataclass costs ~0.5 ms more.
-class PaletteCommand(NamedTuple):
-    """One palette entry: `title` is "group: action", e.g. "jobs: refresh"."""
-
-    title: str
-    help: str
-    run: Callable[[], object]
-
-    @property
-    def words(self) -> str:
-        """The title without the key it may end with: what two entries are compared by."""
-        return self.title.split("  ")[0].strip().casefold()
 
 
 def _action_words(description: str) -> str:

@@ -18,8 +18,8 @@ from textual.reactive import reactive
 from textual.widgets import Static
 
 from leadtui.api.contract import SCOPE_DESCRIPTIONS, Scope
-from leadtui.ui.frame.commands import PaletteCommand
 from leadtui.ui.frame.main_screens import ACCOUNT
+from leadtui.ui.model.palette_command import PaletteCommand
 from leadtui.ui.model.timefmt import ago
 from leadtui.ui.screens.base import LeadScreen
 
@@ -103,11 +103,11 @@ class AccountScreen(LeadScreen):
     @work(exclusive=True, group="account-load")
     async def load(self) -> None:
         """Fetch /me, then /usage; the frame has already painted."""
-        from leadtui.api.errors import LeadError  # not on the first frame's path
-
         if self.lead_app.session is None:
             self._loading = False
             return  # the saved key is still being read; `session` changes when it is
+        from leadtui.api.errors import LeadError  # not on the first frame's path
+
         # No loading cover: the summary says "Loading the account…" from the first frame on,
         # and a cover would only swap those words for a spinner until /me answers.
         self._loading = True

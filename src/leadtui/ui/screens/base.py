@@ -18,8 +18,8 @@ from textual.widgets import Static
 from textual.worker import NoActiveWorker, Worker, WorkerState, get_current_worker
 
 from leadtui.api.contract import Scope
-from leadtui.ui.frame.commands import PaletteCommand
 from leadtui.ui.frame.handle import AppHandle, app_handle
+from leadtui.ui.model.palette_command import PaletteCommand
 from leadtui.ui.widgets.header import AppHeader
 from leadtui.ui.widgets.key_footer import KeyFooter
 

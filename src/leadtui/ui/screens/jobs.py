@@ -16,11 +16,11 @@ from textual.timer import Timer
 from textual.widgets import Static
 
 from leadtui.api.contract import Scope
-from leadtui.ui.frame.commands import PaletteCommand
 from leadtui.ui.frame.main_screens import JOBS
 from leadtui.ui.frame.stylesheets import stylesheet
 from leadtui.ui.model.errors import ErrorReport
 from leadtui.ui.model.job_board import JobBoard
+from leadtui.ui.model.palette_command import PaletteCommand
 from leadtui.ui.model.timefmt import ago
 from leadtui.ui.screens.base import LeadScreen
 from leadtui.ui.watches.job_watcher import JobWatcher

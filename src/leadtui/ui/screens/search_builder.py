@@ -22,10 +22,10 @@ from leadtui.api.contract import ErrorCode, Scope
 from leadtui.api.errors import ApiError, LeadError
 from leadtui.api.models import SEARCH_SECTION_MAX, Search, SearchRequest
 from leadtui.spend.gate import settles_spend
-from leadtui.ui.frame.commands import PaletteCommand
 from leadtui.ui.frame.main_screens import NEW_SEARCH
 from leadtui.ui.frame.stylesheets import stylesheet
 from leadtui.ui.model.errors import ErrorReport, describe
+from leadtui.ui.model.palette_command import PaletteCommand
 from leadtui.ui.model.search_draft import (
     FILTER,
     SECTIONS,

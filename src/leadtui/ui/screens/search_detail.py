@@ -22,7 +22,6 @@ from leadtui.spend.quote import Quote, affordable_results, plural, still_locked
 from leadtui.spend.request import SpendRequest
 from leadtui.ui.dialogs.lead_detail import LeadDetail
 from leadtui.ui.dialogs.unlock_count import UnlockCount
-from leadtui.ui.frame.commands import PaletteCommand
 from leadtui.ui.frame.main_screens import SEARCHES
 from leadtui.ui.frame.spend_flow import (
     confirm_and_spend,
@@ -32,6 +31,7 @@ from leadtui.ui.frame.spend_flow import (
 from leadtui.ui.frame.stylesheets import stylesheet
 from leadtui.ui.frame.workers import start_worker
 from leadtui.ui.model.errors import ErrorReport
+from leadtui.ui.model.palette_command import PaletteCommand
 from leadtui.ui.screens.base import LeadScreen
 from leadtui.ui.screens.searches import count_text, search_summary
 from leadtui.ui.widgets.lead_table import LeadTable

@@ -14,10 +14,10 @@ from textual.widgets import DataTable, Static
 from leadtui.api.contract import Scope
 from leadtui.api.errors import LeadError
 from leadtui.api.models import Search
-from leadtui.ui.frame.commands import PaletteCommand
 from leadtui.ui.frame.main_screens import SEARCHES
 from leadtui.ui.frame.stylesheets import stylesheet
 from leadtui.ui.frame.workers import start_worker
+from leadtui.ui.model.palette_command import PaletteCommand
 from leadtui.ui.screens.base import LeadScreen
 from leadtui.ui.widgets.row_table import Cell
 from leadtui.ui.widgets.view_table import ViewTable
