@@ -436,9 +436,12 @@ async def test_at_60x20_the_main_screens_are_usable_and_below_it_says_so(build_a
             text = await wait_for_text(pilot, shown)
             assert "Terminal too small" not in text
             assert "◆ 10,000 credits" in text
-        await pilot.resize_terminal(59, 20)
-        text = await wait_for_text(pilot, "Terminal too small: need 60×20, have 59×20")
+        with app.screen.request("refresh", "Refreshing the jobs…"):  # a request in flight
+            await wait_for_text(pilot, "⟳ Refreshing the jobs…")
+            await pilot.resize_terminal(59, 20)
+            text = await wait_for_text(pilot, "Terminal too small: need 60×20, have 59×20")
         assert "credits" not in text  # no cut badge, no half table
+        assert "Refreshing" not in text  # nor the line of requests in flight
         await pilot.resize_terminal(80, 19)
         await wait_for_text(pilot, "Terminal too small: need 60×20, have 80×19")
         await pilot.resize_terminal(80, 24)

@@ -10,12 +10,7 @@ class TooSmall(Static):
     is, the screen shows only this (the CSS hides its siblings through the screen's
     `-too-small` class), rather than a cut table."""
 
-    # Read when the first notice is mounted, not with the first frame: the rule that hides the
-    # screen's other widgets is checked against every widget of every screen.
-    SCOPED_CSS = False
     DEFAULT_CSS = """
-    LeadScreen.-too-small > * { display: none !important; }
-    LeadScreen.-too-small > TooSmall { display: block !important; }
     TooSmall {
         display: none;
         width: 1fr;
