@@ -86,7 +86,7 @@ class SessionKeeper:
         gc.enable()
         lead.use_deps(deps)
         for header in self._app.screen.query(AppHeader):
-            header.draw_flags()
+            header.redraw()
         lead.session = session
         if session is not None:
             lead.sign_ins += 1  # the screens load; pending spends are offered

@@ -80,7 +80,8 @@ class LeadScreen(Screen[None]):
         self.mount(widget, after=above.first() if above else self.query_one(AppHeader))
 
     def compose_body(self) -> ComposeResult:
-        """The screen's own widgets, between the error panel and the footer."""
+        """The screen's own widgets, between the header (and what is mounted under it) and the
+        footer."""
         yield from ()
 
     # --- what the screen works with -----------------------------------------------------

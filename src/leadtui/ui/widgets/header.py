@@ -88,14 +88,14 @@ class AppHeader(Widget):
 
     def on_mount(self) -> None:
         self.watch(self.app, "identity", self._identity_changed)
-        self.watch(self.app, "credits", self.draw_flags, init=False)
-        self.watch(self.app, "approvals_waiting", self.draw_flags, init=False)
+        self.watch(self.app, "credits", self.redraw, init=False)
+        self.watch(self.app, "approvals_waiting", self.redraw, init=False)
         self._tabs = self._tab_line(short=False)
         self._short_tabs = self._tab_line(short=True)
 
-    def draw_flags(self) -> None:
-        """The badges again: the credits, the approvals waiting, and the read-only cell (once a
-        launch has read the whole settings)."""
+    def redraw(self) -> None:
+        """The line again: the credits or the approvals waiting moved, or a launch has read the
+        whole settings (the read-only cell)."""
         self.refresh()
 
     def line(self, width: int) -> Content:
