@@ -22,7 +22,7 @@ from textual.signal import Signal
 
 from leadtui.api.contract import Scope
 from leadtui.config.errors import ConfigError
-from leadtui.ui.frame.app_actions import APP_BINDINGS, app_commands
+from leadtui.ui.frame.app_actions import APP_BINDINGS, app_commands, lead_commands, nav_entries
 from leadtui.ui.frame.crash import CrashReportingConsole
 from leadtui.ui.frame.handle import AppHandle
 from leadtui.ui.frame.key_bursts import KeysInBursts
@@ -40,7 +40,6 @@ from leadtui.ui.watches.away import AwayWatch
 
 if TYPE_CHECKING:
     from pydantic import SecretStr
-    from textual.command import Provider
     from textual.driver import Driver
 
     from leadtui.api.client import LeadClient
@@ -53,13 +52,6 @@ if TYPE_CHECKING:
     from leadtui.ui.watches.journal_watch import JournalWatcher
 
 THEMES = {"dark": "textual-dark", "light": "textual-light"}
-
-
-def lead_commands() -> type[Provider]:
-    """The palette's provider, imported when the palette first opens."""
-    from leadtui.ui.frame.commands import LeadCommands
-
-    return LeadCommands
 
 
 class LeadApp(KeysInBursts):
@@ -366,11 +358,7 @@ class LeadApp(KeysInBursts):
 
     def nav_entries(self) -> list[tuple[str, str, str]]:
         """(mode, key as shown, label) of each screen, honouring the user's keymap."""
-        keymap = self._user_keymap
-        return [
-            (s.mode, keymap.get(f"screens.{s.mode}", str(n)).split(",")[0], s.label)
-            for n, s in enumerate(SCREENS, start=1)
-        ]
+        return nav_entries(self._user_keymap)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         signing_in = self.sessions.signing_in() or self.session is None
@@ -399,17 +387,20 @@ class LeadApp(KeysInBursts):
         while len(self.screen_stack) > 1 and isinstance(self.screen, LeadScreen):
             self.pop_screen()
 
+    def _show_over(self, screen: Screen[Any]) -> None:
+        """Push `screen` over the one shown, unless one of its kind is shown (its key again)."""
+        if not isinstance(self.screen, type(screen)):
+            self.push_screen(screen)
+
     def action_history(self) -> None:
         from leadtui.ui.screens.history import HistoryScreen
 
-        if not isinstance(self.screen, HistoryScreen):
-            self.push_screen(HistoryScreen())
+        self._show_over(HistoryScreen())
 
     def action_approvals(self) -> None:
         from leadtui.ui.screens.approvals import ApprovalsScreen
 
-        if not isinstance(self.screen, ApprovalsScreen):
-            self.push_screen(ApprovalsScreen(self.journal_watch))
+        self._show_over(ApprovalsScreen(self.journal_watch))
 
     async def action_away(self) -> None:
         await self.away.show()

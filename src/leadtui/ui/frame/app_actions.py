@@ -5,12 +5,15 @@ account's; an entry does what its key does."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from textual.binding import Binding
 
 from leadtui.ui.frame.main_screens import SCREENS
 from leadtui.ui.model.palette_command import PaletteCommand
+
+if TYPE_CHECKING:
+    from textual.command import Provider
 
 APP_BINDINGS: Final = (
     # Numbers, as lazygit's panels: letters belong to tables (j/k, g/G) and screens.
@@ -76,3 +79,18 @@ def app_commands(app: Any) -> list[PaletteCommand]:
 
 def _opener(app: Any, mode: str) -> Callable[[], object]:
     return lambda: app.action_open(mode)
+
+
+def lead_commands() -> type[Provider]:
+    """The palette's provider (the app's `COMMANDS`), imported when the palette first opens."""
+    from leadtui.ui.frame.commands import LeadCommands
+
+    return LeadCommands
+
+
+def nav_entries(keymap: dict[str, str]) -> list[tuple[str, str, str]]:
+    """(mode, key as shown, label) of each screen, the screens' keys remapped by `keymap`."""
+    return [
+        (s.mode, keymap.get(f"screens.{s.mode}", str(n)).split(",")[0], s.label)
+        for n, s in enumerate(SCREENS, start=1)
+    ]
