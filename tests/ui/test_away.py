@@ -15,7 +15,12 @@ import httpx
 import pytest
 
 from leadtui.digest.marks import marks_path
+from leadtui.spend.account import SpendAccount
+from leadtui.spend.intent import SpendOperation
+from leadtui.spend.journal import SpendJournal
+from leadtui.ui.dialogs.pending_spends import PendingSpends
 from leadtui.ui.dialogs.while_away import WhileAway
+from leadtui.ui.frame import spend_flow
 from leadtui.ui.screens.jobs import JobsScreen
 from tests.cli.conftest import URL, Cli
 from tests.conftest import FakeClock
@@ -186,6 +191,46 @@ async def test_the_look_waits_on_the_job_lists_without_holding_up_the_credits(
         slow.released.set()
         await wait_for_screen(pilot, WhileAway)
         await wait_for_text(pilot, "Spent nothing.")
+
+
+async def test_the_panel_lies_over_the_pending_spends_offer_even_when_the_offer_is_slower(
+    build_app: Any, sandbox_clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await first_session(build_app, sandbox_clock)
+    SpendJournal(clock=lambda: sandbox_clock.now).record_intent(
+        idempotency_key="away-pending-1",
+        operation=SpendOperation.UNLOCK,
+        params={"search_id": "srch_000001", "additional_results": 3},
+        body={"additional_results": 3},
+        amount=3,
+        profile="default",
+        origin=URL,
+        account=SpendAccount("…full", "acct_demo", "Demo Co"),
+        surface="agent",
+    )
+    sandbox_clock.advance(60)
+    # The offer's read of the journal held until the look is done: the panel must wait.
+    released = asyncio.Event()
+    read_pending = spend_flow.pending_intents
+
+    async def held(app: Any) -> Any:
+        await released.wait()
+        return await read_pending(app)
+
+    monkeypatch.setattr(spend_flow, "pending_intents", held)
+    app = build_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_until(pilot, lambda: marked_at() == sandbox_clock.now)
+        assert app.away.digest is not None
+        assert app.away.digest.changed
+        await pilot.pause()
+        assert not isinstance(app.screen, WhileAway)
+        released.set()
+        await wait_for_screen(pilot, WhileAway)
+        assert [type(s) for s in app.screen_stack[-2:]] == [PendingSpends, WhileAway]
+        await pilot.press("escape")
+        await wait_for_screen(pilot, PendingSpends)
+        await wait_for_text(pilot, "away-pen")
 
 
 async def test_enter_on_an_extraction_that_completed_opens_it_on_jobs(

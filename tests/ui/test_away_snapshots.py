@@ -17,7 +17,7 @@ from leadtui.ui.dialogs.pending_spends import PendingSpends
 from leadtui.ui.dialogs.while_away import WhileAway
 from tests.conftest import FakeClock
 from tests.ui.conftest import SANDBOX_URL
-from tests.ui.pilot import settle, wait_for_screen, wait_for_text, wait_until
+from tests.ui.pilot import settle, wait_for_screen, wait_for_text
 
 SIZES = [pytest.param((100, 30), id="100x30"), pytest.param((80, 24), id="80x24")]
 DEMO = SpendAccount("…full", "acct_demo", "Demo Co")
@@ -89,10 +89,10 @@ def test_while_away(
     seed(sandbox_app, sandbox_clock)
 
     async def run_before(pilot: Any) -> None:
-        # The spend still pending is offered too, under the panel (the offer reads no more
-        # than the journal, the look also the server): both are up before the picture.
-        await wait_until(pilot, lambda: PendingSpends in map(type, pilot.app.screen_stack))
+        # The spend still pending is offered too, under the panel (the panel waits for the
+        # offer): both are up before the picture.
         await wait_for_screen(pilot, WhileAway)
+        assert PendingSpends in map(type, pilot.app.screen_stack)
         await wait_for_text(pilot, "While you were away")
         # Drawn again over both: a panel pushed right after the offer may have blended in
         # the screens below before the offer's own frame was painted.

@@ -115,7 +115,8 @@ class LeadApp(KeysInBursts):
         self.spend_settled: Signal[str] = Signal(self, "spend_settled")
         self.pending_offer = PendingOffer(self)
         """Spends journaled but never settled (a crash): offered at start and each sign-in."""
-        self.away = AwayWatch(self)  # what changed since the app was last open (ui/watches/away.py)
+        # What changed since the app was last open (ui/watches/away.py), over the offer.
+        self.away = AwayWatch(self, before_panel=self.pending_offer.settled)
         self._user_keymap: dict[str, str] = {}
         looks = deps.settings if deps is not None else first_frame
         if looks is not None:

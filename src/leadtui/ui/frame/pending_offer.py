@@ -3,10 +3,14 @@
 Offered once the account is known (GET /me: the journal's intents are matched to it) and the
 balance is painted. The spend gate, its journal (sqlite3) and its dialogs are imported only
 then: none is needed to paint the frame or show the balance.
+
+`settled()` tells when the offer is up (or found nothing to offer): the "while you were away"
+panel waits for it, so the panel always lies over the offer, whichever read ends first.
 """
 
 from __future__ import annotations
 
+import asyncio
 from typing import TYPE_CHECKING, Any
 
 from leadtui.ui.frame.handle import app_handle
@@ -21,6 +25,8 @@ class PendingOffer:
     def __init__(self, app: App[Any]) -> None:
         self.app = app
         self.due = False
+        self._settled = asyncio.Event()
+        self._settled.set()
 
     def after_sign_in(self) -> None:
         """A sign-in (or the start): offer the pending spends of that account."""
@@ -31,9 +37,14 @@ class PendingOffer:
         """Call when the account may have become known: the offer goes out if it is due."""
         if self.due and app_handle(self.app).identity is not None:
             self.due = False
+            self._settled.clear()
             self.app.call_after_refresh(self._offer)
+
+    async def settled(self) -> None:
+        """Return once no offer is on its way: it is shown, or there was nothing to offer."""
+        await self._settled.wait()
 
     def _offer(self) -> None:
         from leadtui.ui.frame.spend_flow import offer_pending_spends
 
-        offer_pending_spends(self.app)
+        offer_pending_spends(self.app, then=self._settled.set)

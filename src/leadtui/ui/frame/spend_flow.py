@@ -19,7 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import partial
 from typing import TYPE_CHECKING, Any
@@ -202,14 +202,26 @@ async def pending_intents(app: AppHandle) -> list[SpendIntent]:
     return await gate.pending(app.client)
 
 
-def offer_pending_spends(app: App[Any]) -> Worker[None] | None:
-    """At start (and after each sign-in): show intents with no outcome, to resend or discard."""
+def offer_pending_spends(
+    app: App[Any], *, then: Callable[[], object] = lambda: None
+) -> Worker[None] | None:
+    """At start (and after each sign-in): show intents with no outcome, to resend or discard.
+    `then` is called once the offer is shown, found nothing, or failed."""
     if app_handle(app).session is None:
+        then()
         return None
-    return start_worker(app, partial(_offer_pending, app), group="pending-spends", exclusive=True)
+    work = partial(_offer_pending, app, then)
+    return start_worker(app, work, group="pending-spends", exclusive=True)
 
 
-async def _offer_pending(app: App[Any]) -> None:
+async def _offer_pending(app: App[Any], then: Callable[[], object]) -> None:
+    try:
+        await _offer_pending_now(app)
+    finally:
+        then()
+
+
+async def _offer_pending_now(app: App[Any]) -> None:
     lead = app_handle(app)
     try:
         intents = await pending_intents(lead)

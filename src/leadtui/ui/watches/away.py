@@ -3,13 +3,15 @@ account, and once the account and its balance are known it tells what changed si
 
 The look runs in a worker after the balance is painted (the job lists, the journal and the
 approvals are read then, never before the first frame); the mark is written once the look
-is done, every `MARK_EVERY` seconds while the app runs, and when it closes.
+is done, every `MARK_EVERY` seconds while the app runs, and when it closes. The panel goes up
+once `before_panel` returns (the pending spends' offer, so the panel always lies over it).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, Final
 
 from leadtui.ui.frame.handle import app_handle
@@ -28,8 +30,9 @@ MARK_EVERY: Final = 60.0
 class AwayWatch:
     """The app's mark, its look at what changed, and the panel that shows it."""
 
-    def __init__(self, app: App[Any]) -> None:
+    def __init__(self, app: App[Any], before_panel: Callable[[], Awaitable[None]]) -> None:
         self.app = app
+        self.before_panel = before_panel
         self.digest: Digest | None = None
         """The last look (None until it is done)."""
         self._looked_at_sign_in: int | None = None
@@ -80,6 +83,7 @@ class AwayWatch:
         if self._timer is None:
             self._timer = self.app.set_interval(MARK_EVERY, self._mark_soon)
         if self.digest is not None and self.digest.changed:
+            await self.before_panel()
             await self.show()
 
     async def show(self) -> None:
