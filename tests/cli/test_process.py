@@ -18,7 +18,7 @@ import pytest
 
 from leadtui.cli.exit_codes import Exit
 from leadtui.spend.journal import SpendJournal
-from tests.e2e.sandbox_process import clean_env, sandbox_process
+from tests.e2e.sandbox_process import clean_env, sandbox_process, slowed
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.timeout(120)]
 
@@ -167,12 +167,12 @@ def test_a_closed_pipe_ends_quietly_without_a_traceback(sandbox: str, tmp_path: 
 
 
 async def test_a_cli_killed_between_journal_and_answer_is_resent_and_debited_once(
-    tmp_path: Path,
+    tmp_path: Path, sandbox: str
 ) -> None:
-    with sandbox_process("--job-seconds", "0.3", "--latency-ms", "1500") as slow:
-        env = environment(slow, tmp_path)
-        search_id = await asyncio.to_thread(new_search, slow)
-        before = await asyncio.to_thread(credits, slow)
+    env = environment(sandbox, tmp_path)
+    search_id = await asyncio.to_thread(new_search, sandbox)
+    before = await asyncio.to_thread(credits, sandbox)
+    with slowed(sandbox, 1500):
         child = await asyncio.create_subprocess_exec(
             sys.executable,
             "-m",
@@ -199,21 +199,22 @@ async def test_a_cli_killed_between_journal_and_answer_is_resent_and_debited_onc
         finally:
             os.kill(child.pid, signal.SIGKILL)
             await child.wait()
-        (intent,) = SpendJournal(journal).pending()
+    (intent,) = SpendJournal(journal).pending()
 
-        listed = await asyncio.to_thread(leadtui, env, "pending", "list", "--json")
-        assert [i["idempotency_key"] for i in json.loads(listed.stdout)["data"]] == [
-            intent.idempotency_key
-        ]
-        resent = await asyncio.to_thread(
-            leadtui, env, "pending", "resend", intent.idempotency_key, "--json"
-        )
-        assert resent.returncode == Exit.OK, resent.stdout + resent.stderr
-        assert json.loads(resent.stdout)["additional_results"] == 3
-        after = await asyncio.to_thread(credits, slow)
-        log = await asyncio.to_thread(requests_log, slow)
+    listed = await asyncio.to_thread(leadtui, env, "pending", "list", "--json")
+    assert [i["idempotency_key"] for i in json.loads(listed.stdout)["data"]] == [
+        intent.idempotency_key
+    ]
+    resent = await asyncio.to_thread(
+        leadtui, env, "pending", "resend", intent.idempotency_key, "--json"
+    )
+    assert resent.returncode == Exit.OK, resent.stdout + resent.stderr
+    assert json.loads(resent.stdout)["additional_results"] == 3
+    after = await asyncio.to_thread(credits, sandbox)
+    log = await asyncio.to_thread(requests_log, sandbox)
 
     assert before - after == 3  # debited once, whether or not the killed send arrived
     assert SpendJournal(journal).pending() == []
-    sends = [r for r in log if r["method"] == "POST" and str(r["path"]).endswith("/exports")]
+    unlocks = f"/searches/{search_id}/exports"
+    sends = [r for r in log if r["method"] == "POST" and str(r["path"]).endswith(unlocks)]
     assert {r["idempotency_key"] for r in sends} == {intent.idempotency_key}

@@ -56,6 +56,23 @@ def sandbox_process(*options: str) -> Iterator[str]:
                 process.wait()
 
 
+@contextmanager
+def slowed(base_url: str, latency_ms: int) -> Iterator[None]:
+    """Every API request of the sandbox at `base_url` takes `latency_ms` more until the block
+    ends (its traffic lever): a spend stays in flight long enough to be killed, and the rest
+    of the test runs at full speed."""
+    _traffic(base_url, latency_ms)
+    try:
+        yield
+    finally:
+        _traffic(base_url, 0)
+
+
+def _traffic(base_url: str, latency_ms: int) -> None:
+    lever = httpx.patch(f"{base_url}/_sandbox/traffic", json={"latency_ms": latency_ms}, timeout=30)
+    lever.raise_for_status()
+
+
 def _wait_until_answering(process: subprocess.Popen[bytes], base_url: str, log: IO[bytes]) -> None:
     # /_sandbox/* lies outside /api/v1, so injected faults never touch this probe.
     deadline = time.monotonic() + _START_SECONDS

@@ -14,7 +14,7 @@ from typing import Any
 
 import httpx
 import pytest
-from tests.e2e.sandbox_process import clean_env
+from tests.e2e.sandbox_process import clean_env, slowed
 from tests.support.approvals_app import (
     KEY,
     LOADED_SECONDS,
@@ -170,12 +170,11 @@ async def test_an_asker_killed_after_the_yes_leaves_it_pending_and_a_resend_debi
         await pilot.press("y")
         await wait_for_screen(pilot, ConfirmSpend, seconds=LOADED_SECONDS)
         # The server answers slowly from now on: the asker is killed while its send waits.
-        sandbox.app.state.sandbox.config.latency_ms = 3000
-        await pilot.press("y")
-        await wait_until(pilot, lambda: journal.pending() != [], seconds=LOADED_SECONDS)
-        asker.send_signal(signal.SIGKILL)
-        await asker.wait()
-        sandbox.app.state.sandbox.config.latency_ms = 0
+        with slowed(sandbox.base_url, 3000):
+            await pilot.press("y")
+            await wait_until(pilot, lambda: journal.pending() != [], seconds=LOADED_SECONDS)
+            asker.send_signal(signal.SIGKILL)
+            await asker.wait()
         await wait_for_text(pilot, "the asker has stopped", seconds=LOADED_SECONDS)
 
     [pending] = journal.pending()

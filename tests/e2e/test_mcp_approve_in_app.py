@@ -49,13 +49,6 @@ def sandbox() -> Iterator[Sandbox]:
         yield Sandbox(base_url)
 
 
-@pytest.fixture(scope="module")
-def slow_sandbox() -> Iterator[Sandbox]:
-    """Every request takes a while: an approved spend is in flight long enough to be killed."""
-    with sandbox_process("--latency-ms", "700") as base_url:
-        yield Sandbox(base_url)
-
-
 def sharing(tmp_path: Path, sandbox: Sandbox, monkeypatch: pytest.MonkeyPatch) -> Machine:
     """A machine whose config and state (journal, approvals) the tool server and the app in
     this process share."""
@@ -268,18 +261,20 @@ async def test_a_request_tampered_with_in_the_journal_is_never_approved_nor_sent
 
 
 async def test_the_server_killed_after_the_yes_leaves_it_pending_and_a_resend_debits_once(
-    tmp_path: Path, slow_sandbox: Sandbox, monkeypatch: pytest.MonkeyPatch
+    machine: Machine, sandbox: Sandbox
 ) -> None:
-    machine = sharing(tmp_path, slow_sandbox, monkeypatch)
     journal = SpendJournal()
-    app = over_socket(slow_sandbox.base_url)
+    app = over_socket(sandbox.base_url)
     async with agent_unlocking(machine) as asking:
         async with app.run_test(size=(100, 30)) as pilot:
             await open_request(pilot, seconds=ASKING_SECONDS)
             [request] = requests_asked()
-            await approve(pilot)
-            await wait_until(pilot, lambda: journal.pending() != [], seconds=ASKING_SECONDS)
-            os.kill(request.asker.pid, signal.SIGKILL)
+            # Every request takes a while: the approved spend is in flight long enough to be
+            # killed.
+            with sandbox.slowed(700):
+                await approve(pilot)
+                await wait_until(pilot, lambda: journal.pending() != [], seconds=ASKING_SECONDS)
+                os.kill(request.asker.pid, signal.SIGKILL)
             await wait_for_text(pilot, "the asker has stopped", seconds=30)
         with contextlib.suppress(Exception):  # the server died mid-call: whatever comes of it
             await asking.outcome()
@@ -298,6 +293,6 @@ async def test_the_server_killed_after_the_yes_leaves_it_pending_and_a_resend_de
     resent = machine.command("pending", "resend", pending.idempotency_key)
 
     assert resent["exportId"]
-    assert slow_sandbox.credits() == asking.before - RESULTS
+    assert sandbox.credits() == asking.before - RESULTS
     assert {u["idempotency_key"] for u in asking.unlocks()} == {pending.idempotency_key}
     assert journal.pending() == []

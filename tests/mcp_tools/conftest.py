@@ -8,7 +8,7 @@ import json
 import subprocess
 import sys
 from collections.abc import AsyncIterator, Iterator
-from contextlib import asynccontextmanager
+from contextlib import AbstractContextManager, asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -23,7 +23,7 @@ from mcp.types import CallToolResult, Implementation
 from leadtui.mcp.runtime import McpDeps, Options, Runtime
 from leadtui.mcp.server import build_server
 from tests.conftest import FakeClock
-from tests.e2e.sandbox_process import clean_env, sandbox_process
+from tests.e2e.sandbox_process import clean_env, sandbox_process, slowed
 
 SEARCH = {
     "activities": [{"name": "Bakery"}],
@@ -74,6 +74,10 @@ class Sandbox:
         )
         response.raise_for_status()
         return response.json()["data"]
+
+    def slowed(self, latency_ms: int) -> AbstractContextManager[None]:
+        """Every API request takes `latency_ms` more until the block ends."""
+        return slowed(self.base_url, latency_ms)
 
     def credits(self, account: str = "acct_demo") -> int:
         return int(self.control("PATCH", f"/_sandbox/accounts/{account}", {})["credits"])

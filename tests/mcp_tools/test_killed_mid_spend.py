@@ -19,8 +19,7 @@ from tests.mcp_tools.conftest import Machine, Sandbox
 
 @pytest.fixture(scope="module")
 def sandbox() -> Iterator[Sandbox]:
-    """Every request takes a while: the spend is in flight long enough to be killed."""
-    with sandbox_process("--latency-ms", "700") as base_url:
+    with sandbox_process() as base_url:
         yield Sandbox(base_url)
 
 
@@ -51,7 +50,8 @@ async def test_a_spend_cut_short_is_pending_and_a_resend_debits_once(
     journal = machine.home / "state" / "leadtui" / "journal.sqlite3"
     arguments = {"search_id": search_id, "results": 3, "idempotency_key": key}
 
-    with anyio.move_on_after(60):
+    # Every request takes a while: the spend is in flight long enough to be stopped.
+    with sandbox.slowed(700), anyio.move_on_after(60):
         async with (
             machine.session("--max-credits", "10") as session,
             anyio.create_task_group() as tg,

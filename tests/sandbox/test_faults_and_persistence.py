@@ -84,6 +84,26 @@ async def test_latency_delays_every_response() -> None:
         assert time.perf_counter() - started >= 0.06
 
 
+async def test_the_traffic_lever_makes_the_api_slower_or_faultier_while_it_runs() -> None:
+    async with _client(SandboxConfig(fault_seed=3)) as http:
+        changed = await http.patch("/_sandbox/traffic", json={"latency_ms": 60, "fault_rate": 1})
+        assert changed.json()["data"] == {"latency_ms": 60, "fault_rate": 1.0}
+        started = time.perf_counter()
+        try:
+            failed = (await http.get(f"{API}/me", headers=auth())).status_code
+        except httpx.TransportError:
+            failed = 0  # a cut connection
+        assert time.perf_counter() - started >= 0.06
+        assert failed != 200
+        kept = await http.patch("/_sandbox/traffic", json={"fault_rate": 0})
+        assert kept.json()["data"] == {"latency_ms": 60, "fault_rate": 0.0}
+        assert (await http.get(f"{API}/me", headers=auth())).status_code == 200
+        for wrong in ({"fault_rate": 1.5}, {"latency_ms": -1}, {"jitter_ms": 5}):
+            refused = await http.patch("/_sandbox/traffic", json=wrong)
+            assert refused.status_code == 400, wrong
+        assert (await http.patch("/_sandbox/traffic", json={})).json()["data"]["latency_ms"] == 60
+
+
 async def test_restart_with_db_keeps_state(tmp_path: Path) -> None:
     db = tmp_path / "sandbox.db"
     async with _client(SandboxConfig(db_path=db)) as http:

@@ -43,6 +43,16 @@ class PricingChange(BaseModel):
     omit_debited: bool | None = None
 
 
+class TrafficChange(BaseModel):
+    """How slow and how faulty the API is from now on (what `--latency-ms` and `--fault-rate`
+    set at the start); a field left out keeps its value."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    latency_ms: int | None = Field(default=None, ge=0, le=60_000)
+    fault_rate: float | None = Field(default=None, ge=0, le=1)
+
+
 class ClockChange(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -107,6 +117,15 @@ async def change_pricing(state: Sandbox, body: PricingChange) -> dict[str, Any]:
         if value is not None or name == "stated":
             setattr(state.pricing, name, value)
     return {"data": asdict(state.pricing)}
+
+
+@router.patch("/traffic")
+async def change_traffic(state: Sandbox, body: TrafficChange) -> dict[str, Any]:
+    """Make the API slower or faster, more or less faulty, while it runs."""
+    config = state.config
+    for name, value in body.model_dump(exclude_none=True).items():
+        setattr(config, name, value)
+    return {"data": {"latency_ms": config.latency_ms, "fault_rate": config.fault_rate}}
 
 
 @router.get("/clock")
