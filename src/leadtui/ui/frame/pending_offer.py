@@ -25,6 +25,8 @@ class PendingOffer:
     def __init__(self, app: App[Any]) -> None:
         self.app = app
         self.due = False
+        self._offers = 0
+        """Offers started: only the newest one's end settles (a sign-in replaces an offer)."""
         self._settled = asyncio.Event()
         self._settled.set()
 
@@ -37,14 +39,19 @@ class PendingOffer:
         """Call when the account may have become known: the offer goes out if it is due."""
         if self.due and app_handle(self.app).identity is not None:
             self.due = False
+            self._offers += 1
             self._settled.clear()
-            self.app.call_after_refresh(self._offer)
+            self.app.call_after_refresh(self._offer, self._offers)
 
     async def settled(self) -> None:
         """Return once no offer is on its way: it is shown, or there was nothing to offer."""
         await self._settled.wait()
 
-    def _offer(self) -> None:
+    def _offer(self, number: int) -> None:
         from leadtui.ui.frame.spend_flow import offer_pending_spends
 
-        offer_pending_spends(self.app, then=self._settled.set)
+        offer_pending_spends(self.app, then=lambda: self._ended(number))
+
+    def _ended(self, number: int) -> None:
+        if number == self._offers:
+            self._settled.set()
