@@ -12,7 +12,7 @@ from textual.widget import Widget
 from leadtui.ui.frame.handle import AppHandle, app_handle
 
 if TYPE_CHECKING:
-    from textual.events import Click
+    from textual.events import Click, Leave, MouseMove
 
     from leadtui.api.models import Identity
 
@@ -81,6 +81,8 @@ class AppHeader(Widget):
         self._short_tabs = Content("")
         # Where the approvals cell was drawn (from, to): a click there opens Approvals.
         self._approvals_at: tuple[int, int] | None = None
+        self._pointed_at = False
+        """The mouse is over the approvals cell: drawn reversed, as a link under the mouse."""
 
     @property
     def lead_app(self) -> AppHandle:
@@ -121,6 +123,8 @@ class AppHeader(Widget):
             style = self.get_visual_style("app-header--approvals")
             words = approvals_text(waiting, short=short_approvals)
             approvals = self._cell(words, Style(background=style.background), style)
+            if self._pointed_at:
+                approvals = approvals.stylize(_REVERSE)
         badge = self._cell(credits_text(credits, short=short_credits), *credits_look(credits))
         before = tabs + flag
         room = width - before.cell_length - approvals.cell_length - badge.cell_length - PADDING
@@ -148,6 +152,18 @@ class AppHeader(Widget):
         at = self._approvals_at
         if at is not None and at[0] <= event.x < at[1]:
             await self.app.run_action("app.approvals")
+
+    def on_mouse_move(self, event: MouseMove) -> None:
+        at = self._approvals_at
+        self._point(at is not None and at[0] <= event.x < at[1])
+
+    def on_leave(self, event: Leave) -> None:
+        self._point(False)
+
+    def _point(self, at_approvals: bool) -> None:
+        if at_approvals != self._pointed_at:
+            self._pointed_at = at_approvals
+            self.refresh()
 
     def _identity_changed(self, identity: Identity | None) -> None:
         name = identity.account.name if identity and identity.account else None
