@@ -44,8 +44,7 @@ class PricingChange(BaseModel):
 
 
 class TrafficChange(BaseModel):
-    """How slow and how faulty the API is from now on (what `--latency-ms` and `--fault-rate`
-    set at the start); a field left out keeps its value."""
+    """`--latency-ms` and `--fault-rate` changed while it runs; a field left out is kept."""
 
     model_config = ConfigDict(extra="forbid")
 

@@ -2,10 +2,8 @@
 
 Offered once the account is known (GET /me: the journal's intents are matched to it) and the
 balance is painted. The spend gate, its journal (sqlite3) and its dialogs are imported only
-then: none is needed to paint the frame or show the balance.
-
-`settled()` tells when the offer is up (or found nothing to offer): the "while you were away"
-panel waits for it, so the panel always lies over the offer, whichever read ends first.
+then: none is needed to paint the frame or show the balance. The away panel waits for the
+offer (`settled`), so it always lies over it, whichever read ends first.
 """
 
 from __future__ import annotations
@@ -25,8 +23,7 @@ class PendingOffer:
     def __init__(self, app: App[Any]) -> None:
         self.app = app
         self.due = False
-        self._offers = 0
-        """Offers started: only the newest one's end settles (a sign-in replaces an offer)."""
+        self._offers = 0  # started: only the newest one's end settles (a sign-in replaces one)
         self._settled = asyncio.Event()
         self._settled.set()
 

@@ -49,7 +49,7 @@ from leadtui.spend.request import SpendRequest
 from leadtui.ui.dialogs.confirm_spend import ConfirmSpend
 from leadtui.ui.frame.handle import AppHandle, app_handle
 from leadtui.ui.frame.workers import start_worker
-from leadtui.ui.model.errors import ErrorReport, describe
+from leadtui.ui.model.errors import ErrorReport, describe, retold
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -206,7 +206,7 @@ def offer_pending_spends(
     app: App[Any], *, then: Callable[[], object] = lambda: None
 ) -> Worker[None] | None:
     """At start (and after each sign-in): show intents with no outcome, to resend or discard.
-    `then` is called once the offer is shown, found nothing, or failed."""
+    `then` is called once the offer is shown, found nothing, or could not read the journal."""
     if app_handle(app).session is None:
         then()
         return None
@@ -215,19 +215,13 @@ def offer_pending_spends(
 
 
 async def _offer_pending(app: App[Any], then: Callable[[], object]) -> None:
-    try:
-        await _offer_pending_now(app)
-    finally:
-        then()
-
-
-async def _offer_pending_now(app: App[Any]) -> None:
     lead = app_handle(app)
     try:
         intents = await pending_intents(lead)
         unreadable = await asyncio.to_thread((await lead.spending()).journal.unreadable)
     except JournalError as error:
         lead.notify_error(_blocked(error))
+        then()
         return
     if unreadable:
         keys = ", ".join(f"{short_key(u.idempotency_key)} ({u.reason})" for u in unreadable)
@@ -241,6 +235,7 @@ async def _offer_pending_now(app: App[Any]) -> None:
         )
     if intents:
         await lead.show_pending_spends(intents)
+    then()
 
 
 async def _journal_mark(app: AppHandle) -> object:
@@ -316,12 +311,6 @@ def _blocked(error: SpendBlocked | JournalError) -> ErrorReport:
     )
 
 
-def _report(error: ApiError, title: str, text: str) -> ErrorReport:
-    return ErrorReport(
-        title, text, code=error.code, request_id=error.request_id, status=error.status
-    )
-
-
 async def _explain_failure(
     screen: Screen[Any],
     request: SpendRequest,
@@ -345,7 +334,7 @@ async def _explain_failure(
                 f"{now.shortfall:,} short. Nothing was charged. Buy credits on the service's "
                 "account page, or unlock fewer results."
             )
-        _show(screen, _report(error, "Not enough credits", text))
+        _show(screen, retold(error, "Not enough credits", text))
         return None
     if isinstance(error, ApiError) and error.code == ErrorCode.INSUFFICIENT_RESULTS:
         return await _insufficient_results(screen, request, error)
@@ -355,7 +344,7 @@ async def _explain_failure(
             "refused this one and charged nothing for it. The app never re-sends a spend under "
             "a new key by itself: start the action again to confirm it with a new key."
         )
-        _show(screen, _report(error, "Idempotency key already used", text))
+        _show(screen, retold(error, "Idempotency key already used", text))
         return None
     _show(screen, describe(error))
     return None
@@ -391,17 +380,7 @@ def _outcome_unknown(screen: Screen[Any], unknown: SpendOutcomeUnknown) -> None:
             "pending. Resend it with the same key once that is fixed — the server never "
             "charges a key twice — or discard it."
         )
-    _show(
-        screen,
-        ErrorReport(
-            title,
-            text,
-            code=base.code,
-            request_id=base.request_id,
-            status=base.status,
-            pending_spend=unknown.intent.idempotency_key,
-        ),
-    )
+    _show(screen, retold(base, title, text, pending_spend=unknown.intent.idempotency_key))
     offer_pending_spends(screen.app)
 
 
@@ -428,7 +407,7 @@ async def _insufficient_results(
             f"Only {available:,} results are left to unlock. Nothing was charged. "
             "The unlock of those is offered next."
         )
-    _show(screen, _report(error, "Not enough results", text))
+    _show(screen, retold(error, "Not enough results", text))
     if search is None or not available:
         return None
     most, _why = affordable_results(search, app.credits, request.quote.price)

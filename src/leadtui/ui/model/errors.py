@@ -77,6 +77,15 @@ class ErrorReport(NamedTuple):
         return line.strip()
 
 
+def retold(
+    said: ApiError | ErrorReport, title: str, text: str, *, pending_spend: str | None = None
+) -> ErrorReport:
+    """What `said` failed on, in the app's own words: its code, request id and status kept (to
+    quote to support), nothing of how it recovers (no retry countdown, no sign-in offer)."""
+    code, request_id, status = said.code, said.request_id, said.status
+    return ErrorReport(title, text, code, request_id, status, pending_spend=pending_spend)
+
+
 # Where the app shows what a write that is not idempotent may have done (its answer lost).
 _WHERE_TO_LOOK = {"searches": "Searches (2)", "exports": "Jobs (4)", "extractions": "Jobs (4)"}
 

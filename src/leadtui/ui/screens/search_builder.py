@@ -24,7 +24,7 @@ from leadtui.api.models import SEARCH_SECTION_MAX, Search, SearchRequest
 from leadtui.spend.gate import settles_spend
 from leadtui.ui.frame.main_screens import NEW_SEARCH
 from leadtui.ui.frame.stylesheets import stylesheet
-from leadtui.ui.model.errors import ErrorReport, describe
+from leadtui.ui.model.errors import ErrorReport, describe, retold
 from leadtui.ui.model.palette_command import PaletteCommand
 from leadtui.ui.model.search_draft import (
     FILTER,
@@ -385,13 +385,11 @@ class NewSearchScreen(LeadScreen):
         self.unknown_since = started
         base = describe(error)
         self.show_error(
-            ErrorReport(
+            retold(
+                base,
                 f"{base.title}: outcome unknown",
                 f"{base.text} The search may have been created anyway: looking for it among "
                 "your newest searches before offering to create it again.",
-                code=base.code,
-                request_id=base.request_id,
-                status=base.status,
             )
         )
         return await self._look_up(request, started)
@@ -402,13 +400,11 @@ class NewSearchScreen(LeadScreen):
         except LeadError as error:
             base = describe(error)
             self.show_error(
-                ErrorReport(
+                retold(
+                    base,
                     "Outcome still unknown",
                     f"Could not look for the search ({base.text}). ctrl+s looks again before "
                     "creating anything; Searches (2) lists what the server has.",
-                    code=base.code,
-                    request_id=base.request_id,
-                    status=base.status,
                 )
             )
             return None

@@ -3,8 +3,8 @@ account, and once the account and its balance are known it tells what changed si
 
 The look runs in a worker after the balance is painted (the job lists, the journal and the
 approvals are read then, never before the first frame); the mark is written once the look
-is done, every `MARK_EVERY` seconds while the app runs, and when it closes. The panel goes up
-once `before_panel` returns (the pending spends' offer, so the panel always lies over it).
+is done, every `MARK_EVERY` seconds while the app runs, and when it closes. The panel waits
+for `before_panel` (the pending spends' offer: the panel lies over it).
 """
 
 from __future__ import annotations

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from rich.cells import cell_len
 from textual.content import Content
+from textual.reactive import reactive
 from textual.style import Style
 from textual.widget import Widget
 
@@ -60,6 +61,8 @@ class AppHeader(Widget):
     # component class as a node of its own, twice before the first frame (~0.3 ms each). The
     # approvals' text is `$text` on the badge, which only a component class resolves.
     COMPONENT_CLASSES: ClassVar[set[str]] = {"app-header--approvals"}
+    # The mouse is over the approvals cell: drawn reversed, as a link under the mouse.
+    pointed_at: reactive[bool] = reactive(False)
     DEFAULT_CSS = """
     AppHeader {
         dock: top;
@@ -81,8 +84,6 @@ class AppHeader(Widget):
         self._short_tabs = Content("")
         # Where the approvals cell was drawn (from, to): a click there opens Approvals.
         self._approvals_at: tuple[int, int] | None = None
-        self._pointed_at = False
-        """The mouse is over the approvals cell: drawn reversed, as a link under the mouse."""
 
     @property
     def lead_app(self) -> AppHandle:
@@ -123,7 +124,7 @@ class AppHeader(Widget):
             style = self.get_visual_style("app-header--approvals")
             words = approvals_text(waiting, short=short_approvals)
             approvals = self._cell(words, Style(background=style.background), style)
-            if self._pointed_at:
+            if self.pointed_at:
                 approvals = approvals.stylize(_REVERSE)
         badge = self._cell(credits_text(credits, short=short_credits), *credits_look(credits))
         before = tabs + flag
@@ -146,24 +147,21 @@ class AppHeader(Widget):
     def render(self) -> Content:
         return self.line(self.size.width)
 
+    def _at_approvals(self, x: int) -> bool:
+        at = self._approvals_at
+        return at is not None and at[0] <= x < at[1]
+
     async def on_click(self, event: Click) -> None:
         # Not a link (`@click`): Textual draws a link in the header's link colour, which on the
         # warning badge was not the badge's own.
-        at = self._approvals_at
-        if at is not None and at[0] <= event.x < at[1]:
+        if self._at_approvals(event.x):
             await self.app.run_action("app.approvals")
 
     def on_mouse_move(self, event: MouseMove) -> None:
-        at = self._approvals_at
-        self._point(at is not None and at[0] <= event.x < at[1])
+        self.pointed_at = self._at_approvals(event.x)
 
     def on_leave(self, event: Leave) -> None:
-        self._point(False)
-
-    def _point(self, at_approvals: bool) -> None:
-        if at_approvals != self._pointed_at:
-            self._pointed_at = at_approvals
-            self.refresh()
+        self.pointed_at = False
 
     def _identity_changed(self, identity: Identity | None) -> None:
         name = identity.account.name if identity and identity.account else None
