@@ -18,9 +18,9 @@ from leadtui.ui.dialogs.confirm import ConfirmText
 from leadtui.ui.dialogs.custom_download import CustomDownload
 from leadtui.ui.screens.job_results import JobResultsScreen
 from leadtui.ui.screens.jobs import JobsScreen
-from leadtui.ui.widgets.job_tables import ExportTable
+from leadtui.ui.widgets.job_tables import ExportTable, ExtractionTable
 from tests.ui import jobs_seed
-from tests.ui.pilot import wait_for_screen
+from tests.ui.pilot import wait_for_screen, wait_until
 from tests.ui.screen import notices, screen_text
 
 API = "/api/v1"
@@ -66,6 +66,31 @@ async def test_rows_update_in_place_and_selection_stays(
         assert table.focused_row.exportId == second.exportId
         assert "✓ ready" in screen_text(jobs_app)
         assert _enabled(screen, "d")
+
+
+async def test_a_greyed_job_key_says_what_the_selected_job_is_not(
+    jobs_app: Any, client: Any, sandbox_clock: Any
+) -> None:
+    (export,) = await jobs_seed.exports(client, 1)
+    extraction = await jobs_seed.extraction(client)
+    async with jobs_app.run_test(size=(100, 30)) as pilot:
+        screen = await jobs_seed.open_jobs(pilot, select=export.exportId)
+        assert "◌ queued" in screen_text(jobs_app)
+        assert not _enabled(screen, "t")
+        await pilot.press("t", "a")
+        await wait_until(pilot, lambda: len(notices(jobs_app)) >= 2)
+        said = [words for _, words in notices(jobs_app)]
+        assert f"{export.exportId} is queued: Retry is for failed exports." in said
+        assert f"{export.exportId} is queued: ZIP to… is for ready exports." in said
+        assert not any("lacks" in words for words in said)  # the key holds every scope
+        sandbox_clock.advance(1)
+        await jobs_seed.open_jobs(pilot, ExtractionTable, select=extraction.extractionId)
+        await pilot.press("l")
+        await wait_until(pilot, lambda: len(notices(jobs_app)) >= 3)
+        status = screen.query_one(ExtractionTable).focused_row.status
+        assert f"{extraction.extractionId} is {status}: Launch is for draft extractions." in [
+            words for _, words in notices(jobs_app)
+        ]
 
 
 async def test_failed_export_is_retried_without_a_debit(

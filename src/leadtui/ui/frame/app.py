@@ -428,15 +428,20 @@ class LeadApp(KeysInBursts):
         return commands
 
     def on_key(self, event: events.Key) -> None:
-        # A greyed-out (scope-gated) key reaches here unhandled: say why instead of nothing.
+        # A greyed-out key reaches here unhandled: say why (a scope the key lacks, or what the
+        # selected row is not) instead of nothing.
         active = self.screen.active_bindings.get(event.key)
-        gates = getattr(active.node, "ACTION_SCOPES", {}) if active else {}
-        if active is not None and not active.enabled and active.binding.action in gates:
+        if active is None or active.enabled:
+            return
+        action, node = active.binding.action.split("(")[0], active.node
+        gate = getattr(node, "ACTION_SCOPES", {}).get(action)
+        if gate is not None and not self.has_scope(gate[0]):
             from leadtui.ui.model.errors import missing_scope
 
-            scope, doing = gates[active.binding.action]
-            report = missing_scope(scope, doing)
+            report = missing_scope(*gate)
             self.notify(report.text, title=report.title, severity="warning", markup=False)
+        elif why := getattr(node, "why_off", lambda *_: None)(action, active.binding.description):
+            self.notify(why, severity="warning", timeout=5, markup=False)
 
     async def on_unmount(self) -> None:
         self.away.mark()

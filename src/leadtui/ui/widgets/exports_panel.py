@@ -22,11 +22,6 @@ from leadtui.ui.widgets.job_panel import JobPanel
 from leadtui.ui.widgets.job_tables import ExportTable
 
 # The status each action needs; anything else greys its key.
-_NEEDS: dict[str, str] = {
-    "download": ExportStatus.READY,
-    "custom_download": ExportStatus.READY,
-    "retry": ExportStatus.FAILED,
-}
 
 
 class ExportsPanel(JobPanel[Export]):
@@ -34,6 +29,11 @@ class ExportsPanel(JobPanel[Export]):
     NONE_YET = "none yet: unlock results on Searches (2)"
     ACTION_SCOPES: ClassVar[dict[str, tuple[Scope, str]]] = {
         "retry": (Scope.EXPORTS_WRITE, "retry a failed export"),
+    }
+    NEEDS: ClassVar[dict[str, tuple[str, ...]]] = {
+        "download": (ExportStatus.READY,),
+        "custom_download": (ExportStatus.READY,),
+        "retry": (ExportStatus.FAILED,),
     }
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("d", "download", "ZIP", id="jobs.download"),
@@ -74,10 +74,6 @@ class ExportsPanel(JobPanel[Export]):
             folder = self.download_line.folder()
             return f"d saves {export.exportId}.zip to {folder} · a asks where"
         return super().note(export)
-
-    def applies(self, action: str, export: Export | None) -> bool:
-        wanted = _NEEDS.get(action)
-        return export is not None and (wanted is None or export.status == wanted)
 
     def action_results(self) -> None:
         export = self.table.focused_row

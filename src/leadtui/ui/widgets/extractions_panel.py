@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, cast
 from textual import work
 from textual.binding import Binding, BindingType
 
-from leadtui.api.contract import MOVING_EXTRACTION_STATES, ErrorCode, ExtractionStatus, Scope
+from leadtui.api.contract import ErrorCode, ExtractionStatus, Scope
 from leadtui.api.models import Extraction
 from leadtui.spend.errors import Code
 from leadtui.spend.intent import SpendOperation
@@ -28,10 +28,9 @@ from leadtui.ui.widgets.job_tables import ExtractionTable
 if TYPE_CHECKING:
     from leadtui.ui.screens.base import LeadScreen
 
-_STOPPABLE = frozenset({*MOVING_EXTRACTION_STATES, ExtractionStatus.PAUSED})
-# Pause from queued or running, resume from paused (docs/api-contract.md).
-_PAUSABLE = frozenset({ExtractionStatus.QUEUED, ExtractionStatus.RUNNING})
-_TOGGLES = frozenset({*_PAUSABLE, ExtractionStatus.PAUSED})
+# Pause from queued or running, resume from paused (docs/api-contract.md); stop from any.
+_PAUSABLE = (ExtractionStatus.QUEUED, ExtractionStatus.RUNNING)
+_TOGGLES = (*_PAUSABLE, ExtractionStatus.PAUSED)
 # Titles of what this panel shows on the screen's error panel, cleared by the next success.
 DRAFT_INCOMPLETE = "Draft incomplete"
 AS_DRAFT = "ctrl+s saves this as a draft to launch later."
@@ -60,6 +59,12 @@ class ExtractionsPanel(JobPanel[Extraction]):
         "toggle_job": (Scope.EXTRACTIONS_WRITE, "pause or resume an extraction"),
         "stop": (Scope.EXTRACTIONS_WRITE, "stop an extraction"),
     }
+    NEEDS: ClassVar[dict[str, tuple[str, ...]]] = {
+        "edit_draft": (ExtractionStatus.DRAFT,),
+        "launch": (ExtractionStatus.DRAFT,),
+        "toggle_job": _TOGGLES,
+        "stop": _TOGGLES,
+    }
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("m", "edit_draft", "Edit", id="jobs.edit_draft"),
         Binding("l", "launch", "Launch", id="jobs.launch"),
@@ -78,14 +83,6 @@ class ExtractionsPanel(JobPanel[Extraction]):
         if not self.lead_app.has_scope(Scope.EXTRACTIONS_READ):
             self.border_title = "Extractions — this key lacks extractions:read"
         self.draw_subtitle()
-
-    def applies(self, action: str, extraction: Extraction | None) -> bool:
-        status = extraction.status if extraction is not None else None
-        if action in ("edit_draft", "launch"):
-            return status == ExtractionStatus.DRAFT
-        if action == "toggle_job":
-            return status in _TOGGLES
-        return action == "stop" and status in _STOPPABLE
 
     def action_results(self) -> None:
         extraction = self.table.focused_row
@@ -217,7 +214,7 @@ class ExtractionsPanel(JobPanel[Extraction]):
     @work(group="jobs-extraction-state")
     async def action_stop(self) -> None:
         extraction = self.table.focused_row
-        if extraction is None or extraction.status not in _STOPPABLE:
+        if extraction is None or extraction.status not in _TOGGLES:
             return
         job_id, extractions = extraction.extractionId, self.lead_app.client.extractions
         ask = ConfirmText(

@@ -49,6 +49,8 @@ class JobPanel(Vertical, Generic[JobT]):
     """
     # action -> (scope, what it does): greyed without the scope; LeadApp says why on a press.
     ACTION_SCOPES: ClassVar[dict[str, tuple[Scope, str]]] = {}
+    # action -> the states of the jobs it is for, in order: greyed for the others (`why_off`).
+    NEEDS: ClassVar[dict[str, tuple[str, ...]]] = {}
     KIND: ClassVar[str] = ""
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("v", "results", "Results", id="jobs.results", show=False),
@@ -97,9 +99,18 @@ class JobPanel(Vertical, Generic[JobT]):
     def show(self, board: JobBoard, now: float) -> None:
         """Merge the board's jobs of this kind into the table, then `draw_subtitle`."""
 
-    @abstractmethod
     def applies(self, action: str, job: JobT | None) -> bool:
         """Whether `action` applies to the selected job (else its key is greyed)."""
+        return job is not None and job.status in self.NEEDS.get(action, (job.status,))
+
+    def why_off(self, action: str, label: str) -> str | None:
+        """Why `action`'s key (`label`) is greyed for the selected job: LeadApp says it."""
+        job, needs = self.table.focused_row, self.NEEDS.get(action, ())
+        if job is None or not needs or job.status in needs:
+            return None
+        states = " or ".join((", ".join(needs[:-1]), needs[-1])) if len(needs) > 1 else needs[0]
+        job_id, kind = self.table.shape.job_id(job), self.KIND
+        return f"{job_id} is {job.status}: {label} is for {states} {kind}s."
 
     def note(self, job: JobT | None) -> str:
         """The border line when nothing is running: counts, hints, a failure's reason."""
