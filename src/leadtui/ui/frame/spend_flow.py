@@ -30,7 +30,7 @@ from textual.worker import Worker
 from leadtui.api.contract import ErrorCode
 from leadtui.api.errors import ApiError, LeadError
 from leadtui.api.keys import short_key
-from leadtui.api.models import Export, Search
+from leadtui.api.models import Search
 from leadtui.spend.debit import SpendResult
 from leadtui.spend.decision import (
     Accepted,
@@ -50,6 +50,7 @@ from leadtui.ui.dialogs.confirm_spend import ConfirmSpend
 from leadtui.ui.frame.handle import AppHandle, app_handle
 from leadtui.ui.frame.workers import start_worker
 from leadtui.ui.model.errors import ErrorReport, describe, retold
+from leadtui.ui.model.job_board import job_key
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -273,25 +274,17 @@ async def _balance_moved(app: AppHandle) -> None:
 async def _after_spend(screen: Screen[Any], result: SpendResult) -> None:
     app = app_handle(screen)
     record = result.record
-    what = (
-        f"export {record.exportId}"
-        if isinstance(record, Export)
-        else f"extraction {record.extractionId}"
-    )
+    kind, job_id = job_key(record)
     said = result.debit_text()
     app.notify(
-        f"Done: {what} is {record.status} (idempotency key {result.intent.short_key}…)."
+        f"Done: {kind} {job_id} is {record.status} (idempotency key {result.intent.short_key}…)."
         + ("" if said is None else f" {said}"),
         title="Spent",
         timeout=6,
     )
     # The job a spend started is followed wherever the user goes next, so its end is announced.
-    watcher = app.jobs
-    watcher.absorb(record)
-    if isinstance(record, Export):
-        watcher.follow("export", record.exportId)
-    else:
-        watcher.follow("extraction", record.extractionId)
+    app.jobs.absorb(record)
+    app.jobs.follow(kind, job_id)
     await _balance_moved(app)
     overcharge = result.overcharge_text()
     if overcharge is not None:  # a toast, kept in History: the screens just reloaded
@@ -389,15 +382,11 @@ async def _insufficient_results(
 ) -> SpendRequest | None:
     app = app_handle(screen)
     search_id = str(request.params.get("search_id", ""))
-    available: int | None = None
-    search = None
+    search: Search | None = None
     if request.operation is SpendOperation.UNLOCK and search_id:
-        try:
+        with contextlib.suppress(LeadError):
             search = await app.client.searches.get(search_id)
-        except LeadError:
-            search = None
-        if search is not None:
-            available = still_locked(search)
+    available = None if search is None else still_locked(search)
     if available is None:
         text = "The search has fewer results left to unlock than asked. Nothing was charged."
     elif available == 0:
