@@ -103,14 +103,12 @@ async def unlock_spend(ctx: Context, search_id: str, results: int) -> Spend:
 
 
 async def create_extraction_spend(ctx: Context, body: ExtractionRequest) -> Spend:
-    request = extraction_request(body, ctx.ns.idempotency_key)
-    return Spend(request)
+    return Spend(extraction_request(body, ctx.ns.idempotency_key))
 
 
 async def launch_extraction_spend(ctx: Context, extraction_id: str) -> Spend:
     segment(extraction_id)  # an id that cannot be sent is refused before it is journaled
-    request = launch_request(extraction_id, ctx.ns.idempotency_key)
-    return Spend(request)
+    return Spend(launch_request(extraction_id, ctx.ns.idempotency_key))
 
 
 def no_input(ctx: Context) -> bool:

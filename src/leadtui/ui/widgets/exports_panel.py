@@ -21,8 +21,6 @@ from leadtui.ui.screens.job_results import JobResultsScreen
 from leadtui.ui.widgets.job_panel import JobPanel
 from leadtui.ui.widgets.job_tables import ExportTable
 
-# The status each action needs; anything else greys its key.
-
 
 class ExportsPanel(JobPanel[Export]):
     KIND = "export"
