@@ -48,8 +48,9 @@ def journal_unlock(
     profile: str = "default",
     origin: str = "http://127.0.0.1",
     account: SpendAccount = DEMO,
+    surface: str = "",
 ) -> SpendIntent:
-    """An unlock intent as an earlier run left it: journaled, never settled."""
+    """An unlock intent as an earlier run (of `surface`) left it: journaled, never settled."""
     return journal.record_intent(
         idempotency_key=key,
         operation=SpendOperation.UNLOCK,
@@ -59,6 +60,7 @@ def journal_unlock(
         profile=profile,
         origin=origin,
         account=account,
+        surface=surface,
     )
 
 

@@ -15,8 +15,6 @@ import httpx
 import pytest
 
 from leadtui.digest.marks import marks_path
-from leadtui.spend.account import SpendAccount
-from leadtui.spend.intent import SpendOperation
 from leadtui.spend.journal import SpendJournal
 from leadtui.ui.dialogs.pending_spends import PendingSpends
 from leadtui.ui.dialogs.while_away import WhileAway
@@ -25,6 +23,7 @@ from leadtui.ui.screens.jobs import JobsScreen
 from tests.cli.conftest import URL, Cli
 from tests.conftest import FakeClock
 from tests.mcp_tools.conftest import clock, in_process, ok  # noqa: F401  the agent's fixtures
+from tests.spend.conftest import journal_unlock
 from tests.support.bodies import EXTRACTION, SEARCH
 from tests.ui.pilot import settle, wait_for_screen, wait_for_text, wait_until
 from tests.ui.screen import flat_text, widget_text
@@ -197,17 +196,8 @@ async def test_the_panel_lies_over_the_pending_spends_offer_even_when_the_offer_
     build_app: Any, sandbox_clock: FakeClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     await first_session(build_app, sandbox_clock)
-    SpendJournal(clock=lambda: sandbox_clock.now).record_intent(
-        idempotency_key="away-pending-1",
-        operation=SpendOperation.UNLOCK,
-        params={"search_id": "srch_000001", "additional_results": 3},
-        body={"additional_results": 3},
-        amount=3,
-        profile="default",
-        origin=URL,
-        account=SpendAccount("…full", "acct_demo", "Demo Co"),
-        surface="agent",
-    )
+    journal = SpendJournal(clock=lambda: sandbox_clock.now)
+    journal_unlock(journal, "away-pending-1", results=3, origin=URL, surface="agent")
     sandbox_clock.advance(60)
     # The offer's read of the journal held until the look is done: the panel must wait.
     released = asyncio.Event()
