@@ -21,6 +21,7 @@ from leadtui.ui.screens.base import LeadScreen
 from leadtui.ui.screens.help import HelpScreen
 from leadtui.ui.screens.jobs import JobsScreen
 from leadtui.ui.screens.search_builder import NewSearchScreen
+from leadtui.ui.screens.search_detail import SearchDetailScreen
 from leadtui.ui.screens.searches import SearchesScreen
 from leadtui.ui.screens.sign_in import SignInScreen
 from leadtui.ui.widgets.error_panel import ErrorPanel
@@ -28,6 +29,7 @@ from leadtui.ui.widgets.header import AppHeader
 from tests.ui.approval_asker import start_asking
 from tests.ui.pilot import settle, wait_for_screen, wait_for_text, wait_until
 from tests.ui.screen import flat_text, footer_text, notices, screen_text
+from tests.ui.search_walk import ONE_EACH, open_first_search
 from tests.ui.test_help import help_sections
 
 
@@ -379,6 +381,20 @@ async def test_a_load_answered_as_the_app_quits_ends_quietly(build_app: Any) -> 
         screen.clear_error()
         screen.show_error(LeadError("The server is unavailable."))
         assert not screen.query(ErrorPanel)
+        assert app.is_running
+
+
+async def test_a_search_answered_as_the_app_quits_ends_quietly(build_app: Any, client: Any) -> None:
+    """The search's counts answered after its widgets are removed (the app quitting): the
+    refresh ends without drawing, not with a crash."""
+    await client.searches.create(ONE_EACH)
+    app = build_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await open_first_search(app, pilot)
+        screen = app.screen
+        assert isinstance(screen, SearchDetailScreen)
+        await screen.remove_children()  # as quitting removes them first
+        await screen.refresh_search().wait()
         assert app.is_running
 
 

@@ -96,6 +96,12 @@ class LeadScreen(Screen[None]):
         return self.lead_app.client
 
     @property
+    def taken_down(self) -> bool:
+        """Being removed (closed, or the app quitting: its widgets go first, and Textual stops
+        displaying it as its removal starts): a worker that ends now draws nothing."""
+        return not self.is_attached or not self.display or not self.query(AppHeader)
+
+    @property
     def shown_error(self) -> ErrorReport | None:
         """What the error panel shows (None: nothing, or no panel yet)."""
         panel = self._panel()
@@ -118,8 +124,8 @@ class LeadScreen(Screen[None]):
             self._error_origin = None
         panel = self._panel()
         if panel is None:
-            if not self.is_attached or not self.query(AppHeader):
-                return  # the screen is being taken down (the app quitting)
+            if self.taken_down:
+                return
             panel = ErrorPanel()
             self._mount_under_header(panel, below="#requests-running")
         panel.delays = self.lead_app.deps.retry_delays
@@ -193,7 +199,7 @@ class LeadScreen(Screen[None]):
         lines = self.query("#requests-running")
         if lines:
             line = lines.first(Static)
-        elif self._requests and self.query(AppHeader):  # none once the screen is being removed
+        elif self._requests and not self.taken_down:
             line = Static(id="requests-running", markup=False)
             self._mount_under_header(line)
         else:

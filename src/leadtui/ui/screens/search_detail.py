@@ -117,6 +117,8 @@ class SearchDetailScreen(LeadScreen):
             return
         # Read before anything changes: a newer refresh may cancel this one at an await.
         price = await self._unit_quote(search)
+        if self.taken_down:
+            return
         self.load_recovered()
         self.search, self.price = search, price
         self._draw_summary()
@@ -299,7 +301,7 @@ class SearchDetailScreen(LeadScreen):
             yield
         finally:
             self.waiting_for = None
-            if self.is_attached:
+            if not self.taken_down:
                 self._draw_status()
 
     def on_screen_suspend(self) -> None:
