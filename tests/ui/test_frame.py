@@ -384,17 +384,27 @@ async def test_a_load_answered_as_the_app_quits_ends_quietly(build_app: Any) -> 
         assert app.is_running
 
 
-async def test_a_search_answered_as_the_app_quits_ends_quietly(build_app: Any, client: Any) -> None:
-    """The search's counts answered after its widgets are removed (the app quitting): the
-    refresh ends without drawing, not with a crash."""
+@pytest.mark.parametrize("where", ["Searches", "a search"])
+async def test_a_reload_answered_as_the_app_quits_ends_quietly(
+    build_app: Any, client: Any, where: str
+) -> None:
+    """A screen's reload answered after its widgets are removed (the app quitting) ends
+    without drawing, not with a crash (any screen's worker: LeadScreen.run_worker)."""
     await client.searches.create(ONE_EACH)
     app = build_app()
     async with app.run_test(size=(100, 30)) as pilot:
-        await open_first_search(app, pilot)
-        screen = app.screen
-        assert isinstance(screen, SearchDetailScreen)
+        if where == "Searches":
+            await pilot.press("2")
+            screen = await wait_for_screen(pilot, SearchesScreen)
+            await wait_for_text(pilot, "all loaded")
+            reload = screen.refresh_in_place
+        else:
+            await open_first_search(app, pilot)
+            screen = app.screen
+            assert isinstance(screen, SearchDetailScreen)
+            reload = screen.refresh_search
         await screen.remove_children()  # as quitting removes them first
-        await screen.refresh_search().wait()
+        await reload().wait()
         assert app.is_running
 
 

@@ -7,15 +7,18 @@ requests in flight, the error panel and the too-small notice are mounted when fi
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+import inspect
+from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, ClassVar, cast
+from functools import partial
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, cast
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
+from textual.css.query import NoMatches
 from textual.screen import Screen
 from textual.widgets import Static
-from textual.worker import NoActiveWorker, Worker, WorkerState, get_current_worker
+from textual.worker import NoActiveWorker, Worker, WorkerState, WorkType, get_current_worker
 
 from leadtui.api.contract import Scope
 from leadtui.ui.frame.handle import AppHandle, app_handle
@@ -32,6 +35,8 @@ if TYPE_CHECKING:
     from leadtui.ui.widgets.error_panel import ErrorPanel
     from leadtui.ui.widgets.lead_table import LeadTable
     from leadtui.ui.widgets.too_small import TooSmall
+
+ResultType = TypeVar("ResultType")
 
 
 class LeadScreen(Screen[None]):
@@ -94,6 +99,33 @@ class LeadScreen(Screen[None]):
     def client(self) -> LeadClient:
         """The signed-in client. Workers only run once signed in, so this is always set."""
         return self.lead_app.client
+
+    def run_worker(
+        self,
+        work: WorkType[ResultType],
+        name: str | None = "",
+        group: str = "default",
+        description: str = "",
+        exit_on_error: bool = True,
+        start: bool = True,
+        exclusive: bool = False,
+        thread: bool = False,
+    ) -> Worker[ResultType]:
+        """Textual's, but an async worker whose answer comes as the screen is taken down ends
+        quietly when its widgets are already gone (the app quitting mid-load)."""
+        if not thread and inspect.iscoroutinefunction(work):
+            work = cast("WorkType[ResultType]", partial(self._unless_taken_down, work))
+        return super().run_worker(
+            work, name, group, description, exit_on_error, start, exclusive, thread
+        )
+
+    async def _unless_taken_down(self, work: Callable[[], Awaitable[Any]]) -> Any:
+        try:
+            return await work()
+        except NoMatches:
+            if self.taken_down:
+                return None
+            raise
 
     @property
     def taken_down(self) -> bool:

@@ -117,8 +117,6 @@ class SearchDetailScreen(LeadScreen):
             return
         # Read before anything changes: a newer refresh may cancel this one at an await.
         price = await self._unit_quote(search)
-        if self.taken_down:
-            return
         self.load_recovered()
         self.search, self.price = search, price
         self._draw_summary()
