@@ -25,7 +25,6 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from textual.screen import Screen
-from textual.worker import Worker
 
 from leadtui.api.contract import ErrorCode
 from leadtui.api.errors import ApiError, LeadError
@@ -203,16 +202,14 @@ async def pending_intents(app: AppHandle) -> list[SpendIntent]:
     return await gate.pending(app.client)
 
 
-def offer_pending_spends(
-    app: App[Any], *, then: Callable[[], object] = lambda: None
-) -> Worker[None] | None:
+def offer_pending_spends(app: App[Any], *, then: Callable[[], object] = lambda: None) -> None:
     """At start (and after each sign-in): show intents with no outcome, to resend or discard.
     `then` is called once the offer is shown, found nothing, or could not read the journal."""
     if app_handle(app).session is None:
         then()
-        return None
-    work = partial(_offer_pending, app, then)
-    return start_worker(app, work, group="pending-spends", exclusive=True)
+    else:
+        work = partial(_offer_pending, app, then)
+        start_worker(app, work, group="pending-spends", exclusive=True)
 
 
 async def _offer_pending(app: App[Any], then: Callable[[], object]) -> None:

@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from leadtui.ui.widgets.lead_table import LeadTable
     from leadtui.ui.widgets.too_small import TooSmall
 
-ResultType = TypeVar("ResultType")
+R = TypeVar("R")  # what a worker's work returns
 
 
 class LeadScreen(Screen[None]):
@@ -100,32 +100,20 @@ class LeadScreen(Screen[None]):
         """The signed-in client. Workers only run once signed in, so this is always set."""
         return self.lead_app.client
 
-    def run_worker(
-        self,
-        work: WorkType[ResultType],
-        name: str | None = "",
-        group: str = "default",
-        description: str = "",
-        exit_on_error: bool = True,
-        start: bool = True,
-        exclusive: bool = False,
-        thread: bool = False,
-    ) -> Worker[ResultType]:
+    def run_worker(self, work: WorkType[R], *args: Any, **kwargs: Any) -> Worker[R]:
         """Textual's, but an async worker whose answer comes as the screen is taken down ends
         quietly when its widgets are already gone (the app quitting mid-load)."""
-        if not thread and inspect.iscoroutinefunction(work):
-            work = cast("WorkType[ResultType]", partial(self._unless_taken_down, work))
-        return super().run_worker(
-            work, name, group, description, exit_on_error, start, exclusive, thread
-        )
+        if not kwargs.get("thread") and inspect.iscoroutinefunction(work):
+            work = cast("WorkType[R]", partial(self._unless_taken_down, work))
+        return super().run_worker(work, *args, **kwargs)
 
     async def _unless_taken_down(self, work: Callable[[], Awaitable[Any]]) -> Any:
         try:
             return await work()
         except NoMatches:
-            if self.taken_down:
-                return None
-            raise
+            if not self.taken_down:
+                raise
+        return None
 
     @property
     def taken_down(self) -> bool:

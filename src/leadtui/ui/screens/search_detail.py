@@ -299,8 +299,7 @@ class SearchDetailScreen(LeadScreen):
             yield
         finally:
             self.waiting_for = None
-            if not self.taken_down:
-                self._draw_status()
+            self._draw_status()
 
     def on_screen_suspend(self) -> None:
         # A dialog is up (the count, the confirmation): it answers keys, nothing waits here.

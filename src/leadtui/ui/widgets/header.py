@@ -6,14 +6,13 @@ from typing import TYPE_CHECKING, ClassVar
 
 from rich.cells import cell_len
 from textual.content import Content
-from textual.reactive import reactive
 from textual.style import Style
 from textual.widget import Widget
 
 from leadtui.ui.frame.handle import AppHandle, app_handle
 
 if TYPE_CHECKING:
-    from textual.events import Click, Leave, MouseMove
+    from textual.events import Click
 
     from leadtui.api.models import Identity
 
@@ -61,8 +60,6 @@ class AppHeader(Widget):
     # component class as a node of its own, twice before the first frame (~0.3 ms each). The
     # approvals' text is `$text` on the badge, which only a component class resolves.
     COMPONENT_CLASSES: ClassVar[set[str]] = {"app-header--approvals"}
-    # The mouse is over the approvals cell: drawn reversed, as a link under the mouse.
-    pointed_at: reactive[bool] = reactive(False)
     DEFAULT_CSS = """
     AppHeader {
         dock: top;
@@ -124,8 +121,6 @@ class AppHeader(Widget):
             style = self.get_visual_style("app-header--approvals")
             words = approvals_text(waiting, short=short_approvals)
             approvals = self._cell(words, Style(background=style.background), style)
-            if self.pointed_at:
-                approvals = approvals.stylize(_REVERSE)
         badge = self._cell(credits_text(credits, short=short_credits), *credits_look(credits))
         before = tabs + flag
         room = width - before.cell_length - approvals.cell_length - badge.cell_length - PADDING
@@ -147,21 +142,12 @@ class AppHeader(Widget):
     def render(self) -> Content:
         return self.line(self.size.width)
 
-    def _at_approvals(self, x: int) -> bool:
-        at = self._approvals_at
-        return at is not None and at[0] <= x < at[1]
-
     async def on_click(self, event: Click) -> None:
         # Not a link (`@click`): Textual draws a link in the header's link colour, which on the
         # warning badge was not the badge's own.
-        if self._at_approvals(event.x):
+        at = self._approvals_at
+        if at is not None and at[0] <= event.x < at[1]:
             await self.app.run_action("app.approvals")
-
-    def on_mouse_move(self, event: MouseMove) -> None:
-        self.pointed_at = self._at_approvals(event.x)
-
-    def on_leave(self, event: Leave) -> None:
-        self.pointed_at = False
 
     def _identity_changed(self, identity: Identity | None) -> None:
         name = identity.account.name if identity and identity.account else None
