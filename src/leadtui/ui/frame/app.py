@@ -22,7 +22,7 @@ from textual.signal import Signal
 
 from leadtui.api.contract import Scope
 from leadtui.config.errors import ConfigError
-from leadtui.ui.frame.app_actions import APP_BINDINGS, app_commands, lead_commands, nav_entries
+from leadtui.ui.frame import app_actions
 from leadtui.ui.frame.crash import CrashReportingConsole
 from leadtui.ui.frame.handle import AppHandle
 from leadtui.ui.frame.key_bursts import KeysInBursts
@@ -65,8 +65,8 @@ class LeadApp(KeysInBursts):
     # top of it; the account screen loads nothing until there is a client.
     MODES: ClassVar[dict[str, Any]] = {screen.mode: screen for screen in SCREENS[1:]}
     DEFAULT_MODE: ClassVar[str] = SCREENS[0].mode
-    COMMANDS: ClassVar[set[Any]] = {lead_commands}
-    BINDINGS: ClassVar[list[BindingType]] = list(APP_BINDINGS)
+    COMMANDS: ClassVar[set[Any]] = {app_actions.lead_commands}
+    BINDINGS: ClassVar[list[BindingType]] = list(app_actions.APP_BINDINGS)
 
     # What each member means to the screens that watch it: `AppHandle` (ui/frame/handle.py).
     identity: reactive[Identity | None] = reactive(None, init=False)
@@ -359,7 +359,7 @@ class LeadApp(KeysInBursts):
 
     def nav_entries(self) -> list[tuple[str, str, str]]:
         """(mode, key as shown, label) of each screen, honouring the user's keymap."""
-        return nav_entries(self._user_keymap)
+        return app_actions.nav_entries(self._user_keymap)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         signing_in = self.sessions.signing_in() or self.session is None
@@ -422,26 +422,15 @@ class LeadApp(KeysInBursts):
 
     def palette_commands(self, screen: Screen[Any]) -> list[PaletteCommand]:
         """The palette: screens, app and account actions, then the screen's own commands."""
-        commands = app_commands(self)
+        commands = app_actions.app_commands(self)
         if isinstance(screen, LeadScreen):
             commands += screen.palette_commands()
         return commands
 
     def on_key(self, event: events.Key) -> None:
-        # A greyed-out key reaches here unhandled: say why (a scope the key lacks, or what the
-        # selected row is not) instead of nothing.
         active = self.screen.active_bindings.get(event.key)
-        if active is None or active.enabled:
-            return
-        action, node = active.binding.action.split("(")[0], active.node
-        gate = getattr(node, "ACTION_SCOPES", {}).get(action)
-        if gate is not None and not self.has_scope(gate[0]):
-            from leadtui.ui.model.errors import missing_scope
-
-            report = missing_scope(*gate)
-            self.notify(report.text, title=report.title, severity="warning", markup=False)
-        elif why := getattr(node, "why_off", lambda *_: None)(action, active.binding.description):
-            self.notify(why, severity="warning", timeout=5, markup=False)
+        if active is not None and not active.enabled:  # it reaches here unhandled: say why
+            app_actions.say_why_greyed(self, active)
 
     async def on_unmount(self) -> None:
         self.away.mark()

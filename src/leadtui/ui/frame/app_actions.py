@@ -1,6 +1,6 @@
 """The app's own actions, as keys and as entries in the command palette (ctrl+p): its
 screens, its screens pushed over them (History, Approvals, help), the theme, quitting, and the
-account's; an entry does what its key does."""
+account's; an entry does what its key does. And what a greyed-out key says when pressed."""
 
 from __future__ import annotations
 
@@ -13,7 +13,10 @@ from leadtui.ui.frame.main_screens import SCREENS
 from leadtui.ui.model.palette_command import PaletteCommand
 
 if TYPE_CHECKING:
+    from textual.binding import ActiveBinding
     from textual.command import Provider
+
+    from leadtui.ui.frame.handle import AppHandle
 
 APP_BINDINGS: Final = (
     # Numbers, as lazygit's panels: letters belong to tables (j/k, g/G) and screens.
@@ -94,3 +97,17 @@ def nav_entries(keymap: dict[str, str]) -> list[tuple[str, str, str]]:
         (s.mode, keymap.get(f"screens.{s.mode}", str(n)).split(",")[0], s.label)
         for n, s in enumerate(SCREENS, start=1)
     ]
+
+
+def say_why_greyed(app: AppHandle, active: ActiveBinding) -> None:
+    """A greyed-out key pressed: a scope the key lacks, or what the selected row is not (the
+    node's `why_off`, e.g. a job panel's `NEEDS`), instead of nothing."""
+    action, node = active.binding.action.split("(")[0], active.node
+    gate = getattr(node, "ACTION_SCOPES", {}).get(action)
+    if gate is not None and not app.has_scope(gate[0]):
+        from leadtui.ui.model.errors import missing_scope
+
+        report = missing_scope(*gate)
+        app.notify(report.text, title=report.title, severity="warning", markup=False)
+    elif why := getattr(node, "why_off", lambda *_: None)(action, active.binding.description):
+        app.notify(why, severity="warning", timeout=5, markup=False)
